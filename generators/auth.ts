@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import type { Authorization } from '../src/http/client.ts';
+
+/** An Authorization header to send (null: none), with how it is shown: `$API_KEY`, never the key. */
+export interface AuthVariant {
+  id: string;
+  authorization: Authorization | null;
+}
+
+/**
+ * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
+ * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
+ */
+export function badAuthorizations(key: string): AuthVariant[] {
+  const basic = Buffer.from(`${key}:`).toString('base64');
+  return [
+    { id: 'absent', authorization: null },
+    { id: 'empty', authorization: { value: '', shown: '' } },
+    { id: 'Bearer without a token', authorization: { value: 'Bearer', shown: 'Bearer' } },
+    { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64)` } },
+    { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
+    { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
+    { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },
+  ];
+}
+
+/** Random wrong bearer tokens (never equal to the key). */
+export function wrongBearer(key: string): fc.Arbitrary<AuthVariant> {
+  return fc
+    .stringMatching(/^[A-Za-z0-9._~+/-]{1,64}=*$/)
+    .filter((token) => token !== key)
+    .map((token) => ({ id: 'random wrong key', authorization: { value: `Bearer ${token}`, shown: `Bearer ${token}` } }));
+}
+
+export function validAuthorization(key: string): AuthVariant {
+  return { id: 'valid key', authorization: { value: `Bearer ${key}`, shown: 'Bearer $API_KEY' } };
+}

@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import type { SchemaObject } from '../src/contract/load.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
+import { INT64_MAX, INT64_MIN } from './schema.ts';
+
+/** A request body that breaks exactly one rule, named in `rule`. */
+export type InvalidKind = 'missing' | 'type' | 'null' | 'not-integer' | 'range' | 'enum' | 'not-object' | 'syntax' | 'empty' | 'media-type';
+
+export interface InvalidBody {
+  rule: string;
+  kind: InvalidKind;
+  /** Raw text as sent; undefined sends no body. */
+  body: string | undefined;
+  /** null sends no Content-Type. */
+  contentType: string | null;
+  /** The broken rule is the media type (415 fits as well as 400). */
+  contentTypeRule: boolean;
+}
+
+const RAW = '\u0000raw\u0000';
+
+/** The object as JSON text, with `field` set to a raw JSON literal no JS value prints as. */
+function withRaw(base: Record<string, unknown>, field: string, literal: string): string {
+  return stringifyJson({ ...base, [field]: RAW }).replace(JSON.stringify(RAW), literal);
+}
+
+const JSON_TYPES: Record<string, unknown[]> = {
+  string: ['text', ''],
+  integer: [7, -3],
+  number: [1.25],
+  boolean: [true, false],
+  object: [{}, { nested: 1 }],
+  array: [[], [1, 'a']],
+};
+
+/** Values of every JSON type the schema does not allow (integers are numbers too). */
+function wrongTypes(schema: SchemaObject): { kind: string; value: unknown }[] {
+  const allowed = new Set([schema.type ?? 'string']);
+  if (allowed.has('number')) allowed.add('integer');
+  return Object.entries(JSON_TYPES)
+    .filter(([kind]) => !allowed.has(kind as never))
+    .flatMap(([kind, values]) => values.map((value) => ({ kind, value })));
+}
+
+function caseVariants(value: string): string[] {
+  const capital = value.charAt(0).toUpperCase() + value.slice(1);
+  return [capital, value.toUpperCase(), ` ${value}`, `${value} `];
+}
+
+/**
+ * Every way to break an object schema one rule at a time, derived from its required list, property
+ * types, formats and enums, plus the body-level ways (not an object, not JSON, empty, wrong media type).
+ */
+export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<InvalidBody> {
+  const json = (kind: InvalidKind, rule: string, text: string | undefined, contentType: string | null = 'application/json'): InvalidBody => ({
+    rule,
+    kind,
+    body: text,
+    contentType,
+    contentTypeRule: contentType !== 'application/json',
+  });
+  const cases: fc.Arbitrary<InvalidBody>[] = [];
+  for (const field of schema.required ?? []) {
+    cases.push(valid.map((v) => json('missing', `${field} missing`, stringifyJson(Object.fromEntries(Object.entries(v).filter(([k]) => k !== field))))));
+  }
+  for (const [field, sub] of Object.entries(schema.properties ?? {}) as [string, SchemaObject][]) {
+    const literals: [InvalidKind, string, string][] = [];
+    for (const { kind, value } of wrongTypes(sub)) literals.push(['type', `${field} of the wrong JSON type (${kind})`, stringifyJson(value)]);
+    if (!sub.nullable) literals.push(['null', `${field} null (not nullable)`, 'null']);
+    if (sub.type === 'integer') {
+      literals.push(['not-integer', `${field} not an integer (1.5)`, '1.5'], ['not-integer', `${field} not an integer (1e400)`, '1e400']);
+      if (sub.format === 'int64') {
+        literals.push(['range', `${field} above int64`, (INT64_MAX + 1n).toString()], ['range', `${field} below int64`, (INT64_MIN - 1n).toString()]);
+      }
+    }
+    if (sub.enum) {
+      const allowed = sub.enum.map(String);
+      for (const value of allowed.flatMap(caseVariants).filter((v) => !allowed.includes(v))) {
+        literals.push(['enum', `${field} outside the enum (${JSON.stringify(value)})`, JSON.stringify(value)]);
+      }
+      literals.push(['enum', `${field} outside the enum ("unknown")`, '"unknown"'], ['enum', `${field} outside the enum ("")`, '""']);
+    }
+    cases.push(fc.tuple(valid, fc.constantFrom(...literals)).map(([v, [kind, rule, literal]]) => json(kind, rule, withRaw(v, field, literal))));
+  }
+  cases.push(
+    fc.constantFrom<[string, string]>(['body an array', '[]'], ['body a string', '"x"'], ['body a number', '42'], ['body null', 'null'], ['body true', 'true'])
+      .map(([rule, text]) => json('not-object', rule, text)),
+    valid.chain((v) => {
+      const text = stringifyJson(v);
+      return fc.constantFrom<[string, string]>(
+        ['malformed JSON (truncated)', text.slice(0, Math.max(1, text.length - 1))],
+        ['malformed JSON (trailing comma)', `${text.slice(0, -1)},}`],
+        ['malformed JSON (single quotes)', text.replace(/"/g, "'")],
+        ['malformed JSON (not JSON)', 'name=Rex'],
+      );
+    }).map(([rule, text]) => json('syntax', rule, text)),
+    fc.constant(json('empty', 'empty body', '')),
+    fc.constant(json('empty', 'no body', undefined)),
+    valid.chain((v) =>
+      fc.constantFrom<string | null>('text/plain', 'application/x-www-form-urlencoded', 'application/xml', null).map((contentType) =>
+        json('media-type', `Content-Type ${contentType ?? 'missing'} (not application/json)`, stringifyJson(v), contentType),
+      ),
+    ),
+  );
+  return fc.oneof(...cases);
+}

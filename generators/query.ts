@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { operation, parameterSchema, type Contract } from '../src/contract/load.ts';
+
+export interface QueryInput {
+  /** The query string as sent, e.g. `limit=5&status=sold`; empty for none. */
+  text: string;
+  limit?: number;
+  status?: string;
+}
+
+export interface InvalidQuery {
+  rule: string;
+  text: string;
+}
+
+function limitSchema(contract: Contract) {
+  const schema = parameterSchema(operation(contract, 'listPets'), 'limit');
+  return { min: schema.minimum ?? 1, max: schema.maximum ?? Number.MAX_SAFE_INTEGER, fallback: Number(schema.default) };
+}
+
+function statusEnum(contract: Contract): string[] {
+  return (parameterSchema(operation(contract, 'listPets'), 'status').enum ?? []).map(String);
+}
+
+export function limitBounds(contract: Contract): { min: number; max: number; fallback: number } {
+  return limitSchema(contract);
+}
+
+/** Valid limit values, both bounds drawn often. */
+export function validLimit(contract: Contract): fc.Arbitrary<number> {
+  const { min, max } = limitSchema(contract);
+  return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
+}
+
+/** Valid combinations of limit and status, each possibly absent. */
+export function validQuery(contract: Contract): fc.Arbitrary<QueryInput> {
+  return fc
+    .record({ limit: validLimit(contract), status: fc.constantFrom(...statusEnum(contract)) }, { requiredKeys: [] })
+    .map(({ limit, status }) => {
+      const parts = [limit === undefined ? '' : `limit=${limit}`, status === undefined ? '' : `status=${status}`].filter(Boolean);
+      const input: QueryInput = { text: parts.join('&') };
+      if (limit !== undefined) input.limit = limit;
+      if (status !== undefined) input.status = status;
+      return input;
+    });
+}
+
+/** Query strings the parameter schemas rule out, each naming the rule it breaks. */
+export function invalidQuery(contract: Contract): fc.Arbitrary<InvalidQuery> {
+  const { min, max } = limitSchema(contract);
+  const limits = fc.oneof(
+    fc.constantFrom<[string, string]>(
+      [`limit below the minimum ${min}`, String(min - 1)],
+      [`limit above the maximum ${max}`, String(max + 1)],
+      ['limit negative', '-1'],
+      ['limit not an integer', '1.5'],
+      ['limit not a number', 'abc'],
+      ['limit empty', ''],
+    ),
+    fc.integer({ min: max + 1, max: 1_000_000 }).map((n): [string, string] => [`limit above the maximum ${max}`, String(n)]),
+    fc.integer({ min: -1_000_000, max: min - 1 }).map((n): [string, string] => [`limit below the minimum ${min}`, String(n)]),
+  ).map(([rule, value]) => ({ rule, text: `limit=${encodeURIComponent(value)}` }));
+  const allowed = statusEnum(contract);
+  const statuses = fc
+    .constantFrom(...allowed.flatMap((s) => [s.toUpperCase(), s.charAt(0).toUpperCase() + s.slice(1)]), 'unknown', '')
+    .filter((value) => !allowed.includes(value))
+    .map((value) => ({ rule: `status outside the enum (${JSON.stringify(value)})`, text: `status=${encodeURIComponent(value)}` }));
+  const combined = fc.tuple(limits, fc.constantFrom(...allowed)).map(([limit, status]) => ({ rule: `${limit.rule}, with a valid status`, text: `${limit.text}&status=${status}` }));
+  return fc.oneof(limits, statuses, combined);
+}

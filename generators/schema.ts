@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import type { SchemaObject } from '../src/contract/load.ts';
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+const SAFE = 2n ** 53n;
+
+/** Every int64, with the edges (0, ±2^53, the int64 limits) drawn often. */
+export function int64(): fc.Arbitrary<number | bigint> {
+  const exact = (v: bigint): number | bigint => (v >= -SAFE + 1n && v <= SAFE - 1n ? Number(v) : v);
+  return fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 1000 }), weight: 3 },
+    { arbitrary: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(exact), weight: 3 },
+    { arbitrary: fc.constantFrom(0n, SAFE - 1n, SAFE, SAFE + 1n, -SAFE - 1n, INT64_MAX, INT64_MIN, INT64_MAX - 1n).map(exact), weight: 2 },
+  );
+}
+
+/** Strings as the spec leaves them: any length, any Unicode scalar, empty included. */
+export function anyString(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }), weight: 6 },
+    { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 2 },
+    { arbitrary: fc.constantFrom('', ' ', '  padded  ', 'Ünïcödé 🐈‍⬛ 名前', 'a\u0000b', 'line\nbreak', '"quoted" \\ /'), weight: 2 },
+    { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1_000, maxLength: 20_000 }), weight: 1 },
+  );
+}
+
+/** A value valid for the schema, built by composition from what the schema states. */
+export function fromSchema(schema: SchemaObject): fc.Arbitrary<unknown> {
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  if (schema.allOf) {
+    return fc.tuple(...schema.allOf.map((part) => fromSchema(part as SchemaObject))).map((parts) => Object.assign({}, ...parts));
+  }
+  switch (schema.type) {
+    case 'string':
+      return anyString();
+    case 'integer':
+      if (schema.format === 'int64') return int64();
+      return fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 - 1 });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(fromSchema(schema.items as SchemaObject), { maxLength: 5 });
+    case 'object': {
+      const properties = Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([name, sub]) => [name, fromSchema(sub as SchemaObject)]),
+      );
+      return fc.record(properties, { requiredKeys: schema.required ?? [] });
+    }
+    default:
+      throw new Error(`no generator for schema type ${String(schema.type)}`);
+  }
+}

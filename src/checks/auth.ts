@@ -1,0 +1,48 @@
+import { describeResponse, header } from '../http/exchange.ts';
+import { schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+
+export const auth401 = defineCheck<{ variant: string }>({
+  name: 'auth-401',
+  clause: 'auth.required',
+  description: 'A missing or invalid Authorization is answered with 401',
+  judge(exchange, { variant }) {
+    const status = exchange.response?.status;
+    if (status === 401) return PASS;
+    return fail(`401 for Authorization ${variant}`, describeResponse(exchange));
+  },
+});
+
+export const auth401Body = defineCheck({
+  name: 'auth-401-error-body',
+  clause: 'auth.error-body',
+  description: 'A 401 carries an Error body',
+  judge(exchange, { env }) {
+    if (exchange.response?.status !== 401) return NOT_APPLICABLE;
+    return schemaVerdict(exchange, env, 'Error');
+  },
+});
+
+export const authValidKeyAccepted = defineCheck({
+  name: 'auth-valid-key-accepted',
+  clause: 'auth.valid-key-accepted',
+  description: 'Authorization: Bearer <API_KEY> is never answered with 401 or 403',
+  judge(exchange) {
+    const status = exchange.response?.status;
+    if (status === undefined) return NOT_APPLICABLE;
+    if (status === 401 || status === 403) return fail('a status other than 401 and 403 for the valid key', describeResponse(exchange));
+    return PASS;
+  },
+});
+
+export const authWwwAuthenticate = defineCheck({
+  name: 'auth-www-authenticate',
+  clause: 'auth.www-authenticate',
+  description: 'A 401 carries a WWW-Authenticate challenge',
+  judge(exchange) {
+    if (exchange.response?.status !== 401) return NOT_APPLICABLE;
+    const challenge = header(exchange, 'www-authenticate');
+    if (challenge && /\S/.test(challenge)) return PASS;
+    return fail('WWW-Authenticate: Bearer …', 'no WWW-Authenticate header on the 401');
+  },
+});

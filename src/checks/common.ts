@@ -1,0 +1,73 @@
+import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
+import { isInt } from '../json/lossless.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Verdict } from './types.ts';
+
+/** A response exists; otherwise the check that meets a transport failure fails with it. */
+export function transportVerdict(exchange: Exchange): Verdict | undefined {
+  if (exchange.failure) return fail('an HTTP response', describeResponse(exchange));
+  return undefined;
+}
+
+/** Body parsed and valid against the named schema, else a failure naming the problems. */
+export function schemaVerdict(exchange: Exchange, env: JudgeEnv, schema: string, ignore?: (problem: string) => boolean): Verdict {
+  const body = jsonBody(exchange);
+  if (!body.ok) return fail(`a JSON ${schema} body`, `${exchange.response?.status ?? '-'}: ${body.problem}`);
+  const problems = env.validators.validate(schema, body.value).filter((p) => !ignore?.(p));
+  if (problems.length) return fail(`a body valid as ${schema}`, `${problems.slice(0, 5).join('; ')} in ${describeResponse(exchange)}`);
+  return PASS;
+}
+
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? '');
+}
+
+export const jsonContentType = defineCheck({
+  name: 'json-content-type',
+  clause: 'json.content-type',
+  description: 'A response with a body labels it Content-Type: application/json',
+  judge(exchange) {
+    const response = exchange.response;
+    if (!response || response.body.length === 0) return NOT_APPLICABLE;
+    const contentType = header(exchange, 'content-type');
+    if (isJsonMediaType(contentType)) return PASS;
+    return fail('Content-Type: application/json', `Content-Type: ${contentType ?? '(absent)'} on ${response.status}`);
+  },
+});
+
+export const errorShape = defineCheck({
+  name: 'error-shape',
+  clause: 'errors.shape',
+  description: 'A 4xx or 5xx other than 401 carries an Error body',
+  judge(exchange, { env }) {
+    const status = exchange.response?.status;
+    if (status === undefined || status < 400 || status === 401) return NOT_APPLICABLE;
+    return schemaVerdict(exchange, env, 'Error');
+  },
+});
+
+export const errorStatusField = defineCheck({
+  name: 'error-status-field',
+  clause: 'errors.status-field',
+  description: 'An Error body states the HTTP status it came with',
+  judge(exchange) {
+    const status = exchange.response?.status;
+    if (status === undefined || status < 400) return NOT_APPLICABLE;
+    const body = jsonBody(exchange);
+    if (!body.ok || !body.value || typeof body.value !== 'object' || Array.isArray(body.value)) return NOT_APPLICABLE;
+    const field = (body.value as Record<string, unknown>).status;
+    if (!isInt(field)) return NOT_APPLICABLE;
+    if (BigInt(field) === BigInt(status)) return PASS;
+    return fail(`Error.status = ${status}`, `Error.status = ${String(field)} on an HTTP ${status}`);
+  },
+});
+
+export const noServerError = defineCheck({
+  name: 'no-5xx',
+  clause: 'errors.no-5xx',
+  description: 'No request the suite sends is answered with 5xx',
+  judge(exchange) {
+    const status = exchange.response?.status;
+    if (status === undefined) return NOT_APPLICABLE;
+    return status >= 500 ? fail('a status below 500', describeResponse(exchange)) : PASS;
+  },
+});

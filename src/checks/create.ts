@@ -1,0 +1,109 @@
+import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
+import { jsonEqual, stringifyJson } from '../json/lossless.ts';
+import { schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+
+type Fields = Record<string, unknown>;
+
+function createdPet(exchange: Exchange): Fields | undefined {
+  if (exchange.response?.status !== 201) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Fields) : undefined;
+}
+
+export const create201Pet = defineCheck({
+  name: 'create-201-pet',
+  clause: 'create.201-pet',
+  description: 'A valid NewPet is answered with 201 and a Pet',
+  judge(exchange, { env }) {
+    if (exchange.response?.status !== 201) return fail('201 with the created Pet', describeResponse(exchange));
+    return schemaVerdict(exchange, env, 'Pet');
+  },
+});
+
+export const createEcho = defineCheck<{ input: Fields }>({
+  name: 'create-echo',
+  clause: 'create.echo',
+  description: 'The created Pet has the name, categoryId and (when sent) status that were sent',
+  judge(exchange, { input }) {
+    const pet = createdPet(exchange);
+    if (!pet) return NOT_APPLICABLE;
+    for (const field of ['name', 'categoryId', 'status'] as const) {
+      if (!Object.hasOwn(input, field)) continue;
+      if (!jsonEqual(pet[field], input[field])) {
+        return fail(`${field} = ${stringifyJson(input[field])}`, `${field} = ${pet[field] === undefined ? '(absent)' : stringifyJson(pet[field])}`);
+      }
+    }
+    return PASS;
+  },
+});
+
+export const createIdUnique = defineCheck<{ seenIds: Set<string> }>({
+  name: 'create-id-unique',
+  clause: 'create.id-unique',
+  description: 'No two created animals share an id',
+  judge(exchange, { seenIds }) {
+    const id = createdPet(exchange)?.id;
+    if (typeof id !== 'number' && typeof id !== 'bigint') return NOT_APPLICABLE;
+    const key = String(id);
+    if (seenIds.has(key)) return fail('an id not given to any animal created earlier in this run', `id ${key} again`);
+    seenIds.add(key);
+    return PASS;
+  },
+});
+
+export const createInvalid400 = defineCheck<{ rule: string; contentTypeRule: boolean }>({
+  name: 'create-invalid-400',
+  clause: 'create.invalid-400',
+  description: 'An invalid NewPet is refused with 400 (415 also fits a wrong Content-Type)',
+  judge(exchange, { rule, contentTypeRule }) {
+    const status = exchange.response?.status;
+    if (status === 400 || (contentTypeRule && status === 415)) return PASS;
+    return fail(`400${contentTypeRule ? ' or 415' : ''} for a body that breaks "${rule}"`, describeResponse(exchange));
+  },
+});
+
+export const createLocation = defineCheck({
+  name: 'create-location',
+  clause: 'create.location',
+  description: 'A 201 carries a Location header',
+  judge(exchange) {
+    if (exchange.response?.status !== 201) return NOT_APPLICABLE;
+    return header(exchange, 'location') ? PASS : fail('Location: <URL of the created animal>', 'no Location header on the 201');
+  },
+});
+
+/** Judges the GET of the Location URL: it must give back the created animal. */
+export const createLocationResolves = defineCheck<{ created: Fields }>({
+  name: 'create-location-resolves',
+  clause: 'create.location-resolves',
+  description: 'The Location of a 201 leads to the created animal',
+  judge(exchange, { created }) {
+    const body = jsonBody(exchange);
+    if (exchange.response?.status === 200 && body.ok && jsonEqual(body.value, created)) return PASS;
+    return fail(`200 with ${stringifyJson(created)} at ${exchange.request.url}`, describeResponse(exchange));
+  },
+});
+
+export const petDefaultStatus = defineCheck({
+  name: 'pet-default-status',
+  clause: 'pet.default-status',
+  description: 'Records the status given to an animal created without one',
+  judge(exchange) {
+    const pet = createdPet(exchange);
+    if (!pet) return NOT_APPLICABLE;
+    return { outcome: 'observe', value: pet.status === undefined ? 'none' : stringifyJson(pet.status) };
+  },
+});
+
+export const createUnknownFields = defineCheck({
+  name: 'create-unknown-fields',
+  clause: 'create.unknown-fields',
+  description: 'Records whether fields beyond NewPet are ignored or refused',
+  judge(exchange) {
+    const status = exchange.response?.status;
+    if (status === undefined) return NOT_APPLICABLE;
+    const value = status === 201 ? 'ignored (201)' : status === 400 ? 'refused (400)' : `answered ${status}`;
+    return { outcome: 'observe', value };
+  },
+});

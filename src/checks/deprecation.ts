@@ -1,0 +1,114 @@
+import { describeResponse, header, type Exchange } from '../http/exchange.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+/** RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms recipients must accept. */
+const HTTP_DATE = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$`),
+  new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`),
+  new RegExp(`^${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}$`),
+];
+/** RFC 9745 §2: an RFC 9651 Date, "@" and an integer of at most 15 digits. */
+const SF_DATE = /^@-?\d{1,15}$/;
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+/** RFC 8288 §3: `<URI-Reference>` then `; param` pairs; link-values separated by commas. */
+const LINK_VALUE = new RegExp(`^<[^<>\\s]*>(?:\\s*;\\s*${TOKEN}(?:\\s*=\\s*(?:${TOKEN}|${QUOTED}))?)*$`);
+
+export function parseHttpDate(value: string): Date | undefined {
+  if (!HTTP_DATE.some((re) => re.test(value.trim()))) return undefined;
+  const time = Date.parse(value.trim().endsWith('GMT') ? value : `${value} GMT`);
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
+
+function splitLinks(value: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let inQuotes = false;
+  let inUri = false;
+  for (const char of value) {
+    if (char === '"' && !inUri) inQuotes = !inQuotes;
+    else if (char === '<' && !inQuotes) inUri = true;
+    else if (char === '>' && !inQuotes) inUri = false;
+    if (char === ',' && !inQuotes && !inUri) {
+      parts.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  parts.push(current.trim());
+  return parts;
+}
+
+/** Problems with whichever deprecation headers are present. */
+export function deprecationHeaderProblems(exchange: Exchange): string[] {
+  const problems: string[] = [];
+  const deprecation = header(exchange, 'deprecation');
+  if (deprecation !== undefined && !SF_DATE.test(deprecation.trim())) {
+    problems.push(`Deprecation: ${deprecation} is not an RFC 9745 date (@<seconds>)`);
+  }
+  const sunset = header(exchange, 'sunset');
+  if (sunset !== undefined && !parseHttpDate(sunset)) problems.push(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3)`);
+  const link = header(exchange, 'link');
+  if (link !== undefined) {
+    const bad = splitLinks(link).find((part) => !LINK_VALUE.test(part));
+    if (bad !== undefined) problems.push(`Link: ${bad} is not an RFC 8288 link-value`);
+  }
+  return problems;
+}
+
+export const deprecationOperational = defineCheck<{ removal: Date; id: string }>({
+  name: 'deprecation-operational',
+  clause: 'deprecation.operational',
+  description: 'Before its removal date, GET /pets/{id} of a listed animal answers 200',
+  judge(exchange, { env, removal, id }) {
+    if (env.now >= removal) return NOT_APPLICABLE;
+    if (exchange.response?.status === 200) return PASS;
+    return fail(`200 for listed id ${id} until ${removal.toISOString().slice(0, 10)}`, describeResponse(exchange));
+  },
+});
+
+export const deprecationHeadersWellFormed = defineCheck({
+  name: 'deprecation-headers-well-formed',
+  clause: 'deprecation.headers-well-formed',
+  description: 'Deprecation, Sunset and Link headers, when present, follow RFC 9745, RFC 8594 and RFC 8288',
+  judge(exchange) {
+    if (!exchange.response) return NOT_APPLICABLE;
+    const problems = deprecationHeaderProblems(exchange);
+    return problems.length ? fail('well-formed Deprecation, Sunset and Link headers', problems.join('; ')) : PASS;
+  },
+});
+
+export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
+  name: 'deprecation-sunset-not-early',
+  clause: 'deprecation.sunset-not-early',
+  description: 'A Sunset header is not earlier than the announced removal date',
+  judge(exchange, { removal }) {
+    const sunset = header(exchange, 'sunset');
+    const date = sunset === undefined ? undefined : parseHttpDate(sunset);
+    if (!date) return NOT_APPLICABLE;
+    return date >= removal ? PASS : fail(`Sunset on or after ${removal.toUTCString()}`, `Sunset: ${sunset}`);
+  },
+});
+
+export const deprecationSignals = defineCheck({
+  name: 'deprecation-signals',
+  clause: 'deprecation.signals',
+  description: 'Records which of Deprecation, Sunset and Link the deprecated operation sends',
+  judge(exchange) {
+    if (!exchange.response) return NOT_APPLICABLE;
+    const sent = ['deprecation', 'sunset', 'link'].filter((name) => header(exchange, name) !== undefined);
+    return { outcome: 'observe', value: sent.length ? sent.join(', ') : 'none' };
+  },
+});
+
+export const deprecationAfterRemoval = defineCheck<{ removal: Date }>({
+  name: 'deprecation-after-removal',
+  clause: 'deprecation.after-removal',
+  description: 'With the clock past the removal date, records whether GET /pets/{id} is still served',
+  judge(exchange, { env, removal }) {
+    const status = exchange.response?.status;
+    if (env.now < removal || status === undefined) return NOT_APPLICABLE;
+    return { outcome: 'observe', value: status === 200 ? 'still served' : `answered ${status}` };
+  },
+});

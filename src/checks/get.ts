@@ -1,0 +1,37 @@
+import { describeResponse, jsonBody } from '../http/exchange.ts';
+import { jsonEqual, stringifyJson } from '../json/lossless.ts';
+import { schemaVerdict } from './common.ts';
+import { defineCheck, fail, PASS } from './types.ts';
+
+export const get200Pet = defineCheck<{ expected: Record<string, unknown> }>({
+  name: 'get-200-pet',
+  clause: 'get.200-pet',
+  description: 'GET /pets/{id} of an existing animal answers 200 with that Pet',
+  judge(exchange, { env, expected }) {
+    if (exchange.response?.status !== 200) return fail(`200 with ${stringifyJson(expected)}`, describeResponse(exchange));
+    const shape = schemaVerdict(exchange, env, 'Pet');
+    if (shape.outcome !== 'pass') return shape;
+    const body = jsonBody(exchange);
+    if (body.ok && jsonEqual(body.value, expected)) return PASS;
+    return fail(stringifyJson(expected), describeResponse(exchange));
+  },
+});
+
+export const getUnknown404 = defineCheck<{ id: string }>({
+  name: 'get-unknown-404',
+  clause: 'get.unknown-404',
+  description: 'GET /pets/{id} of an id no animal has answers 404',
+  judge(exchange, { id }) {
+    return exchange.response?.status === 404 ? PASS : fail(`404 for unknown id ${id}`, describeResponse(exchange));
+  },
+});
+
+export const getMalformedId = defineCheck<{ id: string }>({
+  name: 'get-malformed-id',
+  clause: 'get.malformed-id',
+  description: 'GET /pets/{id} with an id that is not an int64 answers 4xx (the Error shape is judged apart)',
+  judge(exchange, { id }) {
+    const status = exchange.response?.status ?? 0;
+    return status >= 400 && status < 500 && status !== 401 ? PASS : fail(`a 4xx for petId ${JSON.stringify(id)}`, describeResponse(exchange));
+  },
+});

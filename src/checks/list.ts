@@ -1,0 +1,106 @@
+import { describeResponse, jsonBody } from '../http/exchange.ts';
+import { schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+/** The listing as an array, when the response is a 200 with one. */
+function items(exchange: Exchange): unknown[] | undefined {
+  if (exchange.response?.status !== 200) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok && Array.isArray(body.value) ? body.value : undefined;
+}
+
+function atMost(exchange: Exchange, max: number, what: string): Verdict {
+  const list = items(exchange);
+  if (!list) return NOT_APPLICABLE;
+  return list.length <= max ? PASS : fail(`at most ${max} animals (${what})`, `${list.length} animals`);
+}
+
+export const list200Pets = defineCheck({
+  name: 'list-200-pets',
+  clause: 'list.200-pets',
+  description: 'GET /pets with the valid key and valid parameters answers 200 with Pets',
+  judge(exchange, { env }) {
+    if (exchange.response?.status !== 200) return fail('200 with an array of Pet', describeResponse(exchange));
+    return schemaVerdict(exchange, env, 'Pets');
+  },
+});
+
+export const listLimitRespected = defineCheck<{ limit: number }>({
+  name: 'list-limit-respected',
+  clause: 'list.limit-respected',
+  description: 'A listing holds at most limit animals',
+  judge: (exchange, { limit }) => atMost(exchange, limit, `limit=${limit}`),
+});
+
+export const listLimitDefault = defineCheck({
+  name: 'list-limit-default',
+  clause: 'list.limit-default',
+  description: 'Without limit, a listing holds at most the default of 20',
+  judge: (exchange) => atMost(exchange, 20, 'limit omitted, default 20'),
+});
+
+export const listLimitMax = defineCheck<{ limitText: string }>({
+  name: 'list-limit-max',
+  clause: 'list.limit-max',
+  description: 'A listing never holds more than 100 animals',
+  judge: (exchange, { limitText }) => atMost(exchange, 100, `limit=${limitText}, maximum 100`),
+});
+
+export const listLimitAccepted = defineCheck<{ limit: number }>({
+  name: 'list-limit-accepted',
+  clause: 'list.limit-bounds-accepted',
+  description: 'Every limit from 1 to 100 is answered with 200',
+  judge(exchange, { limit }) {
+    return exchange.response?.status === 200 ? PASS : fail(`200 for limit=${limit}`, describeResponse(exchange));
+  },
+});
+
+export const listFullPage = defineCheck<{ limit: number; known: number }>({
+  name: 'list-full-page',
+  clause: 'list.full-page',
+  description: 'A page holds min(limit, animals known to exist) animals',
+  judge(exchange, { limit, known }) {
+    const list = items(exchange);
+    if (!list) return NOT_APPLICABLE;
+    const want = Math.min(limit, known);
+    return list.length >= want ? PASS : fail(`${want} animals (limit ${limit}, at least ${known} exist)`, `${list.length} animals`);
+  },
+});
+
+export const listStatusFilter = defineCheck<{ status: string }>({
+  name: 'list-status-filter',
+  clause: 'list.status-filter',
+  description: 'With status=S every animal listed has status S',
+  judge(exchange, { status }) {
+    const list = items(exchange);
+    if (!list) return NOT_APPLICABLE;
+    const index = list.findIndex((pet) => (pet as Record<string, unknown> | null)?.status !== status);
+    if (index < 0) return PASS;
+    const other = JSON.stringify((list[index] as Record<string, unknown> | null)?.status ?? null);
+    return fail(`every item with status "${status}"`, `item ${index} of ${list.length} has status ${other}`);
+  },
+});
+
+export const listInvalidQuery = defineCheck<{ query: string }>({
+  name: 'list-invalid-query',
+  clause: 'list.invalid-query',
+  description: 'An invalid query value is answered with 400 and an Error, or with 200 and a listing within bounds',
+  judge(exchange, { query }) {
+    const status = exchange.response?.status;
+    if (status === undefined || status >= 500) return NOT_APPLICABLE;
+    if (status === 400 || status === 200) return PASS;
+    return fail(`400 (rejected) or 200 (clamped) for ${query}`, describeResponse(exchange));
+  },
+});
+
+export const listInvalidQueryHandling = defineCheck<{ query: string }>({
+  name: 'list-invalid-query-handling',
+  clause: 'list.invalid-query-handling',
+  description: 'Records whether invalid query values are rejected or tolerated',
+  judge(exchange, { query }) {
+    const status = exchange.response?.status;
+    if (status === undefined) return NOT_APPLICABLE;
+    return { outcome: 'observe', value: status === 400 ? 'rejected with 400' : status === 200 ? 'tolerated with 200' : `answered ${status}`, detail: query };
+  },
+});

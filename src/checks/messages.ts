@@ -1,0 +1,103 @@
+import { describeResponse, jsonBody, type Exchange } from '../http/exchange.ts';
+import { schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+
+/** ISO 8601 extended date-time in UTC: a `Z` or a zero offset. */
+const ISO_UTC = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:([0-5]\d|60)([.,]\d+)?)?(Z|z|[+]00(:?00)?)$/;
+const RECENT_MS = 5 * 60_000;
+
+function message(exchange: Exchange): Record<string, unknown> | undefined {
+  const status = exchange.response?.status ?? 0;
+  if (status < 200 || status > 299) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+}
+
+export const messagesAccepted = defineCheck({
+  name: 'messages-accepted',
+  clause: 'messages.accepted',
+  description: 'A valid message is answered with 2xx and id, message, status and createdAt strings',
+  judge(exchange, { env }) {
+    const status = exchange.response?.status ?? 0;
+    if (status < 200 || status > 299) return fail('2xx with the message body', describeResponse(exchange));
+    // The createdAt format has a clause of its own (messages.created-at).
+    return schemaVerdict(exchange, env, 'Message', (problem) => problem.startsWith('/createdAt must match format'));
+  },
+});
+
+export const messagesEcho = defineCheck<{ text: string }>({
+  name: 'messages-echo',
+  clause: 'messages.echo',
+  description: 'The message field echoes the submitted text exactly',
+  judge(exchange, { text }) {
+    const body = message(exchange);
+    if (!body) return NOT_APPLICABLE;
+    return body.message === text ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
+  },
+});
+
+export const messagesStatusQueued = defineCheck({
+  name: 'messages-status-queued',
+  clause: 'messages.status-queued',
+  description: 'The status of a new message is "queued"',
+  judge(exchange) {
+    const body = message(exchange);
+    if (!body) return NOT_APPLICABLE;
+    return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${JSON.stringify(body.status ?? null)}`);
+  },
+});
+
+export const messagesCreatedAt = defineCheck({
+  name: 'messages-created-at',
+  clause: 'messages.created-at',
+  description: 'createdAt is an ISO 8601 timestamp in UTC',
+  judge(exchange) {
+    const body = message(exchange);
+    if (!body) return NOT_APPLICABLE;
+    const value = body.createdAt;
+    if (typeof value === 'string' && ISO_UTC.test(value) && !Number.isNaN(Date.parse(value))) return PASS;
+    return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${JSON.stringify(value ?? null)}`);
+  },
+});
+
+export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
+  name: 'messages-created-at-recent',
+  clause: 'messages.created-at-recent',
+  description: 'createdAt is within five minutes of the request',
+  judge(exchange, { sentAt }) {
+    const value = message(exchange)?.createdAt;
+    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(time)) return NOT_APPLICABLE;
+    return Math.abs(time - sentAt.getTime()) <= RECENT_MS
+      ? PASS
+      : fail(`createdAt within 5 minutes of ${sentAt.toISOString()}`, `createdAt = ${String(value)}`);
+  },
+});
+
+export const messagesInvalid400 = defineCheck<{ rule: string }>({
+  name: 'messages-invalid-400',
+  clause: 'messages.invalid-400',
+  description: 'Invalid JSON, a missing message, or a content type other than application/json give 400',
+  judge(exchange, { rule }) {
+    return exchange.response?.status === 400 ? PASS : fail(`400 for a request that breaks "${rule}"`, describeResponse(exchange));
+  },
+});
+
+export const messagesNonString = defineCheck<{ rule: string }>({
+  name: 'messages-non-string',
+  clause: 'messages.non-string',
+  description: 'A message field that is not a string is refused with 400',
+  judge(exchange, { rule }) {
+    return exchange.response?.status === 400 ? PASS : fail(`400 for "${rule}"`, describeResponse(exchange));
+  },
+});
+
+export const messagesSuccessStatus = defineCheck({
+  name: 'messages-success-status',
+  clause: 'messages.success-status',
+  description: 'Records the 2xx status the message operation answers with',
+  judge(exchange) {
+    const status = exchange.response?.status ?? 0;
+    return status >= 200 && status < 300 ? { outcome: 'observe', value: String(status) } : NOT_APPLICABLE;
+  },
+});

@@ -1,0 +1,38 @@
+import type { Contract } from '../contract/load.ts';
+import type { Validators } from '../contract/validator.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+/** What every judge may consult besides the exchange. */
+export interface JudgeEnv {
+  contract: Contract;
+  validators: Validators;
+  /** The suite's clock (--now). */
+  now: Date;
+}
+
+export type Verdict =
+  | { outcome: 'pass' }
+  | { outcome: 'fail'; expected: string; actual: string }
+  /** The exchange does not bear on this check (e.g. a 201 for a 401-body check). */
+  | { outcome: 'n/a' }
+  | { outcome: 'observe'; value: string; detail?: string };
+
+export interface Check<Ctx = object> {
+  name: string;
+  /** The clause id in spec/clauses.yaml this check verifies. */
+  clause: string;
+  description: string;
+  judge(exchange: Exchange, ctx: Ctx & { env: JudgeEnv }): Verdict;
+}
+
+/** Keeps the context type of each check for the registry's typed lookup. */
+export function defineCheck<Ctx = object>(check: Check<Ctx>): Check<Ctx> {
+  return check;
+}
+
+export const PASS: Verdict = { outcome: 'pass' };
+export const NOT_APPLICABLE: Verdict = { outcome: 'n/a' };
+
+export function fail(expected: string, actual: string): Verdict {
+  return { outcome: 'fail', expected, actual };
+}

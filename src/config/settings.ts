@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parse as parseDotenv } from 'dotenv';
+import { UsageError } from '../errors.ts';
+
+export type TargetEnv = 'production' | 'staging' | 'local';
+
+/** Everything a run is told, after .env, the environment and flags (flags win) are merged. */
+export interface Settings {
+  command: 'run' | 'compare' | 'help' | 'version';
+  compareFiles: string[];
+  /** Undefined: start the embedded reference server. */
+  baseUrl?: string;
+  messagesBaseUrl?: string;
+  apiKey?: string;
+  env?: 'production' | 'staging';
+  allowWrites: boolean;
+  allowInsecureHttp: boolean;
+  runs: number;
+  seed: number;
+  now: Date;
+  timeoutMs: number;
+  maxDurationMs: number;
+  maxBodyBytes: number;
+  concurrency: number;
+  maxRps: number;
+  reportsDir: string;
+  failOn: 'must' | 'should';
+  only: string[];
+  skip: string[];
+  baseline?: string;
+  dryRun: boolean;
+  quiet: boolean;
+}
+
+export const DEFAULT_RUNS = 25;
+
+/** Each setting once: its flag, its environment variable, and what it means (also the --help text). */
+export const OPTIONS = {
+  'base-url': { type: 'string', env: 'BASE_URL', help: 'Production base URL, without /v1 (none: the embedded reference server)' },
+  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging' },
+  'messages-base-url': { type: 'string', env: 'MESSAGES_BASE_URL', help: 'Base URL of the message operation (POST /messages)' },
+  'api-key-file': { type: 'string', env: 'API_KEY_FILE', help: 'Read the API key from this file (else API_KEY from the environment or .env)' },
+  env: { type: 'string', env: 'CONFORMANCE_ENV', help: 'production | staging (default: a loopback target runs everything, any other is production)' },
+  'allow-writes': { type: 'boolean', env: 'ALLOW_WRITES', help: 'Let checks that create pets or send messages run against production' },
+  'allow-insecure-http': { type: 'boolean', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http:// to a host that is not loopback' },
+  runs: { type: 'string', env: 'RUNS', help: `fast-check runs per property (default ${DEFAULT_RUNS})` },
+  seed: { type: 'string', env: 'SEED', help: 'fast-check seed; printed on every run, replays it' },
+  now: { type: 'string', env: 'NOW', help: 'The clock dates are judged by, ISO 8601 (default: the current time)' },
+  timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
+  'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
+  'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
+  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker (default 8)' },
+  'max-rps': { type: 'string', env: 'MAX_RPS', help: 'Requests per second across the run (default: unlimited)' },
+  reports: { type: 'string', env: 'REPORTS_DIR', help: 'Folder for junit.xml, report.json, report.html, summary.md (default reports)' },
+  'fail-on': { type: 'string', env: 'FAIL_ON', help: 'must | should: which level fails the run (default must)' },
+  only: { type: 'string', multiple: true, help: 'Run only these sections, operations or clause ids (repeatable, or comma-separated)' },
+  skip: { type: 'string', multiple: true, help: 'Skip these sections, operations or clause ids' },
+  baseline: { type: 'string', env: 'BASELINE', help: 'A file of known failures; only new ones fail the run' },
+  'dry-run': { type: 'boolean', help: 'Print the plan and send nothing' },
+  quiet: { type: 'boolean', help: 'Print the summary only' },
+  help: { type: 'boolean', short: 'h', help: 'Show this help' },
+  version: { type: 'boolean', help: 'Print the version' },
+} as const satisfies Record<string, { type: 'string' | 'boolean'; env?: string; help: string; multiple?: boolean; short?: string }>;
+
+type Raw = Record<string, string | boolean | string[] | undefined>;
+
+function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${name}: expected a whole number, got ${JSON.stringify(text)}`);
+  const value = Number(text);
+  if (value < min || value > max) throw new UsageError(`--${name}: expected ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+export function isLoopbackUrl(url: string): boolean {
+  return isLoopback(new URL(url).hostname);
+}
+
+function baseUrl(name: string, text: string | undefined, allowInsecure: boolean, forMessages: boolean): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new UsageError(`--${name}: ${JSON.stringify(text)} is not a URL (expected e.g. https://api.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${name}: only http:// and https:// URLs are supported, got ${url.protocol}`);
+  if (url.search || url.hash) throw new UsageError(`--${name}: a base URL takes no query or fragment`);
+  if (url.username || url.password) throw new UsageError(`--${name}: put no credentials in the URL; use API_KEY`);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!forMessages && /\/v1$/i.test(path)) throw new UsageError(`--${name}: leave /v1 off the base URL (the suite adds it): use ${url.origin}${path.slice(0, -3)}`);
+  if (forMessages && /\/messages$/i.test(path)) throw new UsageError(`--${name}: leave /messages off (the suite adds it)`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
+    throw new UsageError(`--${name}: refusing to send the API key over plain http:// to ${url.hostname}; use https:// or --allow-insecure-http`);
+  }
+  return `${url.origin}${path}`;
+}
+
+function list(value: string | boolean | string[] | undefined): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return items.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
+}
+
+function readDotenv(cwd: string): Record<string, string> {
+  try {
+    return parseDotenv(readFileSync(`${cwd}/.env`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`.env: ${(error as Error).message}`);
+  }
+}
+
+/** Merges .env < environment < flags. Throws UsageError (exit 2) naming the setting that is wrong. */
+export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+    }
+  })();
+  const fromFile = readDotenv(cwd);
+  const env = (name: string | undefined) => (name ? (environment[name] ?? fromFile[name]) : undefined);
+  const raw: Raw = {};
+  for (const [flag, option] of Object.entries(OPTIONS)) {
+    const value = (parsed.values as Raw)[flag];
+    const fallback = 'env' in option ? env(option.env) : undefined;
+    raw[flag] = value ?? (option.type === 'boolean' && fallback !== undefined ? /^(1|true|yes)$/i.test(fallback) : fallback);
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (command !== undefined && command !== 'compare' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run or compare)`);
+  if (command === 'compare' && rest.length !== 2) throw new UsageError('compare takes two report.json files: compare OLD.json NEW.json');
+  if (command !== 'compare' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+
+  const envName = raw.env as string | undefined;
+  if (envName !== undefined && envName !== 'production' && envName !== 'staging') throw new UsageError(`--env: expected production or staging, got ${JSON.stringify(envName)}`);
+  const allowInsecureHttp = raw['allow-insecure-http'] === true;
+  const stagingUrl = baseUrl('staging-base-url', raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
+  const productionUrl = baseUrl('base-url', raw['base-url'] as string | undefined, allowInsecureHttp, false);
+  if (envName === 'staging' && !stagingUrl) throw new UsageError('--env staging: set STAGING_BASE_URL (or --staging-base-url)');
+  const target = envName === 'staging' ? stagingUrl : productionUrl;
+  const messagesBaseUrl = baseUrl('messages-base-url', raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
+
+  let apiKey = env('API_KEY');
+  const keyFile = raw['api-key-file'] as string | undefined;
+  if (keyFile) {
+    try {
+      apiKey = readFileSync(keyFile, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(`--api-key-file: cannot read ${keyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
+  if (target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
+
+  const nowText = raw.now as string | undefined;
+  const now = nowText ? new Date(nowText) : new Date();
+  if (Number.isNaN(now.getTime())) throw new UsageError(`--now: ${JSON.stringify(nowText)} is not an ISO 8601 date`);
+  const failOn = (raw['fail-on'] as string | undefined) ?? 'must';
+  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on: expected must or should, got ${JSON.stringify(failOn)}`);
+  const seedText = raw.seed as string | undefined;
+  const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : integer('seed', seedText, 0, 0, 2 ** 31 - 1);
+
+  return {
+    command: raw.help ? 'help' : raw.version ? 'version' : command === 'compare' ? 'compare' : 'run',
+    compareFiles: command === 'compare' ? rest : [],
+    baseUrl: target,
+    messagesBaseUrl,
+    apiKey,
+    env: envName,
+    allowWrites: raw['allow-writes'] === true,
+    allowInsecureHttp,
+    runs: integer('runs', raw.runs as string | undefined, DEFAULT_RUNS, 1, 100_000),
+    seed,
+    now,
+    timeoutMs: integer('timeout', raw.timeout as string | undefined, 10_000, 1, 600_000),
+    maxDurationMs: integer('max-duration', raw['max-duration'] as string | undefined, 600_000, 1_000, 86_400_000),
+    maxBodyBytes: integer('max-body', raw['max-body'] as string | undefined, 4 * 1024 * 1024, 1024, 1024 ** 3),
+    concurrency: integer('concurrency', raw.concurrency as string | undefined, 8, 1, 256),
+    maxRps: integer('max-rps', raw['max-rps'] as string | undefined, 0, 0, 100_000),
+    reportsDir: (raw.reports as string | undefined) ?? 'reports',
+    failOn,
+    only: list(raw.only),
+    skip: list(raw.skip),
+    baseline: raw.baseline as string | undefined,
+    dryRun: raw['dry-run'] === true,
+    quiet: raw.quiet === true,
+  };
+}

@@ -1,0 +1,86 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Contract, SchemaObject } from './load.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** OpenAPI 3.0 keywords that JSON Schema does not know, dropped before compiling. */
+const OAS_ONLY = new Set(['nullable', 'example', 'deprecated', 'readOnly', 'writeOnly', 'discriminator', 'xml', 'externalDocs']);
+
+/** OpenAPI 3.0 Schema Object -> JSON Schema draft-07: `nullable` widens the type, `x-*` dropped. */
+export function toJsonSchema(schema: SchemaObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || OAS_ONLY.has(key)) continue;
+    if (key === 'properties') {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([k, v]) => [k, toJsonSchema(v)]));
+    } else if (key === 'items' || key === 'not' || (key === 'additionalProperties' && typeof value === 'object')) {
+      out[key] = toJsonSchema(value as SchemaObject);
+    } else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') {
+      out[key] = (value as SchemaObject[]).map(toJsonSchema);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+  return out;
+}
+
+/** What ajv sees: bigint becomes a (rounded, still integral) number; int64 ranges are checked apart. */
+function validationView(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(validationView);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, validationView(v)]));
+  }
+  return value;
+}
+
+/** Lossless int64 range check, walking the schema beside the value. */
+function int64Errors(schema: SchemaObject, value: unknown, path: string, errors: string[]): void {
+  if (schema.format === 'int64' && typeof value === 'bigint' && (value < INT64_MIN || value > INT64_MAX)) {
+    errors.push(`${path || '/'} must be within the int64 range (got ${value})`);
+  }
+  for (const part of schema.allOf ?? []) int64Errors(part as SchemaObject, value, path, errors);
+  if (Array.isArray(value) && 'items' in schema && schema.items) {
+    value.forEach((item, i) => int64Errors(schema.items as SchemaObject, item, `${path}/${i}`, errors));
+  } else if (value && typeof value === 'object' && schema.properties) {
+    for (const [key, sub] of Object.entries(schema.properties)) {
+      if (Object.hasOwn(value, key)) int64Errors(sub as SchemaObject, (value as Record<string, unknown>)[key], `${path}/${key}`, errors);
+    }
+  }
+}
+
+export interface Validators {
+  /** Problems of `value` against the named component schema; empty when valid. */
+  validate(schemaName: string, value: unknown): string[];
+  has(schemaName: string): boolean;
+}
+
+/** One ajv instance; every component schema compiled once, at start-up. */
+export function createValidators(contract: Contract): Validators {
+  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+  addFormats(ajv, ['date-time']);
+  // Integrality is the type's job; the int64 range is checked losslessly by int64Errors.
+  ajv.addFormat('int64', { type: 'number', validate: () => true });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  const compiled = new Map<string, ValidateFunction>();
+  for (const [name, schema] of Object.entries(contract.schemas)) compiled.set(name, ajv.compile(toJsonSchema(schema)));
+  return {
+    has: (name) => compiled.has(name),
+    validate(name, value) {
+      const fn = compiled.get(name);
+      const schema = contract.schemas[name];
+      if (!fn || !schema) throw new Error(`the contract has no schema ${name}`);
+      const errors: string[] = [];
+      if (!fn(validationView(value))) {
+        for (const e of fn.errors ?? []) errors.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+      }
+      int64Errors(schema, value, '', errors);
+      return errors;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { SentRequest } from './exchange.ts';
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A header value may hold `$API_KEY` (or a `$(…)` built from it): those stay in double quotes. */
+function headerArg(name: string, value: string): string {
+  if (/\$\{?API_KEY/.test(value)) return `"${name}: ${value}"`;
+  return shellQuote(`${name}: ${value}`);
+}
+
+/** A copy-paste reproduction of a recorded request; the key is read from $API_KEY. */
+export function curlLine(request: SentRequest): string {
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}

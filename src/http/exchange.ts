@@ -1,0 +1,66 @@
+import { parseJson, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
+
+/** What was sent, as it may be shown: the key never appears, only `$API_KEY`. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface ReceivedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The body was longer than the cap and was abandoned there. */
+  truncated: boolean;
+}
+
+export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'other';
+
+/** One request and what came of it. */
+export interface Exchange {
+  request: SentRequest;
+  response?: ReceivedResponse;
+  failure?: { kind: TransportFailure; message: string };
+  durationMs: number;
+}
+
+export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
+
+const parsed = new WeakMap<Exchange, ParsedBody>();
+
+/** The response body as lossless JSON, parsed at most once per exchange. */
+export function jsonBody(exchange: Exchange): ParsedBody {
+  const cached = parsed.get(exchange);
+  if (cached) return cached;
+  let result: ParsedBody;
+  const response = exchange.response;
+  if (!response) result = { ok: false, problem: 'no response' };
+  else if (response.truncated) result = { ok: false, problem: `body larger than the ${response.body.length}-byte cap` };
+  else if (response.body.length === 0) result = { ok: false, problem: 'empty body' };
+  else {
+    try {
+      result = { ok: true, value: parseJson(response.body) };
+    } catch (error) {
+      if (!(error instanceof JsonDecodeError)) throw error;
+      result = { ok: false, problem: error.message };
+    }
+  }
+  parsed.set(exchange, result);
+  return result;
+}
+
+export function header(exchange: Exchange, name: string): string | undefined {
+  return exchange.response?.headers[name.toLowerCase()];
+}
+
+/** A short account of what came back, for an Actual line. */
+export function describeResponse(exchange: Exchange, maxBody = 300): string {
+  if (exchange.failure) return `no usable response (${exchange.failure.kind}: ${exchange.failure.message})`;
+  const response = exchange.response;
+  if (!response) return 'no response';
+  const text = response.body.subarray(0, maxBody).toString('utf8');
+  const more = response.body.length > maxBody || response.truncated ? '…' : '';
+  return `${response.status}${text ? ` ${text}${more}` : ' (empty body)'}`;
+}

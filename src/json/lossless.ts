@@ -1,0 +1,72 @@
+import { parse, stringify, isInteger } from 'lossless-json';
+
+/**
+ * JSON with int64 kept exact: integer literals beyond 2^53 become bigint, every other number a
+ * plain number (so `1e400` becomes Infinity and fails any integer check).
+ */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+function parseNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const asNumber = Number(text);
+    return Number.isSafeInteger(asNumber) ? asNumber : BigInt(text);
+  }
+  return Number.parseFloat(text);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class JsonDecodeError extends Error {
+  override name = 'JsonDecodeError';
+}
+
+/** Parses UTF-8 bytes or text; throws JsonDecodeError naming what is wrong. */
+export function parseJson(input: Uint8Array | string): JsonValue {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = utf8.decode(input);
+    } catch {
+      throw new JsonDecodeError('body is not valid UTF-8');
+    }
+  }
+  try {
+    return parse(text, null, {
+      parseNumber,
+      onDuplicateKey: ({ newValue }) => newValue,
+    }) as JsonValue;
+  } catch (error) {
+    throw new JsonDecodeError(`body is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Serialises with bigint written as an exact JSON number. */
+export function stringifyJson(value: unknown): string {
+  return stringify(value) ?? 'null';
+}
+
+export function isInt(value: unknown): value is number | bigint {
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/** Exact integer equality across number and bigint. */
+export function sameInteger(a: unknown, b: unknown): boolean {
+  return isInt(a) && isInt(b) && BigInt(a) === BigInt(b);
+}
+
+/** Deep equality that treats 5 and 5n as equal. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (isInt(a) || isInt(b)) return sameInteger(a, b) || a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+  }
+  return Object.is(a, b);
+}

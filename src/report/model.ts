@@ -1,0 +1,106 @@
+/** The result of one conformance run: what every report writer reads. */
+
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
+
+/** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Authorization is always masked as `Bearer $API_KEY`. */
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** At most a few KB of the body, decoded as UTF-8. */
+  bodyExcerpt: string;
+  bodyTruncated: boolean;
+}
+
+export interface Evidence {
+  request: RecordedRequest;
+  /** Absent when the transport failed; see transportError. */
+  response?: RecordedResponse;
+  transportError?: string;
+  /** A copy-paste reproduction that reads the key from $API_KEY. */
+  curl: string;
+}
+
+/** The judgement of one named check. */
+export interface CheckResult {
+  check: string;
+  clause: string;
+  outcome: Outcome;
+  /** One line each, side by side in every report. */
+  expected?: string;
+  actual?: string;
+  evidence?: Evidence;
+  /** The shrunk input fast-check reported, as JSON text. */
+  counterexample?: string;
+  /** fast-check replay data: run with --seed seed (and path) to reproduce. */
+  seed?: number;
+  path?: string;
+  /** Why it was skipped, or what was observed. */
+  note?: string;
+  /** How many exchanges this check judged. */
+  judged: number;
+}
+
+export interface ClauseResult {
+  id: string;
+  section: string;
+  title: string;
+  sentence: string;
+  level: Level;
+  operations: string[];
+  outcome: Outcome;
+  checks: CheckResult[];
+}
+
+export interface Capability {
+  id: string;
+  title: string;
+  /** What the server was seen to do, e.g. "present", "absent", "clamps", "400". */
+  value: string;
+  detail?: string;
+}
+
+export interface RunSummary {
+  pass: number;
+  fail: number;
+  warn: number;
+  skip: number;
+  observe: number;
+  error: number;
+}
+
+export interface RunReport {
+  tool: { name: string; version: string };
+  spec: { title: string; version: string };
+  target: {
+    baseUrl: string;
+    messagesBaseUrl: string;
+    env: 'production' | 'staging' | 'local';
+    embedded: boolean;
+  };
+  seed: number;
+  runs: number;
+  /** ISO 8601 */
+  startedAt: string;
+  durationMs: number;
+  /** The clock the suite judged dates by (--now), ISO 8601. */
+  now: string;
+  failOn: 'must' | 'should';
+  summary: RunSummary;
+  /** Grouped and ordered by section. */
+  clauses: ClauseResult[];
+  capabilities: Capability[];
+  /** Problems of the engine or the transport that are not conformance verdicts. */
+  engineErrors: string[];
+  verdict: 'pass' | 'fail';
+  exitCode: number;
+}

@@ -1,0 +1,109 @@
+import type { Clause } from '../contract/clauses.ts';
+import { compareSections } from '../contract/clauses.ts';
+import type { CheckResult, ClauseResult, Capability, Outcome, RunSummary } from '../report/model.ts';
+import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
+
+const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
+
+function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult {
+  const outcome = record.outcome ?? 'skip';
+  if (!into) {
+    const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note'] as const) {
+      if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
+    }
+    if (record.observed?.length) result.note = record.observed.join('; ');
+    return result;
+  }
+  into.judged += record.judged;
+  if (RANK[outcome] > RANK[into.outcome]) {
+    const judged = into.judged;
+    Object.assign(into, merge(undefined, record), { judged });
+  } else if (outcome === 'observe' && record.observed?.length) {
+    const values = new Set([...(into.note?.split('; ') ?? []), ...record.observed]);
+    into.note = [...values].slice(0, 20).join('; ');
+  }
+  return into;
+}
+
+export interface ScenarioOutcome {
+  meta?: ScenarioMeta;
+  /** Set when the test failed for a reason that was not a conformance verdict. */
+  engineError?: string;
+}
+
+export interface Collected {
+  clauses: ClauseResult[];
+  summary: RunSummary;
+  capabilities: Capability[];
+  engineErrors: string[];
+  requests: number;
+}
+
+/** Turns what every scenario recorded into one result per clause, ordered by section. */
+export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSelected: (clause: Clause) => boolean): Collected {
+  const byCheck = new Map<string, CheckResult>();
+  const errored = new Set<string>();
+  const engineErrors: string[] = [];
+  let requests = 0;
+  let rateLimited = 0;
+  const retryAfter: string[] = [];
+  for (const { meta, engineError } of scenarios) {
+    if (meta) {
+      requests += meta.requests;
+      rateLimited += meta.rateLimited;
+      retryAfter.push(...meta.retryAfter);
+      for (const record of meta.checks) byCheck.set(record.check, merge(byCheck.get(record.check), record));
+    }
+    const error = engineError ?? meta?.engineError;
+    if (error) {
+      engineErrors.push(meta ? `${meta.scenario}: ${error}` : error);
+      for (const name of meta?.declared ?? []) errored.add(name);
+    }
+  }
+  const clauses: ClauseResult[] = catalogue
+    .slice()
+    .sort((a, b) => compareSections(a.section, b.section))
+    .map((clause) => {
+      const checks = [...byCheck.values()].filter((check) => check.clause === clause.id);
+      let outcome: Outcome = checks.reduce<Outcome>((worst, check) => (RANK[check.outcome] > RANK[worst] ? check.outcome : worst), 'skip');
+      if (outcome === 'skip' && checks.length === 0) {
+        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : 'deselected (--only/--skip)' });
+      }
+      if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
+      const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
+      return result;
+    });
+  const summary: RunSummary = { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
+  for (const clause of clauses) summary[clause.outcome]++;
+  return { clauses, summary, capabilities: capabilities(clauses, rateLimited, retryAfter), engineErrors, requests };
+}
+
+const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[] = [
+  { clause: 'auth.www-authenticate', title: 'WWW-Authenticate on 401', pass: 'present', warn: 'absent' },
+  { clause: 'create.location', title: 'Location on 201', pass: 'present', warn: 'absent' },
+  { clause: 'deprecation.signals', title: 'Deprecation headers on GET /pets/{petId}' },
+  { clause: 'list.invalid-query-handling', title: 'Invalid limit or status' },
+  { clause: 'pet.default-status', title: 'Status given when omitted' },
+  { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
+  { clause: 'messages.success-status', title: 'Message operation success status' },
+  { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
+];
+
+/** Where the spec leaves a choice open, what this server chose. */
+function capabilities(clauses: ClauseResult[], rateLimited: number, retryAfter: string[]): Capability[] {
+  const found: Capability[] = [];
+  for (const entry of PROFILE) {
+    const clause = clauses.find((c) => c.id === entry.clause);
+    if (!clause || clause.outcome === 'skip') continue;
+    const value =
+      clause.outcome === 'pass' ? entry.pass : clause.outcome === 'warn' ? entry.warn : clause.checks.map((c) => c.note).filter(Boolean).join('; ');
+    if (value) found.push({ id: entry.clause, title: entry.title, value });
+  }
+  found.push({
+    id: 'limits.rate-limit',
+    title: '429 with Retry-After',
+    value: rateLimited === 0 ? 'no 429 seen' : `${rateLimited} × 429, Retry-After ${retryAfter.length ? 'present' : 'absent'}`,
+  });
+  return found;
+}

@@ -1,0 +1,74 @@
+import { fileURLToPath } from 'node:url';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { createVitest } from 'vitest/node';
+import type { SuiteConfig } from '../suite/config.ts';
+import type { ScenarioOutcome } from './collect.ts';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface SuiteRun {
+  scenarios: ScenarioOutcome[];
+  /** Test files that could not run at all (syntax or import errors): engine errors. */
+  fileErrors: string[];
+  timedOut: boolean;
+}
+
+export type ProgressListener = (event: { title: string; state: string; done: number }) => void;
+
+/** Runs tests/ through vitest, in-process, against the target the config names. */
+export async function runSuite(config: SuiteConfig, options: { onProgress?: ProgressListener; graceMs?: number; maxWorkers?: number }): Promise<SuiteRun> {
+  let done = 0;
+  const progress: Reporter = {
+    onTestCaseResult(testCase: TestCase) {
+      done++;
+      options.onProgress?.({ title: testCase.name, state: testCase.result().state, done });
+    },
+  };
+  const vitest = await createVitest(
+    'test',
+    {
+      root: PACKAGE_ROOT,
+      config: false,
+      include: ['tests/**/*.test.ts'],
+      watch: false,
+      reporters: [progress],
+      provide: { suite: config },
+      pool: 'threads',
+      isolate: false,
+      maxWorkers: options.maxWorkers ?? 2,
+      testTimeout: 0,
+      hookTimeout: 30_000,
+      passWithNoTests: true,
+      silent: true,
+    },
+    { logLevel: 'silent', clearScreen: false },
+  );
+  let timedOut = false;
+  const watchdog = setTimeout(() => {
+    timedOut = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  }, Math.max(0, config.deadline - Date.now()) + (options.graceMs ?? 30_000));
+  try {
+    const result = await vitest.start();
+    const scenarios: ScenarioOutcome[] = [];
+    const fileErrors: string[] = [];
+    for (const module of result.testModules as TestModule[]) {
+      for (const error of module.errors()) fileErrors.push(`${module.relativeModuleId}: ${error.message}`);
+      for (const testCase of module.children.allTests()) {
+        const meta = testCase.meta().conformance;
+        const result = testCase.result();
+        const outcome: ScenarioOutcome = {};
+        if (meta) outcome.meta = meta;
+        if (result.state === 'failed' && !meta?.checks.some((check) => check.outcome === 'fail')) {
+          const message = result.errors?.[0]?.message ?? 'failed';
+          if (!meta?.engineError) outcome.engineError = `${testCase.name}: ${message}`;
+        }
+        scenarios.push(outcome);
+      }
+    }
+    return { scenarios, fileErrors, timedOut };
+  } finally {
+    clearTimeout(watchdog);
+    await vitest.close();
+  }
+}

@@ -1,0 +1,30 @@
+import type { TargetEnv } from '../config/settings.ts';
+
+/** What the CLI hands every test worker (through vitest's provide/inject). */
+export interface SuiteConfig {
+  baseUrl: string;
+  messagesBaseUrl?: string;
+  apiKey: string;
+  targetEnv: TargetEnv;
+  /** False: checks that create pets or send messages are skipped, with writesReason. */
+  writes: boolean;
+  writesReason?: string;
+  seed: number;
+  runs: number;
+  /** ISO 8601 */
+  now: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  concurrency: number;
+  maxRps: number;
+  only: string[];
+  skip: string[];
+  /** Epoch ms after which properties stop generating new cases. */
+  deadline: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    suite: SuiteConfig;
+  }
+}

@@ -1,0 +1,327 @@
+import fc from 'fast-check';
+import { test } from 'vitest';
+import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
+import type { Authorization, OutgoingRequest } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
+import type { Evidence, Outcome } from '../report/model.ts';
+import { evidenceOf } from './evidence.ts';
+import { ConformanceFailure } from './failure.ts';
+import { isSelected } from './selection.ts';
+import { workerContext, type WorkerContext } from './worker.ts';
+
+export interface CheckRecord {
+  check: string;
+  clause: string;
+  outcome?: Exclude<Outcome, 'error'>;
+  judged: number;
+  expected?: string;
+  actual?: string;
+  evidence?: Evidence;
+  counterexample?: string;
+  seed?: number;
+  path?: string;
+  note?: string;
+  observed?: string[];
+}
+
+/** What a scenario hands the run's collector through vitest's task.meta. */
+export interface ScenarioMeta {
+  scenario: string;
+  /** The checks the scenario declared, still selected. */
+  declared: string[];
+  checks: CheckRecord[];
+  requests: number;
+  rateLimited: number;
+  retryAfter: string[];
+  engineError?: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: ScenarioMeta;
+  }
+}
+
+export interface ScenarioOptions {
+  /** The checks this scenario judges, besides the common ones applied to every exchange. */
+  checks: readonly CheckName[];
+  /** Creates pets or sends messages: skipped where writes are not allowed. */
+  writes?: boolean;
+  /** Talks to the message operation: skipped when its base URL is not configured. */
+  messages?: boolean;
+}
+
+export type Judgements = { [N in CheckName]?: ContextOf<N> };
+
+export interface SendOptions {
+  path?: Record<string, string>;
+  /** Raw query string, sent as written (so invalid values stay invalid). */
+  query?: string;
+  body?: string;
+  /** null: send no Content-Type. Default application/json when there is a body. */
+  contentType?: string | null;
+  /** null: send no Authorization. Default: the valid key. */
+  authorization?: Authorization | null;
+  /** Absolute URL instead of the operation's (e.g. a Location header). */
+  url?: string;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+const PROPERTY_BUDGET_MS = 30_000;
+
+export class Scenario {
+  private failures = 0;
+
+  constructor(
+    readonly ctx: WorkerContext,
+    readonly title: string,
+    private readonly records: Map<string, CheckRecord>,
+  ) {}
+
+  get config() {
+    return this.ctx.config;
+  }
+
+  get contract() {
+    return this.ctx.contract;
+  }
+
+  get now(): Date {
+    return this.ctx.env.now;
+  }
+
+  get hasFailed(): boolean {
+    return this.failures > 0;
+  }
+
+  validAuthorization(): Authorization {
+    return { value: `Bearer ${this.config.apiKey}`, shown: 'Bearer $API_KEY' };
+  }
+
+  url(operationId: string, path: Record<string, string> = {}, query?: string): string {
+    const op = this.contract.operations[operationId];
+    if (!op) throw new Error(`no operation ${operationId}`);
+    const base = op.server === 'messages' ? this.config.messagesBaseUrl : `${this.config.baseUrl}/v1`;
+    if (!base) throw new Error(`no base URL configured for ${operationId}`);
+    const filled = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''));
+    return `${base}${filled}${query ? `?${query}` : ''}`;
+  }
+
+  async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
+    const op = this.contract.operations[operationId];
+    if (!op) throw new Error(`no operation ${operationId}`);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const contentType = options.contentType === undefined ? (options.body === undefined ? null : 'application/json') : options.contentType;
+    if (contentType !== null) headers['Content-Type'] = contentType;
+    const request: OutgoingRequest = {
+      method: op.method,
+      url: options.url ?? this.url(operationId, options.path, options.query),
+      headers,
+    };
+    const authorization = options.authorization === undefined ? this.validAuthorization() : options.authorization;
+    if (authorization) request.authorization = authorization;
+    if (options.body !== undefined) request.body = options.body;
+    return this.ctx.client.send(request);
+  }
+
+  private record(name: string): CheckRecord {
+    let record = this.records.get(name);
+    if (!record) {
+      record = { check: name, clause: getCheck(name).clause, judged: 0 };
+      this.records.set(name, record);
+    }
+    return record;
+  }
+
+  private selected(clauseId: string): boolean {
+    const clause = this.ctx.clauses.get(clauseId);
+    if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
+    return isSelected(clause, this.config.only, this.config.skip);
+  }
+
+  /**
+   * Judges one exchange with the named checks, then the common ones. SHOULD failures become
+   * warnings and observations are collected; MUST failures are thrown together.
+   */
+  judge(exchange: Exchange, judgements: Judgements, options: { common?: boolean } = {}): void {
+    const names = [...(Object.keys(judgements) as CheckName[])];
+    if (options.common !== false) for (const name of COMMON_CHECKS) if (!names.includes(name)) names.push(name);
+    const failures: { check: string; clause: string; expected: string; actual: string }[] = [];
+    let transportReported = false;
+    for (const name of names) {
+      const check = getCheck(name);
+      if (!this.selected(check.clause)) continue;
+      const level = this.ctx.clauses.get(check.clause)?.level;
+      const record = this.record(name);
+      let verdict;
+      if (exchange.failure) {
+        if (level !== 'MUST' || transportReported) continue;
+        transportReported = true;
+        verdict = { outcome: 'fail' as const, expected: 'an HTTP response', actual: `${exchange.failure.kind}: ${exchange.failure.message}` };
+      } else {
+        verdict = check.judge(exchange, { ...((judgements as Record<string, object>)[name] ?? {}), env: this.ctx.env });
+      }
+      if (verdict.outcome === 'n/a') continue;
+      record.judged++;
+      if (verdict.outcome === 'pass') {
+        record.outcome ??= 'pass';
+      } else if (verdict.outcome === 'observe') {
+        record.outcome = 'observe';
+        record.observed ??= [];
+        const value = verdict.detail ? `${verdict.value} (${verdict.detail})` : verdict.value;
+        if (!record.observed.includes(value) && record.observed.length < 20) record.observed.push(value);
+      } else if (level === 'MUST') {
+        failures.push({ check: name, clause: check.clause, expected: verdict.expected, actual: verdict.actual });
+      } else if (record.outcome !== 'warn' && record.outcome !== 'fail') {
+        Object.assign(record, { outcome: 'warn', expected: verdict.expected, actual: verdict.actual, evidence: evidenceOf(exchange) });
+      }
+    }
+    if (failures.length) throw new ConformanceFailures(failures, exchange);
+  }
+
+  /** @internal also used by scenario() for failures thrown out of the body. */
+  recordFailures(error: ConformanceFailures, replay: Partial<CheckRecord> = {}): void {
+    this.failures++;
+    for (const f of error.failures) {
+      const record = this.record(f.check);
+      Object.assign(record, { outcome: 'fail', expected: f.expected, actual: f.actual, evidence: evidenceOf(error.exchange), ...replay });
+    }
+  }
+
+  /**
+   * Runs a fast-check property whose body sends and judges. A MUST failure is shrunk, recorded with
+   * its counterexample, seed and path, and the scenario goes on; returns whether it held.
+   */
+  async property<T>(label: string, arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, options: { runs?: number } = {}): Promise<boolean> {
+    const remaining = this.config.deadline - Date.now();
+    if (remaining <= 0) throw new BudgetExhausted();
+    const seed = fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
+    const details = await fc.check(fc.asyncProperty(arbitrary, body), {
+      numRuns: options.runs ?? this.config.runs,
+      seed,
+      interruptAfterTimeLimit: Math.min(PROPERTY_BUDGET_MS, remaining),
+      markInterruptAsFailure: false,
+    });
+    if (!details.failed) return true;
+    const error = details.errorInstance;
+    if (!(error instanceof ConformanceFailures)) throw error;
+    this.recordFailures(error, {
+      counterexample: details.counterexample ? stringifyJson(details.counterexample[0]) : undefined,
+      seed: details.seed,
+      path: details.counterexamplePath ?? undefined,
+    });
+    return false;
+  }
+
+  /** Judges outside a property; a MUST failure is recorded and the scenario goes on. Returns whether it held. */
+  check(exchange: Exchange, judgements: Judgements, options?: { common?: boolean }): boolean {
+    try {
+      this.judge(exchange, judgements, options);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConformanceFailures)) throw error;
+      this.recordFailures(error);
+      return false;
+    }
+  }
+
+  /** Records why a declared check could not be judged here (e.g. too few animals to page). */
+  skipCheck(name: CheckName, reason: string): void {
+    const record = this.record(name);
+    if (record.outcome === undefined) {
+      record.outcome = 'skip';
+      record.note = reason;
+    }
+  }
+}
+
+/** Every MUST failure found on one exchange. */
+export class ConformanceFailures extends ConformanceFailure {
+  constructor(
+    readonly failures: { check: string; clause: string; expected: string; actual: string }[],
+    exchange: Exchange,
+  ) {
+    const first = failures[0]!;
+    super(first.check, first.clause, first.expected, first.actual, exchange);
+    if (failures.length > 1) this.message += `\n  (+${failures.length - 1} more: ${failures.slice(1).map((f) => f.clause).join(', ')})`;
+  }
+}
+
+export class BudgetExhausted extends Error {
+  override name = 'BudgetExhausted';
+  constructor() {
+    super('the run budget (--max-duration) ran out before this scenario');
+  }
+}
+
+function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
+  if (options.writes && !ctx.config.writes) return ctx.config.writesReason ?? 'writes are not allowed';
+  if (options.messages && !ctx.config.messagesBaseUrl) return 'MESSAGES_BASE_URL is not configured';
+  return undefined;
+}
+
+/** One vitest test: a stimulus and the checks that judge what comes back. */
+export function scenario(title: string, options: ScenarioOptions, body: (s: Scenario) => Promise<void>): void {
+  for (const name of options.checks) if (!(name in CHECKS)) throw new Error(`scenario "${title}" names unknown check ${name}`);
+  test(title, { timeout: 0 }, async ({ task, skip }) => {
+    const ctx = await workerContext();
+    const records = new Map<string, CheckRecord>();
+    const before = { ...ctx.client.stats, retryAfterSeen: ctx.client.stats.retryAfterSeen.length };
+    const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [] };
+    task.meta.conformance = meta;
+    const declared = options.checks.filter((name) => {
+      const clause = ctx.clauses.get(getCheck(name).clause);
+      return clause && isSelected(clause, ctx.config.only, ctx.config.skip);
+    });
+    meta.declared = declared;
+    const finish = () => {
+      meta.checks = [...records.values()];
+      meta.requests = ctx.client.stats.sent - before.sent;
+      meta.rateLimited = ctx.client.stats.rateLimited - before.rateLimited;
+      meta.retryAfter = ctx.client.stats.retryAfterSeen.slice(before.retryAfterSeen);
+    };
+    if (declared.length === 0) {
+      finish();
+      skip('deselected by --only/--skip');
+      return;
+    }
+    const reason = skipReason(ctx, options);
+    const budgetLeft = ctx.config.deadline - Date.now();
+    if (reason || budgetLeft <= 0) {
+      for (const name of declared) records.set(name, { check: name, clause: getCheck(name).clause, judged: 0, outcome: 'skip', note: reason ?? 'the run budget ran out' });
+      finish();
+      skip(reason ?? 'the run budget ran out');
+      return;
+    }
+    const s = new Scenario(ctx, title, records);
+    try {
+      await body(s);
+    } catch (error) {
+      if (error instanceof ConformanceFailures) {
+        s.recordFailures(error);
+      } else if (error instanceof BudgetExhausted) {
+        for (const name of declared) s.skipCheck(name, error.message);
+      } else {
+        meta.engineError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        finish();
+        throw error;
+      }
+    }
+    for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
+    for (const [name, record] of records) if (record.outcome === undefined) records.delete(name);
+    finish();
+    if (s.hasFailed) {
+      const failed = meta.checks.filter((r) => r.outcome === 'fail');
+      throw new Error(failed.map((r) => `${r.clause} (${r.check})\n  Expected: ${r.expected}\n  Actual:   ${r.actual}`).join('\n'));
+    }
+  });
+}

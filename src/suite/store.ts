@@ -1,0 +1,49 @@
+import type { Exchange } from '../http/exchange.ts';
+import { jsonBody } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
+import type { Scenario } from './scenario.ts';
+
+export type Pet = Record<string, unknown>;
+
+/** The animals one listing returns, or undefined when it is not a 200 array. */
+export function listed(exchange: Exchange): Pet[] | undefined {
+  if (exchange.response?.status !== 200) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok && Array.isArray(body.value) ? (body.value as Pet[]) : undefined;
+}
+
+export function createdBody(exchange: Exchange): Pet | undefined {
+  if (exchange.response?.status !== 201) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Pet) : undefined;
+}
+
+/** A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not). */
+export function plainPet(index: number, status?: string): Pet {
+  const pet: Pet = { name: `conformance-${index}`, categoryId: 1 + (index % 7) };
+  if (status) pet.status = status;
+  return pet;
+}
+
+/**
+ * Makes sure the store shows at least `perStatus` animals of every status, creating them where
+ * writes are allowed. Returns how many of each it can count on (capped by what one page shows).
+ */
+export async function ensurePets(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const status of statuses) {
+    const exchange = await s.send('listPets', { query: `limit=100&status=${status}` });
+    s.judge(exchange, { 'list-200-pets': {} });
+    let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
+    if (s.config.writes) {
+      const missing = Math.max(0, perStatus - have);
+      const batch = Array.from({ length: missing }, (_, i) => s.send('createPet', { body: stringifyJson(plainPet(have + i, status)) }));
+      for (const created of await Promise.all(batch)) {
+        s.judge(created, { 'create-201-pet': {} });
+        have++;
+      }
+    }
+    counts[status] = have;
+  }
+  return counts;
+}

@@ -1,0 +1,45 @@
+import { inject } from 'vitest';
+import { loadClauses, type Clause } from '../contract/clauses.ts';
+import { loadContract, type Contract } from '../contract/load.ts';
+import { createValidators } from '../contract/validator.ts';
+import { HttpClient } from '../http/client.ts';
+import type { JudgeEnv } from '../checks/types.ts';
+import type { SuiteConfig } from './config.ts';
+
+/** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
+export interface WorkerContext {
+  config: SuiteConfig;
+  contract: Contract;
+  clauses: Map<string, Clause>;
+  env: JudgeEnv;
+  client: HttpClient;
+}
+
+let shared: Promise<WorkerContext> | undefined;
+
+async function build(): Promise<WorkerContext> {
+  const config = inject('suite');
+  if (!config) throw new Error('tests/ is the conformance suite: run it with `npm run conformance`, not vitest directly');
+  const contract = await loadContract();
+  const validators = createValidators(contract);
+  const client = new HttpClient({
+    timeoutMs: config.timeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+    concurrency: config.concurrency,
+    maxRps: config.maxRps,
+    retries429: 2,
+    maxRetryAfterMs: 5_000,
+  });
+  return {
+    config,
+    contract,
+    clauses: new Map(loadClauses().map((clause) => [clause.id, clause])),
+    env: { contract, validators, now: new Date(config.now) },
+    client,
+  };
+}
+
+export function workerContext(): Promise<WorkerContext> {
+  shared ??= build();
+  return shared;
+}

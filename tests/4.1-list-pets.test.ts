@@ -1,0 +1,52 @@
+import { describe } from 'vitest';
+import { invalidQuery, statusValues, validQuery } from '../generators/index.ts';
+import { scenario, type Judgements } from '../src/suite/scenario.ts';
+import { ensurePets } from '../src/suite/store.ts';
+
+describe('§4.1 List animals: GET /pets', () => {
+  scenario(
+    'valid limit and status combinations give 200 and Pets, within limit and filter',
+    { checks: ['list-200-pets', 'list-limit-respected', 'list-limit-default', 'list-limit-max', 'list-limit-accepted', 'list-status-filter'] },
+    async (s) => {
+      await s.property('valid queries', validQuery(s.contract), async (query) => {
+        const exchange = await s.send('listPets', { query: query.text });
+        const judgements: Judgements = { 'list-200-pets': {}, 'list-limit-max': { limitText: String(query.limit ?? '(absent)') } };
+        if (query.limit === undefined) judgements['list-limit-default'] = {};
+        else {
+          judgements['list-limit-accepted'] = { limit: query.limit };
+          judgements['list-limit-respected'] = { limit: query.limit };
+        }
+        if (query.status !== undefined) judgements['list-status-filter'] = { status: query.status };
+        s.judge(exchange, judgements);
+      });
+    },
+  );
+
+  scenario(
+    'each status filter, over a store with at least 12 animals of each status, returns only that status',
+    { checks: ['list-200-pets', 'list-status-filter', 'list-full-page'], writes: false },
+    async (s) => {
+      const statuses = statusValues(s.contract);
+      const counts = await ensurePets(s, statuses, 12);
+      for (const status of statuses) {
+        const exchange = await s.send('listPets', { query: `limit=100&status=${status}` });
+        s.check(exchange, { 'list-200-pets': {}, 'list-status-filter': { status }, 'list-full-page': { limit: 100, known: counts[status] ?? 0 } });
+      }
+    },
+  );
+
+  scenario(
+    'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is 400 with an Error',
+    { checks: ['list-invalid-query', 'list-invalid-query-handling', 'list-limit-max', 'error-shape', 'error-status-field', 'no-5xx'] },
+    async (s) => {
+      await s.property('invalid queries', invalidQuery(s.contract), async (query) => {
+        const exchange = await s.send('listPets', { query: query.text });
+        s.judge(exchange, {
+          'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
+          'list-invalid-query-handling': { query: query.rule },
+          'list-limit-max': { limitText: query.text },
+        });
+      });
+    },
+  );
+});

@@ -1,0 +1,50 @@
+import { describe } from 'vitest';
+import { invalidNewPet, newPet, newPetWithUnknownField } from '../generators/index.ts';
+import { header } from '../src/http/exchange.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
+import { scenario, type Judgements } from '../src/suite/scenario.ts';
+import { createdBody } from '../src/suite/store.ts';
+
+describe('§4.2 Add an animal: POST /pets', () => {
+  scenario(
+    'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own',
+    {
+      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'pet-default-status'],
+      writes: true,
+    },
+    async (s) => {
+      const seenIds = new Set<string>();
+      await s.property('valid NewPet', newPet(s.contract), async (input) => {
+        const exchange = await s.send('createPet', { body: stringifyJson(input) });
+        const judgements: Judgements = { 'create-201-pet': {}, 'create-echo': { input }, 'create-id-unique': { seenIds }, 'create-location': {} };
+        if (!('status' in input)) judgements['pet-default-status'] = {};
+        s.judge(exchange, judgements);
+        const created = createdBody(exchange);
+        const location = header(exchange, 'location');
+        if (!created || !location) return;
+        const target = new URL(location, exchange.request.url);
+        // The key goes only where it was meant to: a Location on another origin is not followed.
+        if (target.origin !== new URL(exchange.request.url).origin) return;
+        const fetched = await s.send('getPet', { url: target.href });
+        s.judge(fetched, { 'create-location-resolves': { created } });
+      });
+    },
+  );
+
+  scenario(
+    'every NewPet that breaks one rule gives 400 with an Error (415 also fits a wrong Content-Type)',
+    { checks: ['create-invalid-400', 'error-shape', 'error-status-field', 'no-5xx'], writes: true },
+    async (s) => {
+      await s.property('invalid NewPet', invalidNewPet(s.contract), async (input) => {
+        const exchange = await s.send('createPet', { body: input.body, contentType: input.contentType });
+        s.judge(exchange, { 'create-invalid-400': { rule: input.rule, contentTypeRule: input.contentTypeRule } });
+      }, { runs: s.config.runs * 2 });
+    },
+  );
+
+  scenario('a NewPet with a field the schema does not list', { checks: ['create-unknown-fields'], writes: true }, async (s) => {
+    await s.property('NewPet with an unknown field', newPetWithUnknownField(s.contract), async (input) => {
+      s.judge(await s.send('createPet', { body: stringifyJson(input) }), { 'create-unknown-fields': {} });
+    }, { runs: 3 });
+  });
+});

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { newPet } from '../generators/index.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
+import { scenario, type Scenario } from '../src/suite/scenario.ts';
+import { createdBody, listed, plainPet, type Pet } from '../src/suite/store.ts';
+
+const MALFORMED_IDS = ['abc', '1.5', '1e3', '0x10', '9223372036854775808', '-9223372036854775809', '12abc', '%20'];
+
+function removal(s: Scenario): Date {
+  const deprecation = s.contract.deprecations.find((d) => d.operationId === 'getPet');
+  if (!deprecation) throw new Error('the contract marks no removal date for getPet');
+  return deprecation.removal;
+}
+
+/** Some animal the store shows, creating one where writes are allowed and the store is empty. */
+async function someListedPet(s: Scenario): Promise<Pet | undefined> {
+  const first = listed(await s.send('listPets', { query: 'limit=5' }))?.[0];
+  if (first || !s.config.writes) return first;
+  return createdBody(await s.send('createPet', { body: stringifyJson(plainPet(0, 'available')) }));
+}
+
+describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
+  scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get-200-pet'], writes: true }, async (s) => {
+    await s.property('created then fetched', newPet(s.contract), async (input) => {
+      const created = createdBody(await s.send('createPet', { body: stringifyJson(input) }));
+      if (!created || created.id === undefined) return;
+      const fetched = await s.send('getPet', { path: { petId: String(created.id) } });
+      s.judge(fetched, { 'get-200-pet': { expected: created } });
+    });
+  });
+
+  scenario('listed animals come back by id, equal to their listing', { checks: ['get-200-pet'] }, async (s) => {
+    for (const pet of listed(await s.send('listPets', { query: 'limit=10' }))?.slice(0, 10) ?? []) {
+      if (typeof pet.id !== 'number' && typeof pet.id !== 'bigint') continue;
+      s.check(await s.send('getPet', { path: { petId: String(pet.id) } }), { 'get-200-pet': { expected: pet } });
+    }
+  });
+
+  scenario('an id no animal has gives 404 with an Error', { checks: ['get-unknown-404', 'error-shape', 'error-status-field'] }, async (s) => {
+    const known = new Set((listed(await s.send('listPets', { query: 'limit=100' })) ?? []).map((pet) => String(pet.id)));
+    const unknownId = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String).filter((id) => !known.has(id));
+    await s.property('unknown ids', unknownId, async (id) => {
+      s.judge(await s.send('getPet', { path: { petId: id } }), { 'get-unknown-404': { id } });
+    }, { runs: Math.min(s.config.runs, 20) });
+  });
+
+  scenario('a petId that is not an int64 gives a 4xx with an Error', { checks: ['get-malformed-id', 'error-shape', 'error-status-field', 'no-5xx'] }, async (s) => {
+    for (const id of MALFORMED_IDS) {
+      s.check(await s.send('getPet', { path: { petId: decodeURIComponent(id) } }), { 'get-malformed-id': { id } });
+    }
+  });
+
+  scenario(
+    'the deprecated operation still answers before 5 December 2030, and its deprecation headers are well formed',
+    {
+      checks: ['deprecation-operational', 'deprecation-headers-well-formed', 'deprecation-sunset-not-early', 'deprecation-signals', 'deprecation-after-removal'],
+    },
+    async (s) => {
+      const pet = await someListedPet(s);
+      if (!pet) {
+        s.skipCheck('deprecation-operational', 'the store is empty and writes are off');
+        return;
+      }
+      const id = String(pet.id);
+      const removalDate = removal(s);
+      const exchange = await s.send('getPet', { path: { petId: id } });
+      s.check(exchange, {
+        'deprecation-operational': { removal: removalDate, id },
+        'deprecation-headers-well-formed': {},
+        'deprecation-sunset-not-early': { removal: removalDate },
+        'deprecation-signals': {},
+        'deprecation-after-removal': { removal: removalDate },
+      });
+      const missing = await s.send('getPet', { path: { petId: '9223372036854775807' } });
+      s.check(missing, { 'deprecation-headers-well-formed': {}, 'deprecation-sunset-not-early': { removal: removalDate } });
+    },
+  );
+});

@@ -1,0 +1,40 @@
+import { describe } from 'vitest';
+import { invalidMessage, newMessage } from '../generators/index.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
+import { scenario } from '../src/suite/scenario.ts';
+
+describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages', () => {
+  scenario(
+    'every valid message gives 2xx with a string id, the echoed text, status queued and a UTC createdAt',
+    {
+      checks: ['messages-accepted', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status'],
+      writes: true,
+      messages: true,
+    },
+    async (s) => {
+      await s.property('valid messages', newMessage(s.contract), async (input) => {
+        const sentAt = new Date();
+        const exchange = await s.send('sendMessage', { body: stringifyJson(input) });
+        s.judge(exchange, {
+          'messages-accepted': {},
+          'messages-echo': { text: input.message },
+          'messages-status-queued': {},
+          'messages-created-at': {},
+          'messages-created-at-recent': { sentAt },
+          'messages-success-status': {},
+        });
+      });
+    },
+  );
+
+  scenario(
+    'invalid JSON, a missing message or another content type give 400; a message of another type is refused',
+    { checks: ['messages-invalid-400', 'messages-non-string', 'error-shape', 'error-status-field', 'no-5xx'], writes: true, messages: true },
+    async (s) => {
+      await s.property('invalid messages', invalidMessage(s.contract), async (input) => {
+        const exchange = await s.send('sendMessage', { body: input.body, contentType: input.contentType });
+        s.judge(exchange, input.stated ? { 'messages-invalid-400': { rule: input.rule } } : { 'messages-non-string': { rule: input.rule } });
+      }, { runs: s.config.runs * 2 });
+    },
+  );
+});

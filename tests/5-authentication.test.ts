@@ -1,0 +1,44 @@
+import { describe } from 'vitest';
+import { badAuthorizations, wrongBearer } from '../generators/index.ts';
+import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
+import { plainPet } from '../src/suite/store.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
+
+/** A request valid in every way but its Authorization, so a 401 can only be about the key. */
+const OPERATIONS: { id: string; request: SendOptions; writes?: boolean; messages?: boolean }[] = [
+  { id: 'listPets', request: {} },
+  { id: 'createPet', request: { body: stringifyJson(plainPet(0, 'available')) }, writes: true },
+  { id: 'getPet', request: { path: { petId: '1' } } },
+  { id: 'listStoreOrders', request: {} },
+  { id: 'sendMessage', request: { body: stringifyJson({ message: 'conformance check' }) }, writes: true, messages: true },
+];
+
+function key(s: Scenario): string {
+  return s.config.apiKey;
+}
+
+describe('§5 Authentication', () => {
+  for (const op of OPERATIONS) {
+    scenario(
+      `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error`,
+      { checks: ['auth-401', 'auth-401-error-body', 'auth-www-authenticate', 'error-status-field'], writes: op.writes, messages: op.messages },
+      async (s) => {
+        for (const variant of badAuthorizations(key(s))) {
+          const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
+          s.check(exchange, { 'auth-401': { variant: variant.id } });
+        }
+        await s.property('random wrong bearer tokens', wrongBearer(key(s)), async (variant) => {
+          const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
+          s.judge(exchange, { 'auth-401': { variant: `Bearer ${variant.authorization?.shown.slice(7)}` } });
+        }, { runs: Math.min(s.config.runs, 10) });
+      },
+    );
+    scenario(
+      `${op.id}: Bearer <API_KEY> is accepted`,
+      { checks: ['auth-valid-key-accepted'], writes: op.writes, messages: op.messages },
+      async (s) => {
+        s.check(await s.send(op.id, op.request), { 'auth-valid-key-accepted': {} });
+      },
+    );
+  }
+});

@@ -1,0 +1,38 @@
+import { describe } from 'vitest';
+import { limitBounds, statusValues } from '../generators/index.ts';
+import { scenario } from '../src/suite/scenario.ts';
+import { ensurePets, listed } from '../src/suite/store.ts';
+
+describe('§8 Limits: limit on GET /pets', () => {
+  scenario('limit at its minimum and its maximum is accepted', { checks: ['list-limit-accepted', 'list-limit-respected', 'list-200-pets'] }, async (s) => {
+    const { min, max } = limitBounds(s.contract);
+    for (const limit of [min, max]) {
+      const exchange = await s.send('listPets', { query: `limit=${limit}` });
+      s.check(exchange, { 'list-limit-accepted': { limit }, 'list-limit-respected': { limit }, 'list-200-pets': {} });
+    }
+  });
+
+  scenario(
+    'over a store of more than 100 animals: no limit gives at most 20, any limit at most 100',
+    { checks: ['list-limit-default', 'list-limit-max', 'list-full-page', 'list-200-pets'] },
+    async (s) => {
+      const { max, fallback } = limitBounds(s.contract);
+      const statuses = statusValues(s.contract);
+      await ensurePets(s, statuses, Math.ceil((max + 5) / statuses.length));
+      const full = await s.send('listPets', { query: `limit=${max}` });
+      s.judge(full, { 'list-200-pets': {} });
+      const known = listed(full)?.length ?? 0;
+
+      const unbounded = await s.send('listPets');
+      s.check(unbounded, { 'list-200-pets': {}, 'list-limit-default': {}, 'list-full-page': { limit: fallback, known } });
+      if (known < max) {
+        s.skipCheck('list-limit-max', `the store shows only ${known} animals and writes are off, so a cap of ${max} cannot be told apart`);
+        return;
+      }
+      for (const limit of [max + 1, max * 5, 1_000_000]) {
+        const exchange = await s.send('listPets', { query: `limit=${limit}` });
+        s.check(exchange, { 'list-limit-max': { limitText: String(limit) } });
+      }
+    },
+  );
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm test`: the suite's own self-tests. The conformance suite in tests/ is run by the CLI
+// (src/cli.ts) against a target, never by this config.
+export default defineConfig({
+  test: {
+    include: ['selftest/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
