@@ -47,11 +47,19 @@ function caseVariants(value: string): string[] {
   return [capital, value.toUpperCase(), ` ${value}`, `${value} `];
 }
 
+/** One rule and the bodies that break it (and only it). */
+export interface InvalidCase {
+  rule: string;
+  kind: InvalidKind;
+  arbitrary: fc.Arbitrary<InvalidBody>;
+}
+
 /**
  * Every way to break an object schema one rule at a time, derived from its required list, property
  * types, formats and enums, plus the body-level ways (not an object, not JSON, empty, wrong media type).
+ * A list, so a suite can visit every rule, not only those a random draw happens to pick.
  */
-export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<InvalidBody> {
+export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {
   const json = (kind: InvalidKind, rule: string, text: string | undefined, contentType: string | null = 'application/json'): InvalidBody => ({
     rule,
     kind,
@@ -59,9 +67,10 @@ export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<s
     contentType,
     contentTypeRule: contentType !== 'application/json',
   });
-  const cases: fc.Arbitrary<InvalidBody>[] = [];
+  const cases: InvalidCase[] = [];
+  const add = (kind: InvalidKind, rule: string, arbitrary: fc.Arbitrary<InvalidBody>) => cases.push({ rule, kind, arbitrary });
   for (const field of schema.required ?? []) {
-    cases.push(valid.map((v) => json('missing', `${field} missing`, stringifyJson(Object.fromEntries(Object.entries(v).filter(([k]) => k !== field))))));
+    add('missing', `${field} missing`, valid.map((v) => json('missing', `${field} missing`, stringifyJson(Object.fromEntries(Object.entries(v).filter(([k]) => k !== field))))));
   }
   for (const [field, sub] of Object.entries(schema.properties ?? {}) as [string, SchemaObject][]) {
     const literals: [InvalidKind, string, string][] = [];
@@ -80,27 +89,28 @@ export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<s
       }
       literals.push(['enum', `${field} outside the enum ("unknown")`, '"unknown"'], ['enum', `${field} outside the enum ("")`, '""']);
     }
-    cases.push(fc.tuple(valid, fc.constantFrom(...literals)).map(([v, [kind, rule, literal]]) => json(kind, rule, withRaw(v, field, literal))));
+    for (const [kind, rule, literal] of literals) add(kind, rule, valid.map((v) => json(kind, rule, withRaw(v, field, literal))));
   }
-  cases.push(
-    fc.constantFrom<[string, string]>(['body an array', '[]'], ['body a string', '"x"'], ['body a number', '42'], ['body null', 'null'], ['body true', 'true'])
-      .map(([rule, text]) => json('not-object', rule, text)),
-    valid.chain((v) => {
-      const text = stringifyJson(v);
-      return fc.constantFrom<[string, string]>(
-        ['malformed JSON (truncated)', text.slice(0, Math.max(1, text.length - 1))],
-        ['malformed JSON (trailing comma)', `${text.slice(0, -1)},}`],
-        ['malformed JSON (single quotes)', text.replace(/"/g, "'")],
-        ['malformed JSON (not JSON)', 'name=Rex'],
-      );
-    }).map(([rule, text]) => json('syntax', rule, text)),
-    fc.constant(json('empty', 'empty body', '')),
-    fc.constant(json('empty', 'no body', undefined)),
-    valid.chain((v) =>
-      fc.constantFrom<string | null>('text/plain', 'application/x-www-form-urlencoded', 'application/xml', null).map((contentType) =>
-        json('media-type', `Content-Type ${contentType ?? 'missing'} (not application/json)`, stringifyJson(v), contentType),
-      ),
-    ),
-  );
-  return fc.oneof(...cases);
+  for (const [rule, text] of [['body an array', '[]'], ['body a string', '"x"'], ['body a number', '42'], ['body null', 'null'], ['body true', 'true']] as const) {
+    add('not-object', rule, fc.constant(json('not-object', rule, text)));
+  }
+  const malformed: [string, (text: string) => string][] = [
+    ['malformed JSON (truncated)', (text) => text.slice(0, Math.max(1, text.length - 1))],
+    ['malformed JSON (trailing comma)', (text) => `${text.slice(0, -1)},}`],
+    ['malformed JSON (single quotes)', (text) => text.replace(/"/g, "'")],
+    ['malformed JSON (not JSON)', () => 'name=Rex'],
+  ];
+  for (const [rule, breakText] of malformed) add('syntax', rule, valid.map((v) => json('syntax', rule, breakText(stringifyJson(v)))));
+  add('empty', 'empty body', fc.constant(json('empty', 'empty body', '')));
+  add('empty', 'no body', fc.constant(json('empty', 'no body', undefined)));
+  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', null]) {
+    const rule = `Content-Type ${contentType ?? 'missing'} (not application/json)`;
+    add('media-type', rule, valid.map((v) => json('media-type', rule, stringifyJson(v), contentType)));
+  }
+  return cases;
+}
+
+/** Any one of the invalid cases. */
+export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<InvalidBody> {
+  return fc.oneof(...invalidCases(schema, valid).map((c) => c.arbitrary));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/load.ts';
-import { invalidBodies, type InvalidBody } from './invalid.ts';
+import { invalidCases, type InvalidCase } from './invalid.ts';
 import { fromSchema } from './schema.ts';
 
 function newMessageSchema(contract: Contract): SchemaObject {
@@ -18,9 +18,9 @@ export function newMessage(contract: Contract): fc.Arbitrary<{ message: string }
  * Invalid message requests. `stated` is true for the three 400 conditions §4.5 lists (invalid JSON,
  * message missing, another content type); a message of another type is invalid by the body table only.
  */
-export function invalidMessage(contract: Contract): fc.Arbitrary<InvalidBody & { stated: boolean }> {
-  return invalidBodies(newMessageSchema(contract), newMessage(contract)).map((body) => ({
-    ...body,
-    stated: body.kind !== 'type' && body.kind !== 'null',
-  }));
+export function invalidMessageCases(contract: Contract): (InvalidCase & { stated: boolean })[] {
+  return invalidCases(newMessageSchema(contract), newMessage(contract)).map((c) => ({ ...c, stated: c.kind !== 'type' && c.kind !== 'null' }));
 }
+
+/** Edge messages tried first: whitespace a server might trim, Unicode, empty, long. */
+export const EDGE_MESSAGES: { message: string }[] = [{ message: '  padded  ' }, { message: 'Ünïcödé 🐈‍⬛' }, { message: '' }, { message: 'm'.repeat(10_000) }];

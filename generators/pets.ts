@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/load.ts';
-import { invalidBodies, type InvalidBody } from './invalid.ts';
+import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
+import { INT64_MAX, INT64_MIN } from './schema.ts';
 import { fromSchema } from './schema.ts';
 
 function schema(contract: Contract, name: string): SchemaObject {
@@ -17,6 +18,26 @@ export function newPet(contract: Contract): fc.Arbitrary<Record<string, unknown>
 /** NewPet bodies that each break one rule of the NewPet schema or of the request's form. */
 export function invalidNewPet(contract: Contract): fc.Arbitrary<InvalidBody> {
   return invalidBodies(schema(contract, 'NewPet'), newPet(contract));
+}
+
+/** Every rule a NewPet body can break, each with its own arbitrary. */
+export function invalidNewPetCases(contract: Contract): InvalidCase[] {
+  return invalidCases(schema(contract, 'NewPet'), newPet(contract));
+}
+
+/**
+ * Edge values tried before the random ones: names a server might trim, truncate or mangle, int64
+ * limits a double would round, and every status as well as none.
+ */
+export function edgeNewPets(contract: Contract): Record<string, unknown>[] {
+  const statuses = statusValues(contract);
+  return [
+    { name: '  padded name  ', categoryId: 1 },
+    { name: '', categoryId: 0, status: statuses[0] },
+    { name: 'Ünïcödé 🐈‍⬛ 名前', categoryId: INT64_MAX, status: statuses[1] },
+    { name: 'x'.repeat(5_000), categoryId: INT64_MIN, status: statuses[2] },
+    { name: 'Rex', categoryId: 2n ** 53n + 1n },
+  ];
 }
 
 /** A valid NewPet with one field the schema does not list. */

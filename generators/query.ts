@@ -47,24 +47,32 @@ export function validQuery(contract: Contract): fc.Arbitrary<QueryInput> {
 
 /** Query strings the parameter schemas rule out, each naming the rule it breaks. */
 export function invalidQuery(contract: Contract): fc.Arbitrary<InvalidQuery> {
+  return fc.oneof(...invalidQueryCases(contract));
+}
+
+/** The invalid query rules one by one, so a suite visits each. */
+export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery>[] {
   const { min, max } = limitSchema(contract);
-  const limits = fc.oneof(
-    fc.constantFrom<[string, string]>(
-      [`limit below the minimum ${min}`, String(min - 1)],
-      [`limit above the maximum ${max}`, String(max + 1)],
-      ['limit negative', '-1'],
-      ['limit not an integer', '1.5'],
-      ['limit not a number', 'abc'],
-      ['limit empty', ''],
-    ),
-    fc.integer({ min: max + 1, max: 1_000_000 }).map((n): [string, string] => [`limit above the maximum ${max}`, String(n)]),
-    fc.integer({ min: -1_000_000, max: min - 1 }).map((n): [string, string] => [`limit below the minimum ${min}`, String(n)]),
-  ).map(([rule, value]) => ({ rule, text: `limit=${encodeURIComponent(value)}` }));
+  const limit = (rule: string, value: string): InvalidQuery => ({ rule, text: `limit=${encodeURIComponent(value)}` });
+  const fixed: [string, string][] = [
+    [`limit below the minimum ${min}`, String(min - 1)],
+    [`limit above the maximum ${max}`, String(max + 1)],
+    ['limit negative', '-1'],
+    ['limit not an integer', '1.5'],
+    ['limit not a number', 'abc'],
+    ['limit empty', ''],
+  ];
+  const limits: fc.Arbitrary<InvalidQuery>[] = [
+    ...fixed.map(([rule, value]) => fc.constant(limit(rule, value))),
+    fc.integer({ min: max + 1, max: 1_000_000 }).map((n) => limit(`limit above the maximum ${max}`, String(n))),
+    fc.integer({ min: -1_000_000, max: min - 1 }).map((n) => limit(`limit below the minimum ${min}`, String(n))),
+  ];
   const allowed = statusEnum(contract);
-  const statuses = fc
-    .constantFrom(...allowed.flatMap((s) => [s.toUpperCase(), s.charAt(0).toUpperCase() + s.slice(1)]), 'unknown', '')
+  const statuses = [...allowed.flatMap((s) => [s.toUpperCase(), s.charAt(0).toUpperCase() + s.slice(1)]), 'unknown', '']
     .filter((value) => !allowed.includes(value))
-    .map((value) => ({ rule: `status outside the enum (${JSON.stringify(value)})`, text: `status=${encodeURIComponent(value)}` }));
-  const combined = fc.tuple(limits, fc.constantFrom(...allowed)).map(([limit, status]) => ({ rule: `${limit.rule}, with a valid status`, text: `${limit.text}&status=${status}` }));
-  return fc.oneof(limits, statuses, combined);
+    .map((value) => fc.constant({ rule: `status outside the enum (${JSON.stringify(value)})`, text: `status=${encodeURIComponent(value)}` }));
+  const combined = fc
+    .tuple(fc.oneof(...limits), fc.constantFrom(...allowed))
+    .map(([bad, status]) => ({ rule: `${bad.rule}, with a valid status`, text: `${bad.text}&status=${status}` }));
+  return [...limits, ...statuses, combined];
 }

@@ -201,13 +201,19 @@ export class Scenario {
    * Runs a fast-check property whose body sends and judges. A MUST failure is shrunk, recorded with
    * its counterexample, seed and path, and the scenario goes on; returns whether it held.
    */
-  async property<T>(label: string, arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, options: { runs?: number } = {}): Promise<boolean> {
+  async property<T>(
+    label: string,
+    arbitrary: fc.Arbitrary<T>,
+    body: (value: T) => Promise<void>,
+    options: { runs?: number; examples?: T[] } = {},
+  ): Promise<boolean> {
     const remaining = this.config.deadline - Date.now();
     if (remaining <= 0) throw new BudgetExhausted();
     const seed = fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
     const details = await fc.check(fc.asyncProperty(arbitrary, body), {
       numRuns: options.runs ?? this.config.runs,
       seed,
+      examples: (options.examples ?? []).map((example): [T] => [example]),
       interruptAfterTimeLimit: Math.min(PROPERTY_BUDGET_MS, remaining),
       markInterruptAsFailure: false,
     });
@@ -220,6 +226,17 @@ export class Scenario {
       path: details.counterexamplePath ?? undefined,
     });
     return false;
+  }
+
+  /**
+   * One small property per case (e.g. per rule an invalid input can break), so every case is
+   * visited whatever the random draw; returns whether all held.
+   */
+  async everyCase<T>(label: string, cases: readonly fc.Arbitrary<T>[], body: (value: T) => Promise<void>): Promise<boolean> {
+    const runs = Math.max(1, Math.ceil(this.config.runs / 5));
+    let held = true;
+    for (const [index, arbitrary] of cases.entries()) held = (await this.property(`${label} #${index}`, arbitrary, body, { runs })) && held;
+    return held;
   }
 
   /** Judges outside a property; a MUST failure is recorded and the scenario goes on. Returns whether it held. */

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { loadClauses } from './contract/clauses.ts';
+import { loadContract } from './contract/load.ts';
+import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
+import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
+import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
+import { applyBaseline, loadBaseline, renderBaselineResult } from './report/baseline.ts';
+import { compareReports, renderComparison } from './report/compare.ts';
+import { redactText } from './report/common.ts';
+import { renderTerminal, writeReports } from './report/index.ts';
+import type { RunReport } from './report/model.ts';
+import { collect } from './run/collect.ts';
+import { runSuite } from './run/vitest.ts';
+import type { SuiteConfig } from './suite/config.ts';
+import { isSelected } from './suite/selection.ts';
+import { startReference } from '../reference/server.ts';
+
+const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  isTty: boolean;
+}
+
+const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  isTty: Boolean(process.stdout.isTTY) && !process.env.CI,
+};
+
+async function version(): Promise<string> {
+  return (JSON.parse(await readFile(PACKAGE_JSON, 'utf8')) as { version: string }).version;
+}
+
+function helpText(): string {
+  const lines = [
+    'Usage: animal-store-conformance [run] [options]',
+    '       animal-store-conformance compare OLD.json NEW.json',
+    '',
+    'Checks a deployment of the Animal Store Service against its specification.',
+    'With no base URL configured, it starts the embedded reference server and checks that.',
+    '',
+    'Options (flags win over the environment, which wins over .env):',
+  ];
+  for (const [flag, option] of Object.entries(OPTIONS)) {
+    const env = 'env' in option ? ` [${option.env}]` : '';
+    lines.push(`  --${flag}${option.type === 'string' ? ' VALUE' : ''}${env}`.padEnd(44) + option.help);
+  }
+  lines.push('', 'Exit codes: 0 conformant, 1 a clause failed, 2 bad usage, 3 target unreachable, 4 engine error.', '');
+  return lines.join('\n');
+}
+
+/** One request before the suite starts, so an unreachable target is one line, not a wall of failures. */
+async function preflight(config: SuiteConfig): Promise<void> {
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0 });
+  try {
+    const exchange = await client.send({
+      method: 'GET',
+      url: `${config.baseUrl}/v1/pets?limit=1`,
+      headers: { Accept: 'application/json' },
+      authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },
+    });
+    const failure = exchange.failure;
+    if (failure && failure.kind !== 'timeout' && failure.kind !== 'reset' && failure.kind !== 'other') {
+      const what = { refused: 'connection refused', dns: 'host name not found', tls: 'TLS failed' }[failure.kind as 'refused' | 'dns' | 'tls'] ?? failure.kind;
+      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}: ${what} (${failure.message})`);
+    }
+    if (exchange.response?.status === 404) {
+      const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
+      if (probe.response && probe.response.status !== 404) {
+        throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+interface Target {
+  baseUrl: string;
+  messagesBaseUrl?: string;
+  apiKey: string;
+  env: TargetEnv;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+async function resolveTarget(settings: Settings): Promise<Target> {
+  if (!settings.baseUrl) {
+    const apiKey = `embedded-${randomBytes(12).toString('hex')}`;
+    const reference = await startReference({ apiKey });
+    return { baseUrl: reference.baseUrl, messagesBaseUrl: reference.messagesBaseUrl, apiKey, env: 'local', embedded: true, close: () => reference.close() };
+  }
+  const env: TargetEnv = settings.env ?? (isLoopbackUrl(settings.baseUrl) ? 'local' : 'production');
+  const target: Target = { baseUrl: settings.baseUrl, apiKey: settings.apiKey ?? '', env, embedded: false, close: async () => {} };
+  if (settings.messagesBaseUrl) target.messagesBaseUrl = settings.messagesBaseUrl;
+  return target;
+}
+
+function suiteConfig(settings: Settings, target: Target, started: number): SuiteConfig {
+  const writes = target.env !== 'production' || settings.allowWrites;
+  const config: SuiteConfig = {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    targetEnv: target.env,
+    writes,
+    seed: settings.seed,
+    runs: settings.runs,
+    now: settings.now.toISOString(),
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    concurrency: settings.concurrency,
+    maxRps: settings.maxRps > 0 ? Math.max(1, Math.floor(settings.maxRps / 2)) : 0,
+    only: settings.only,
+    skip: settings.skip,
+    deadline: started + settings.maxDurationMs,
+  };
+  if (!writes) config.writesReason = 'writes are off against production (give --allow-writes, or --env staging)';
+  if (target.messagesBaseUrl) config.messagesBaseUrl = target.messagesBaseUrl;
+  return config;
+}
+
+async function plan(settings: Settings, target: Target, io: Io): Promise<void> {
+  const clauses = loadClauses();
+  const writes = target.env !== 'production' || settings.allowWrites;
+  io.out(`Dry run: nothing is sent.\n  target   ${target.embedded ? '(embedded reference server)' : target.baseUrl}/v1  [${target.env}]\n`);
+  io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
+  io.out(`  writes   ${writes ? 'allowed: POST /pets and POST /messages are sent' : 'off: no POST is sent'}\n`);
+  io.out(`  runs     ${settings.runs} per property, seed ${settings.seed}\n\nClauses:\n`);
+  for (const clause of clauses) {
+    const selected = isSelected(clause, settings.only, settings.skip);
+    io.out(`  ${selected ? '•' : '-'} §${clause.section.padEnd(4)} ${clause.level.padEnd(7)} ${clause.id}  ${clause.title}\n`);
+  }
+}
+
+async function run(settings: Settings, io: Io): Promise<number> {
+  const started = Date.now();
+  const target = await resolveTarget(settings);
+  const secrets = target.embedded ? [] : [target.apiKey];
+  const say = (text: string) => io.out(redactText(text, secrets));
+  try {
+    if (settings.dryRun) {
+      await plan(settings, target, io);
+      return 0;
+    }
+    const config = suiteConfig(settings, target, started);
+    await preflight(config);
+    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
+    const [contract, catalogue] = await Promise.all([loadContract(), Promise.resolve(loadClauses())]);
+    const suite = await runSuite(config, {
+      onProgress: ({ title, state, done }) => {
+        if (settings.quiet) return;
+        if (io.isTty) io.out(`\r\x1b[2K[${done}] ${title.slice(0, 100)}`);
+        else say(`${state === 'failed' ? 'FAIL' : state === 'skipped' ? 'skip' : 'ok  '} ${title}\n`);
+      },
+    });
+    if (io.isTty && !settings.quiet) io.out('\r\x1b[2K');
+    const collected = collect(catalogue, suite.scenarios, (clause) => isSelected(clause, settings.only, settings.skip));
+    const engineErrors = [...suite.fileErrors, ...collected.engineErrors];
+    if (suite.timedOut) engineErrors.push('the run overran --max-duration and was cancelled');
+    const failing = collected.summary.fail + (settings.failOn === 'should' ? collected.summary.warn : 0);
+    const report: RunReport = {
+      tool: { name: 'animal-store-conformance', version: await version() },
+      spec: { title: contract.title, version: contract.version },
+      target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env, embedded: target.embedded },
+      seed: settings.seed,
+      runs: settings.runs,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      now: settings.now.toISOString(),
+      failOn: settings.failOn,
+      summary: collected.summary,
+      clauses: collected.clauses,
+      capabilities: collected.capabilities,
+      engineErrors,
+      verdict: failing > 0 ? 'fail' : 'pass',
+      exitCode: 0,
+    };
+    let gateFailures = failing;
+    if (settings.baseline) {
+      const result = applyBaseline(report, await loadBaseline(settings.baseline), settings.now);
+      gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
+      say(`${renderBaselineResult(result)}\n`);
+    }
+    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : 0;
+    report.verdict = gateFailures > 0 ? 'fail' : 'pass';
+    await mkdir(settings.reportsDir, { recursive: true });
+    const written = await writeReports(report, settings.reportsDir, { secrets });
+    say(`${renderTerminal(report, { color: io.isTty })}\n`);
+    say(`Requests sent: ${collected.requests}. Reports: ${Object.values(written).join(', ')}\n`);
+    return report.exitCode;
+  } finally {
+    await target.close();
+  }
+}
+
+/** The whole command line; returns the exit code. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let secrets: string[] = [];
+  try {
+    const settings = resolveSettings(argv);
+    if (settings.apiKey) secrets = [settings.apiKey];
+    switch (settings.command) {
+      case 'help':
+        io.out(helpText());
+        return 0;
+      case 'version':
+        io.out(`${await version()}\n`);
+        return 0;
+      case 'compare': {
+        const [oldPath, newPath] = settings.compareFiles as [string, string];
+        const read = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as RunReport;
+        const result = compareReports(await read(oldPath), await read(newPath));
+        io.out(`${renderComparison(result)}\n`);
+        return result.newlyFailing.length > 0 ? 1 : 0;
+      }
+      default:
+        return await run(settings, io);
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = exitCodeOf(error);
+    const detail = code === 4 && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+    io.err(redactText(`animal-store-conformance: ${message}${detail}\n`, secrets));
+    return code;
+  }
+}

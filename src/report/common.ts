@@ -1,0 +1,287 @@
+/** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
+import type { CheckResult, ClauseResult, Evidence, Outcome, RunReport } from './model.ts';
+import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
+
+/** The column order of every count table. */
+export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'skip', 'observe', 'error'];
+
+export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
+  pass: 'Pass',
+  fail: 'Fail',
+  warn: 'Warn',
+  skip: 'Skip',
+  observe: 'Observe',
+  error: 'Error',
+};
+
+/** h2spec-style marks, used by the terminal and the HTML report. */
+export const OUTCOME_MARK: Readonly<Record<Outcome, string>> = {
+  pass: '✔',
+  fail: '✖',
+  warn: '⚠',
+  skip: '○',
+  observe: 'ℹ',
+  error: '‼',
+};
+
+/** The placeholder every secret is replaced with. */
+export const SECRET_PLACEHOLDER = '$API_KEY';
+
+export interface RenderOptions {
+  /**
+   * Strings that must never appear in an output (an API key that leaked into a recorded
+   * header or body by mistake). Every occurrence is replaced with `$API_KEY`.
+   */
+  secrets?: readonly string[];
+}
+
+export type OutcomeCounts = Record<Outcome, number>;
+
+export interface SectionGroup {
+  section: string;
+  /** Heading text without the number ('' when the section is not in the table). */
+  title: string;
+  /** `§4.1 List animals: GET /pets` */
+  label: string;
+  clauses: ClauseResult[];
+  counts: OutcomeCounts;
+}
+
+export function zeroCounts(): OutcomeCounts {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
+}
+
+export function countOutcomes(items: readonly { outcome: Outcome }[]): OutcomeCounts {
+  const counts = zeroCounts();
+  for (const item of items) counts[item.outcome] += 1;
+  return counts;
+}
+
+export function totalOf(counts: OutcomeCounts): number {
+  return OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
+}
+
+/** fail and error are failing outcomes (they break the build); warn is a warning. */
+export function isFailing(outcome: Outcome): boolean {
+  return outcome === 'fail' || outcome === 'error';
+}
+
+/** The clauses grouped by section, sections in natural order, clauses in report order. */
+export function groupBySection(report: RunReport): SectionGroup[] {
+  const bySection = new Map<string, ClauseResult[]>();
+  for (const clause of report.clauses) {
+    const list = bySection.get(clause.section);
+    if (list) list.push(clause);
+    else bySection.set(clause.section, [clause]);
+  }
+  return [...bySection.keys()].sort(compareSections).map((section) => {
+    const clauses = bySection.get(section) ?? [];
+    return {
+      section,
+      title: sectionTitle(section),
+      label: sectionLabel(section),
+      clauses,
+      counts: countOutcomes(clauses),
+    };
+  });
+}
+
+/** The checks of a clause that carry the clause's story for a non-passing outcome. */
+export function notableChecks(clause: ClauseResult): CheckResult[] {
+  if (clause.outcome === 'pass') return [];
+  const same = clause.checks.filter((c) => c.outcome === clause.outcome);
+  if (same.length > 0) return same;
+  return clause.checks.filter((c) => c.outcome !== 'pass');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sanitising: server bodies can contain anything.
+
+/**
+ * Makes a string safe to show in any text output (XML 1.0, HTML, a terminal, Markdown):
+ * - C0 controls other than tab and line feed, DEL and C1 controls (which include the terminal
+ *   escape introducers) become a visible `\u001b`-style escape, so the reader sees that the
+ *   server sent them and nothing can drive the terminal;
+ * - CRLF becomes LF; a lone CR becomes `\r`;
+ * - lone surrogates and the non-characters U+FFFE / U+FFFF become U+FFFD.
+ * Every remaining character is legal in XML 1.0.
+ */
+export function sanitizeText(input: string): string {
+  let out = '';
+  const s = input.replace(/\r\n/g, '\n');
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += s[i]! + s[i + 1]!;
+        i += 1;
+      } else {
+        out += '\uFFFD';
+      }
+      continue;
+    }
+    if (code >= 0xdc00 && code <= 0xdfff) {
+      out += '\uFFFD';
+      continue;
+    }
+    if (code === 0x09 || code === 0x0a) {
+      out += s[i]!;
+      continue;
+    }
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
+      out += code === 0x0d ? '\\r' : `\\u${code.toString(16).padStart(4, '0')}`;
+      continue;
+    }
+    if (code === 0xfffe || code === 0xffff) {
+      out += '\uFFFD';
+      continue;
+    }
+    out += s[i]!;
+  }
+  return out;
+}
+
+/** One line: whitespace runs (newlines included) collapse to a space; capped at `max` chars. */
+export function oneLine(input: string, max = 200): string {
+  const flat = sanitizeText(input).replace(/\s+/g, ' ').trim();
+  return truncate(flat, max);
+}
+
+/** Cuts at `max` code points and adds an ellipsis; never splits a surrogate pair. */
+export function truncate(input: string, max: number): string {
+  const chars = Array.from(input);
+  if (chars.length <= max) return input;
+  return chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redaction.
+
+function usableSecrets(secrets: readonly string[] | undefined): string[] {
+  if (!secrets) return [];
+  const set = new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0 && s !== SECRET_PLACEHOLDER));
+  // Longer first, so a secret that contains another one is replaced whole.
+  return [...set].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept). */
+export function redactText(text: string, secrets: readonly string[] | undefined): string {
+  const list = usableSecrets(secrets);
+  if (list.length === 0) return text;
+  // One pass with an alternation, longest secret first, so a placeholder just written is never
+  // scanned again; existing placeholders are split out so a secret inside "$API_KEY" is left alone.
+  const pattern = new RegExp(list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return text
+    .split(SECRET_PLACEHOLDER)
+    .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
+    .join(SECRET_PLACEHOLDER);
+}
+
+function redactValue(value: unknown, secrets: string[]): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactValue(v, secrets);
+    return out;
+  }
+  return value;
+}
+
+/** A deep copy of the report with every secret replaced in every string (keys included). */
+export function redactReport(report: RunReport, secrets: readonly string[] | undefined): RunReport {
+  const list = usableSecrets(secrets);
+  if (list.length === 0) return report;
+  return redactValue(report, list) as RunReport;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting.
+
+export function verdictText(report: RunReport): string {
+  return report.verdict === 'pass' ? 'ships' : 'does not ship';
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return `${m} min ${rest} s`;
+}
+
+export function replayCommand(report: RunReport): string {
+  return `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
+}
+
+/** `seed 1234, path "3:1:0"`, or '' when the check has no replay data. */
+export function replayText(check: CheckResult): string {
+  const parts: string[] = [];
+  if (check.seed !== undefined) parts.push(`seed ${check.seed}`);
+  if (check.path !== undefined && check.path !== '') parts.push(`path ${JSON.stringify(check.path)}`);
+  return parts.join(', ');
+}
+
+export function countsPhrase(counts: OutcomeCounts): string {
+  return [
+    `${counts.pass} passed`,
+    `${counts.fail} failed`,
+    `${counts.warn} warned`,
+    `${counts.skip} skipped`,
+    `${counts.observe} observed`,
+    `${counts.error} errored`,
+  ].join(', ');
+}
+
+/** The request as an HTTP/1.1-style text block (unsanitised). */
+export function requestText(evidence: Evidence): string {
+  const { request } = evidence;
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== undefined && request.body !== '') lines.push('', request.body);
+  return lines.join('\n');
+}
+
+/** The response as an HTTP/1.1-style text block, or the transport error (unsanitised). */
+export function responseText(evidence: Evidence): string {
+  const { response } = evidence;
+  if (!response) return `(no response) ${evidence.transportError ?? 'transport failed'}`;
+  const lines = [`HTTP ${response.status}`];
+  for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
+  lines.push('', response.bodyExcerpt + (response.bodyTruncated ? '\n… (body truncated)' : ''));
+  if (evidence.transportError) lines.push('', `transport error: ${evidence.transportError}`);
+  return lines.join('\n');
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : by + l))
+    .join('\n');
+}
+
+/**
+ * The full plain-text story of one check of a clause: clause id, the quoted sentence, Expected,
+ * Actual, counterexample, replay data, request, response excerpt and curl line. Sanitised.
+ */
+export function checkDetailText(report: RunReport, clause: ClauseResult, check: CheckResult): string {
+  const lines: string[] = [];
+  lines.push(`Clause:   ${clause.id} (${sectionLabel(clause.section)}, ${clause.level}) ${clause.title}`);
+  lines.push(`Sentence: "${clause.sentence}"`);
+  lines.push(`Check:    ${check.check} (${check.outcome}, judged ${check.judged} exchange${check.judged === 1 ? '' : 's'})`);
+  if (check.expected !== undefined) lines.push(`Expected: ${check.expected}`);
+  if (check.actual !== undefined) lines.push(`Actual:   ${check.actual}`);
+  if (check.note !== undefined) lines.push(`Note:     ${check.note}`);
+  if (check.counterexample !== undefined) lines.push(`Counterexample: ${check.counterexample}`);
+  const replay = replayText(check);
+  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
+  if (check.evidence) {
+    lines.push('Request:', indent(requestText(check.evidence), '  '));
+    lines.push('Response:', indent(responseText(check.evidence), '  '));
+    lines.push('Reproduce:', indent(check.evidence.curl, '  '));
+  }
+  return sanitizeText(lines.join('\n'));
+}

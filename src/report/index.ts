@@ -1,0 +1,81 @@
+/** The report writers: one pure renderer per artifact, and writeReports to put them on disk. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RunReport } from './model.ts';
+import { renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderSummary } from './summary.ts';
+import type { RenderOptions } from './common.ts';
+
+export type * from './model.ts';
+export { renderJunit } from './junit.ts';
+export { renderJson, toCanonicalJson } from './json.ts';
+export { renderHtml } from './html.ts';
+export { renderSummary, SUMMARY_MAX_FAILURES } from './summary.ts';
+export { renderTerminal, type TerminalOptions } from './terminal.ts';
+export {
+  compareReports,
+  renderComparison,
+  type ClauseChange,
+  type ClauseCategory,
+  type ReportComparison,
+} from './compare.ts';
+export {
+  applyBaseline,
+  loadBaseline,
+  parseBaseline,
+  renderBaselineResult,
+  type Baseline,
+  type BaselineEntry,
+  type BaselineResult,
+} from './baseline.ts';
+export { redactReport, redactText, sanitizeText, SECRET_PLACEHOLDER, type RenderOptions } from './common.ts';
+export { sectionLabel, sectionTitle, compareSections } from './sections.ts';
+
+export interface WriteReportsOptions extends RenderOptions {
+  /** File names inside dir; defaults junit.xml, report.json, report.html, summary.md. */
+  names?: Partial<Record<'junit' | 'json' | 'html' | 'summary', string>>;
+}
+
+export interface WrittenReports {
+  junit: string;
+  json: string;
+  html: string;
+  summary: string;
+}
+
+/**
+ * Renders the four file artifacts and writes them into dir (created if missing).
+ * Returns the absolute paths written. Every secret in options.secrets is replaced with $API_KEY.
+ */
+export async function writeReports(
+  report: RunReport,
+  dir: string,
+  options: WriteReportsOptions = {},
+): Promise<WrittenReports> {
+  const root = resolve(dir);
+  await mkdir(root, { recursive: true });
+  const names = {
+    junit: options.names?.junit ?? 'junit.xml',
+    json: options.names?.json ?? 'report.json',
+    html: options.names?.html ?? 'report.html',
+    summary: options.names?.summary ?? 'summary.md',
+  };
+  const render = { secrets: options.secrets };
+  const files: [keyof WrittenReports, string][] = [
+    ['junit', renderJunit(report, render)],
+    ['json', renderJson(report, render)],
+    ['html', renderHtml(report, render)],
+    ['summary', renderSummary(report, render)],
+  ];
+  const paths = {} as WrittenReports;
+  await Promise.all(
+    files.map(async ([kind, text]) => {
+      const path = join(root, names[kind]);
+      await writeFile(path, text, 'utf8');
+      paths[kind] = path;
+    }),
+  );
+  return paths;
+}

@@ -1,0 +1,154 @@
+/**
+ * report.json: the RunReport as pretty JSON with a stable key order (the order of the model),
+ * header names sorted, sections in natural order. Validates against spec/report.schema.json.
+ */
+import type {
+  Capability,
+  CheckResult,
+  ClauseResult,
+  Evidence,
+  RecordedRequest,
+  RecordedResponse,
+  RunReport,
+} from './model.ts';
+import { redactReport, type RenderOptions } from './common.ts';
+import { compareSections } from './sections.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Builds an object from [key, value] pairs in the given order, dropping undefined values. */
+function ordered(pairs: [string, Json | undefined][]): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  for (const [k, v] of pairs) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function headers(h: Record<string, string>): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  const keys = Object.keys(h).sort((a, b) => {
+    const la = a.toLowerCase();
+    const lb = b.toLowerCase();
+    return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  });
+  for (const k of keys) out[k] = h[k] ?? '';
+  return out;
+}
+
+function request(r: RecordedRequest): Json {
+  return ordered([
+    ['method', r.method],
+    ['url', r.url],
+    ['headers', headers(r.headers)],
+    ['body', r.body],
+  ]);
+}
+
+function response(r: RecordedResponse): Json {
+  return ordered([
+    ['status', r.status],
+    ['headers', headers(r.headers)],
+    ['bodyExcerpt', r.bodyExcerpt],
+    ['bodyTruncated', r.bodyTruncated],
+  ]);
+}
+
+function evidence(e: Evidence): Json {
+  return ordered([
+    ['request', request(e.request)],
+    ['response', e.response ? response(e.response) : undefined],
+    ['transportError', e.transportError],
+    ['curl', e.curl],
+  ]);
+}
+
+function check(c: CheckResult): Json {
+  return ordered([
+    ['check', c.check],
+    ['clause', c.clause],
+    ['outcome', c.outcome],
+    ['expected', c.expected],
+    ['actual', c.actual],
+    ['evidence', c.evidence ? evidence(c.evidence) : undefined],
+    ['counterexample', c.counterexample],
+    ['seed', c.seed],
+    ['path', c.path],
+    ['note', c.note],
+    ['judged', c.judged],
+  ]);
+}
+
+function clause(c: ClauseResult): Json {
+  return ordered([
+    ['id', c.id],
+    ['section', c.section],
+    ['title', c.title],
+    ['sentence', c.sentence],
+    ['level', c.level],
+    ['operations', [...c.operations]],
+    ['outcome', c.outcome],
+    ['checks', c.checks.map(check)],
+  ]);
+}
+
+function capability(c: Capability): Json {
+  return ordered([
+    ['id', c.id],
+    ['title', c.title],
+    ['value', c.value],
+    ['detail', c.detail],
+  ]);
+}
+
+/** The report as a plain JSON value in canonical key order. */
+export function toCanonicalJson(report: RunReport): Json {
+  // Stable sort: clauses keep their relative order inside a section.
+  const clauses = report.clauses
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => compareSections(a.c.section, b.c.section) || a.i - b.i)
+    .map(({ c }) => clause(c));
+  return ordered([
+    ['tool', ordered([['name', report.tool.name], ['version', report.tool.version]])],
+    ['spec', ordered([['title', report.spec.title], ['version', report.spec.version]])],
+    [
+      'target',
+      ordered([
+        ['baseUrl', report.target.baseUrl],
+        ['messagesBaseUrl', report.target.messagesBaseUrl],
+        ['env', report.target.env],
+        ['embedded', report.target.embedded],
+      ]),
+    ],
+    ['seed', report.seed],
+    ['runs', report.runs],
+    ['startedAt', report.startedAt],
+    ['durationMs', report.durationMs],
+    ['now', report.now],
+    ['failOn', report.failOn],
+    [
+      'summary',
+      ordered([
+        ['pass', report.summary.pass],
+        ['fail', report.summary.fail],
+        ['warn', report.summary.warn],
+        ['skip', report.summary.skip],
+        ['observe', report.summary.observe],
+        ['error', report.summary.error],
+      ]),
+    ],
+    ['clauses', clauses],
+    ['capabilities', report.capabilities.map(capability)],
+    ['engineErrors', [...report.engineErrors]],
+    ['verdict', report.verdict],
+    ['exitCode', report.exitCode],
+  ]);
+}
+
+/**
+ * report.json text: 2-space indentation, trailing newline. Lone surrogates in server bodies are
+ * written as `\udXXX` escapes (JSON.stringify is well-formed), so the file is valid UTF-8.
+ */
+export function renderJson(input: RunReport, options: RenderOptions = {}): string {
+  const report = redactReport(input, options.secrets);
+  // Every string and key was redacted above; no pass over the text, so the JSON stays valid.
+  return JSON.stringify(toCanonicalJson(report), null, 2) + '\n';
+}

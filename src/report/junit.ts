@@ -1,0 +1,185 @@
+/**
+ * JUnit XML (Jenkins / Ant structure, validated against selftest/report/junit.xsd):
+ * one <testsuite> per spec section, one <testcase> per check.
+ */
+import type { CheckResult, ClauseResult, RunReport } from './model.ts';
+import {
+  checkDetailText,
+  groupBySection,
+  oneLine,
+  redactReport,
+  redactText,
+  replayCommand,
+  sanitizeText,
+  type RenderOptions,
+} from './common.ts';
+
+/** Sanitises (no characters illegal in XML 1.0 remain) and escapes text content. */
+function xmlText(s: string): string {
+  return sanitizeText(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes an attribute value; tab, LF and CR are kept as character references. */
+function xmlAttr(s: string): string {
+  return sanitizeText(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;');
+}
+
+function attrs(list: [string, string | number | undefined][]): string {
+  return list
+    .filter((a): a is [string, string | number] => a[1] !== undefined)
+    .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
+    .join('');
+}
+
+function failureMessage(clause: ClauseResult, check: CheckResult): string {
+  const parts = [`${clause.id}: ${clause.level} violated`];
+  if (check.expected !== undefined) parts.push(`expected ${check.expected}`);
+  if (check.actual !== undefined) parts.push(`actual ${check.actual}`);
+  if (check.note !== undefined && check.expected === undefined && check.actual === undefined) parts.push(check.note);
+  return oneLine(parts.join('; '), 500);
+}
+
+interface Case {
+  name: string;
+  classname: string;
+  body: string;
+  failure: boolean;
+  error: boolean;
+  skipped: boolean;
+}
+
+function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | undefined): Case {
+  const classname = `service-spec.${clause.section}`;
+  // A clause nobody judged still gets a testcase, so nothing disappears from the report.
+  const subject: CheckResult = check ?? {
+    check: clause.id,
+    clause: clause.id,
+    outcome: clause.outcome,
+    judged: 0,
+  };
+  const name = check ? `${clause.id} › ${check.check}` : clause.id;
+  const detail = checkDetailText(report, clause, subject);
+  let body = '';
+  let failure = false;
+  let error = false;
+  let skipped = false;
+  switch (subject.outcome) {
+    case 'fail':
+      failure = true;
+      body =
+        `<failure${attrs([['message', failureMessage(clause, subject)], ['type', clause.level]])}>` +
+        xmlText(detail) +
+        '</failure>';
+      break;
+    case 'error':
+      error = true;
+      body =
+        `<error${attrs([['message', oneLine(subject.note ?? subject.actual ?? 'the check could not be completed', 500)], ['type', 'EngineError']])}>` +
+        xmlText(detail) +
+        '</error>';
+      break;
+    case 'skip':
+      skipped = true;
+      body = `<skipped${attrs([['message', oneLine(subject.note ?? 'skipped', 500)]])}/>`;
+      break;
+    case 'warn':
+      body = `<system-out>${xmlText(`WARNING: ${clause.id} (${clause.level}) not met\n${detail}`)}</system-out>`;
+      break;
+    case 'observe':
+      body = `<system-out>${xmlText(`OBSERVED: ${clause.id}\n${detail}`)}</system-out>`;
+      break;
+    case 'pass':
+      break;
+  }
+  return { name, classname, body, failure, error, skipped };
+}
+
+function testcaseXml(c: Case): string {
+  const open = `    <testcase${attrs([['name', c.name], ['classname', c.classname], ['time', '0.000']])}`;
+  return c.body ? `${open}>\n      ${c.body}\n    </testcase>` : `${open}/>`;
+}
+
+function propertiesXml(report: RunReport): string {
+  const props: [string, string][] = [
+    ['tool', `${report.tool.name} ${report.tool.version}`],
+    ['spec', `${report.spec.title} ${report.spec.version}`],
+    ['target.baseUrl', report.target.baseUrl],
+    ['target.messagesBaseUrl', report.target.messagesBaseUrl],
+    ['target.env', report.target.env],
+    ['seed', String(report.seed)],
+    ['runs', String(report.runs)],
+    ['now', report.now],
+    ['failOn', report.failOn],
+    ['verdict', report.verdict],
+    ['replay', replayCommand(report)],
+  ];
+  const inner = props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`).join('\n');
+  return `    <properties>\n${inner}\n    </properties>`;
+}
+
+function suiteXml(report: RunReport, name: string, cases: Case[], id: number, pkg: string): string {
+  const head =
+    `  <testsuite${attrs([
+      ['name', name],
+      ['tests', cases.length],
+      ['failures', cases.filter((c) => c.failure).length],
+      ['errors', cases.filter((c) => c.error).length],
+      ['skipped', cases.filter((c) => c.skipped).length],
+      ['time', '0.000'],
+      ['timestamp', report.startedAt],
+      ['id', id],
+      ['package', pkg],
+    ])}>`;
+  // The run's properties once, on the first suite (they are the same for every suite).
+  const props = id === 0 ? [propertiesXml(report)] : [];
+  return [head, ...props, ...cases.map(testcaseXml), '  </testsuite>'].join('\n');
+}
+
+/** The run as JUnit XML. Pure; the result is a complete UTF-8 XML document. */
+export function renderJunit(input: RunReport, options: RenderOptions = {}): string {
+  const report = redactReport(input, options.secrets);
+  const suites: string[] = [];
+  let all: Case[] = [];
+  let id = 0;
+  for (const group of groupBySection(report)) {
+    const cases: Case[] = [];
+    for (const clause of group.clauses) {
+      if (clause.checks.length === 0) cases.push(caseFor(report, clause, undefined));
+      for (const check of clause.checks) cases.push(caseFor(report, clause, check));
+    }
+    suites.push(suiteXml(report, group.label, cases, id++, 'service-spec'));
+    all = all.concat(cases);
+  }
+  if (report.engineErrors.length > 0) {
+    const cases: Case[] = report.engineErrors.map((message, i) => ({
+      name: `engine error ${i + 1}`,
+      classname: 'animal-store-conformance.engine',
+      body:
+        `<error${attrs([['message', oneLine(message, 500)], ['type', 'EngineError']])}>` +
+        xmlText(sanitizeText(message)) +
+        '</error>',
+      failure: false,
+      error: true,
+      skipped: false,
+    }));
+    suites.push(suiteXml(report, 'Engine errors', cases, id++, 'animal-store-conformance'));
+    all = all.concat(cases);
+  }
+  const root =
+    `<testsuites${attrs([
+      ['name', `${report.spec.title} ${report.spec.version} conformance (${report.tool.name} ${report.tool.version})`],
+      ['tests', all.length],
+      ['failures', all.filter((c) => c.failure).length],
+      ['errors', all.filter((c) => c.error).length],
+      ['time', (Math.max(0, report.durationMs) / 1000).toFixed(3)],
+    ])}>`;
+  const xml = ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
+  return redactText(xml, options.secrets);
+}

@@ -1,0 +1,138 @@
+/**
+ * summary.md: short GitHub-flavoured Markdown for a CI job page ($GITHUB_STEP_SUMMARY):
+ * verdict line, counts by section, failures one line each (capped), warnings, replay command.
+ */
+import type { CheckResult, ClauseResult, RunReport } from './model.ts';
+import {
+  OUTCOMES,
+  OUTCOME_LABEL,
+  countOutcomes,
+  formatDuration,
+  groupBySection,
+  isFailing,
+  notableChecks,
+  oneLine,
+  redactReport,
+  redactText,
+  replayCommand,
+  replayText,
+  totalOf,
+  zeroCounts,
+  type RenderOptions,
+} from './common.ts';
+
+/** Failure lines shown before the list is cut. */
+export const SUMMARY_MAX_FAILURES = 30;
+/** Warning lines shown before the list is cut. */
+export const SUMMARY_MAX_WARNINGS = 10;
+
+/** Escapes text for Markdown prose (GFM), table cells included. */
+function md(s: string): string {
+  return oneLine(s, 300)
+    .replace(/[\\`*_[\]|~<>&]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`))
+    .replace(/^(\s*)([-=])/, '$1\\$2');
+}
+
+/** A code span that survives any content: backtick fence longer than any run inside, pipes escaped. */
+function code(s: string, max = 120): string {
+  const text = oneLine(s, max).replace(/\|/g, '\\|');
+  if (text === '') return '` `';
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function problemLine(clause: ClauseResult, check: CheckResult | undefined): string {
+  const head = `**${code(clause.id, 80)}** (§${md(clause.section)}, ${clause.level}${clause.outcome === 'error' ? ', engine error' : ''})`;
+  if (!check) return `- ${head} ${md(clause.title)}`;
+  const parts: string[] = [];
+  if (check.expected !== undefined) parts.push(`expected ${code(check.expected)}`);
+  if (check.actual !== undefined) parts.push(`actual ${code(check.actual)}`);
+  if (parts.length === 0 && check.note !== undefined) parts.push(md(check.note));
+  const replay = replayText(check);
+  return `- ${head} ${code(check.check, 80)}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
+}
+
+function problemLines(clauses: ClauseResult[]): string[] {
+  const lines: string[] = [];
+  for (const clause of clauses) {
+    const checks = notableChecks(clause);
+    if (checks.length === 0) lines.push(problemLine(clause, undefined));
+    for (const check of checks) lines.push(problemLine(clause, check));
+  }
+  return lines;
+}
+
+function capped(lines: string[], max: number, noun: string): string[] {
+  if (lines.length <= max) return lines;
+  const rest = lines.length - max;
+  return [
+    ...lines.slice(0, max),
+    '',
+    `_…and ${rest} more ${noun}${rest === 1 ? '' : 's'} not shown here; the HTML report and junit.xml list them all._`,
+  ];
+}
+
+/** The run as short GitHub-flavoured Markdown. Pure. */
+export function renderSummary(input: RunReport, options: RenderOptions = {}): string {
+  const report = redactReport(input, options.secrets);
+  const groups = groupBySection(report);
+  const counts = countOutcomes(report.clauses);
+  const ships = report.verdict === 'pass';
+  const out: string[] = [];
+
+  out.push(
+    `## ${ships ? '✅' : '❌'} ${md(report.spec.title)} ${md(report.spec.version)}: **${ships ? 'ships' : 'does not ship'}**`,
+  );
+  out.push('');
+  out.push(
+    `${md(report.tool.name)} ${md(report.tool.version)} against ${code(report.target.baseUrl)} (${md(report.target.env)}) · seed ${code(String(report.seed))} · ${report.runs} runs · ${md(formatDuration(report.durationMs))} · fails on ${report.failOn.toUpperCase()}`,
+  );
+  out.push('');
+  out.push(
+    `**${totalOf(counts)} clauses:** ${OUTCOMES.map((o) => `${counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`).join(', ')}` +
+      (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
+  );
+  out.push('');
+
+  out.push(`| Section | ${OUTCOMES.map((o) => OUTCOME_LABEL[o]).join(' | ')} |`);
+  out.push(`|---|${OUTCOMES.map(() => '---:').join('|')}|`);
+  const total = zeroCounts();
+  for (const g of groups) {
+    for (const o of OUTCOMES) total[o] += g.counts[o];
+    const cells = OUTCOMES.map((o) => {
+      const n = g.counts[o];
+      return n > 0 && (o === 'fail' || o === 'error') ? `**${n}**` : String(n);
+    });
+    out.push(`| ${md(g.label)} | ${cells.join(' | ')} |`);
+  }
+  out.push(`| **Total** | ${OUTCOMES.map((o) => `**${total[o]}**`).join(' | ')} |`);
+  out.push('');
+
+  const failing = report.clauses.filter((c) => isFailing(c.outcome));
+  if (failing.length > 0) {
+    const lines = problemLines(failing);
+    out.push(`### Failures (${lines.length})`);
+    out.push('');
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'failure'));
+    out.push('');
+  }
+  const warning = report.clauses.filter((c) => c.outcome === 'warn');
+  if (warning.length > 0) {
+    const lines = problemLines(warning);
+    out.push(`### Warnings (${lines.length})`);
+    out.push('');
+    out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
+    out.push('');
+  }
+  if (report.engineErrors.length > 0) {
+    out.push(`### Engine errors (${report.engineErrors.length})`);
+    out.push('');
+    out.push(...capped(report.engineErrors.map((e) => `- ${code(e, 200)}`), 10, 'engine error'));
+    out.push('');
+  }
+  out.push(`Replay: ${code(replayCommand(report), 200)}`);
+  out.push('');
+  return redactText(out.join('\n'), options.secrets);
+}

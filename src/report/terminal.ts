@@ -1,0 +1,143 @@
+/**
+ * Terminal output, h2spec style: results grouped by section, one mark per clause, details for
+ * failures and warnings, then summary lines and the replay command.
+ * Server text is sanitised, so a hostile body cannot drive the terminal (ESC becomes `\u001b`).
+ */
+import type { CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
+import {
+  OUTCOME_MARK,
+  countOutcomes,
+  countsPhrase,
+  formatDuration,
+  groupBySection,
+  notableChecks,
+  redactReport,
+  redactText,
+  replayCommand,
+  replayText,
+  sanitizeText,
+  totalOf,
+  verdictText,
+  type RenderOptions,
+} from './common.ts';
+
+export interface TerminalOptions extends RenderOptions {
+  /** Emit ANSI colours (pass `process.stdout.isTTY && !process.env.NO_COLOR`). */
+  color: boolean;
+}
+
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray';
+
+const SGR: Readonly<Record<Style, [number, number]>> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+  gray: [90, 39],
+};
+
+const OUTCOME_STYLE: Readonly<Record<Outcome, Style>> = {
+  pass: 'green',
+  fail: 'red',
+  warn: 'yellow',
+  skip: 'gray',
+  observe: 'cyan',
+  error: 'magenta',
+};
+
+/** Details (sentence, Expected, Actual, …) are printed for these outcomes. */
+const DETAILED: ReadonlySet<Outcome> = new Set<Outcome>(['fail', 'warn', 'error']);
+
+/** Max characters of one detail value before it is cut (the HTML report has everything). */
+const VALUE_MAX = 400;
+
+export function renderTerminal(input: RunReport, options: TerminalOptions): string {
+  const report = redactReport(input, options.secrets);
+  const paint = (style: Style, text: string): string => {
+    if (!options.color) return text;
+    const [on, off] = SGR[style];
+    return `\u001b[${on}m${text}\u001b[${off}m`;
+  };
+  /** Sanitised, each line after the first indented to line up under the first. */
+  const value = (text: string, pad: string): string => {
+    let s = sanitizeText(text);
+    const chars = Array.from(s);
+    if (chars.length > VALUE_MAX) s = chars.slice(0, VALUE_MAX - 1).join('') + '…';
+    return s.split('\n').join('\n' + pad);
+  };
+
+  const out: string[] = [];
+  out.push(paint('bold', `${value(report.spec.title, '')} ${value(report.spec.version, '')}`) + paint('dim', ` · ${value(report.tool.name, '')} ${value(report.tool.version, '')}`));
+  out.push(
+    paint(
+      'dim',
+      `Target ${value(report.target.baseUrl, '')} (${report.target.env}${report.target.embedded ? ', embedded' : ''}) · seed ${report.seed} · runs ${report.runs}`,
+    ),
+  );
+  out.push('');
+
+  const detailLines = (clause: ClauseResult, check: CheckResult | undefined, indent: string): string[] => {
+    const lines: string[] = [];
+    const label = (name: string): string => paint('dim', name.padEnd(16));
+    const pad = indent + ' '.repeat(16);
+    if (check && clause.checks.length > 1) lines.push(indent + paint('dim', 'check ') + value(check.check, pad));
+    if (!check) return lines;
+    if (check.expected !== undefined) lines.push(indent + label('Expected:') + paint('green', value(check.expected, pad)));
+    if (check.actual !== undefined) lines.push(indent + label('Actual:') + paint('red', value(check.actual, pad)));
+    if (check.note !== undefined) lines.push(indent + label('Note:') + value(check.note, pad));
+    if (check.counterexample !== undefined) lines.push(indent + label('Counterexample:') + value(check.counterexample, pad));
+    const replay = replayText(check);
+    if (replay) lines.push(indent + label('Replay:') + replay);
+    if (check.evidence) {
+      const res = check.evidence.response;
+      const got = res ? `HTTP ${res.status}` : `no response: ${check.evidence.transportError ?? 'transport failed'}`;
+      lines.push(indent + label('Request:') + value(`${check.evidence.request.method} ${check.evidence.request.url} → ${got}`, pad));
+      lines.push(indent + label('Reproduce:') + paint('cyan', value(check.evidence.curl, pad)));
+    }
+    return lines;
+  };
+
+  for (const group of groupBySection(report)) {
+    const counts = totalOf(group.counts);
+    out.push(paint('bold', value(group.label, '')) + paint('dim', ` (${counts} clause${counts === 1 ? '' : 's'})`));
+    for (const clause of group.clauses) {
+      const style = OUTCOME_STYLE[clause.outcome];
+      const head = `  ${paint(style, OUTCOME_MARK[clause.outcome])} ${paint('bold', value(clause.id, ''))} ${value(clause.title, '    ')} ${paint('dim', `[${clause.level}]`)}`;
+      const checks = notableChecks(clause);
+      if (clause.outcome === 'skip' || clause.outcome === 'observe') {
+        const note = checks.find((c) => c.note !== undefined)?.note ?? checks.find((c) => c.actual !== undefined)?.actual;
+        out.push(head + (note !== undefined ? paint('dim', ` — ${value(note, '      ')}`) : ''));
+        continue;
+      }
+      out.push(head);
+      if (!DETAILED.has(clause.outcome)) continue;
+      const indent = '      ';
+      out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));
+      if (checks.length === 0) out.push(...detailLines(clause, undefined, indent));
+      for (const check of checks) out.push(...detailLines(clause, check, indent));
+    }
+    out.push('');
+  }
+
+  if (report.engineErrors.length > 0) {
+    out.push(paint('bold', paint('magenta', `Engine errors (${report.engineErrors.length})`)));
+    for (const e of report.engineErrors) out.push(`  ${paint('magenta', OUTCOME_MARK.error)} ${value(e, '    ')}`);
+    out.push('');
+  }
+
+  const counts = countOutcomes(report.clauses);
+  const ships = report.verdict === 'pass';
+  out.push(
+    paint('bold', paint(ships ? 'green' : 'red', `Verdict: ${verdictText(report).toUpperCase()}`)) +
+      paint('dim', ` (fails on ${report.failOn.toUpperCase()}, exit code ${report.exitCode})`),
+  );
+  out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
+  out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}`);
+  out.push(`Replay: ${paint('cyan', replayCommand(report))}`);
+  out.push('');
+  return redactText(out.join('\n'), options.secrets);
+}
