@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { SchemaObject } from '../src/contract/load.ts';
+import type { SchemaObject } from '../src/contract/model.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Contract, SchemaObject } from '../src/contract/load.ts';
+import type { Contract, SchemaObject } from '../src/contract/model.ts';
 import { invalidCases, type InvalidCase } from './invalid.ts';
 import { fromSchema } from './schema.ts';
 

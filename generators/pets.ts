@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Contract, SchemaObject } from '../src/contract/load.ts';
+import type { Contract, SchemaObject } from '../src/contract/model.ts';
 import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 import { fromSchema } from './schema.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { operation, parameterSchema, type Contract } from '../src/contract/load.ts';
+import { operation, parameterSchema, type Contract } from '../src/contract/model.ts';
 
 export interface QueryInput {
   /** The query string as sent, e.g. `limit=5&status=sold`; empty for none. */

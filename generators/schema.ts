@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { SchemaObject } from '../src/contract/load.ts';
+import type { SchemaObject } from '../src/contract/model.ts';
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadClauses } from './contract/clauses.ts';
-import { loadContract } from './contract/load.ts';
+import type { Contract } from './contract/model.ts';
 import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
@@ -12,10 +12,8 @@ import { redactText } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import type { RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
-import { runSuite } from './run/vitest.ts';
 import type { SuiteConfig } from './suite/config.ts';
 import { isSelected } from './suite/selection.ts';
-import { startReference } from '../reference/server.ts';
 
 const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
 
@@ -64,9 +62,14 @@ async function preflight(config: SuiteConfig): Promise<void> {
       authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },
     });
     const failure = exchange.failure;
-    if (failure && failure.kind !== 'timeout' && failure.kind !== 'reset' && failure.kind !== 'other') {
-      const what = { refused: 'connection refused', dns: 'host name not found', tls: 'TLS failed' }[failure.kind as 'refused' | 'dns' | 'tls'] ?? failure.kind;
-      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}: ${what} (${failure.message})`);
+    const unreachable: Partial<Record<string, string>> = {
+      refused: 'connection refused',
+      dns: 'host name not found',
+      tls: 'TLS failed',
+      timeout: `no answer within ${config.timeoutMs} ms`,
+    };
+    if (failure && unreachable[failure.kind]) {
+      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind]} (${failure.message})`);
     }
     if (exchange.response?.status === 404) {
       const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
@@ -91,6 +94,7 @@ interface Target {
 async function resolveTarget(settings: Settings): Promise<Target> {
   if (!settings.baseUrl) {
     const apiKey = `embedded-${randomBytes(12).toString('hex')}`;
+    const { startReference } = await import('../reference/server.ts');
     const reference = await startReference({ apiKey });
     return { baseUrl: reference.baseUrl, messagesBaseUrl: reference.messagesBaseUrl, apiKey, env: 'local', embedded: true, close: () => reference.close() };
   }
@@ -100,9 +104,10 @@ async function resolveTarget(settings: Settings): Promise<Target> {
   return target;
 }
 
-function suiteConfig(settings: Settings, target: Target, started: number): SuiteConfig {
+function suiteConfig(settings: Settings, target: Target, started: number, contract: Contract): SuiteConfig {
   const writes = target.env !== 'production' || settings.allowWrites;
   const config: SuiteConfig = {
+    contract,
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     targetEnv: target.env,
@@ -113,7 +118,7 @@ function suiteConfig(settings: Settings, target: Target, started: number): Suite
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     concurrency: settings.concurrency,
-    maxRps: settings.maxRps > 0 ? Math.max(1, Math.floor(settings.maxRps / 2)) : 0,
+    maxRps: settings.maxRps > 0 ? Math.max(1, Math.floor(settings.maxRps / settings.workers)) : 0,
     only: settings.only,
     skip: settings.skip,
     deadline: started + settings.maxDurationMs,
@@ -146,11 +151,14 @@ async function run(settings: Settings, io: Io): Promise<number> {
       await plan(settings, target, io);
       return 0;
     }
-    const config = suiteConfig(settings, target, started);
+    const [{ loadContract }, { runSuite }] = await Promise.all([import('./contract/load.ts'), import('./run/vitest.ts')]);
+    const contract = await loadContract();
+    const catalogue = loadClauses();
+    const config = suiteConfig(settings, target, started, contract);
     await preflight(config);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
-    const [contract, catalogue] = await Promise.all([loadContract(), Promise.resolve(loadClauses())]);
     const suite = await runSuite(config, {
+      maxWorkers: settings.workers,
       onProgress: ({ title, state, done }) => {
         if (settings.quiet) return;
         if (io.isTty) io.out(`\r\x1b[2K[${done}] ${title.slice(0, 100)}`);

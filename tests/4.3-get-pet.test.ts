@@ -10,7 +10,7 @@ const MALFORMED_IDS = ['abc', '1.5', '1e3', '0x10', '9223372036854775808', '-922
 function removal(s: Scenario): Date {
   const deprecation = s.contract.deprecations.find((d) => d.operationId === 'getPet');
   if (!deprecation) throw new Error('the contract marks no removal date for getPet');
-  return deprecation.removal;
+  return new Date(deprecation.removal);
 }
 
 /** Some animal the store shows, creating one where writes are allowed and the store is empty. */
@@ -39,7 +39,8 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
 
   scenario('an id no animal has gives 404 with an Error', { checks: ['get-unknown-404', 'error-shape', 'error-status-field'] }, async (s) => {
     const known = new Set((listed(await s.send('listPets', { query: 'limit=100' })) ?? []).map((pet) => String(pet.id)));
-    const unknownId = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String).filter((id) => !known.has(id));
+    // High in the int64 range, where sequential ids do not reach; an id that turns out to exist is not judged.
+    const unknownId = fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }).map(String).filter((id) => !known.has(id));
     await s.property('unknown ids', unknownId, async (id) => {
       s.judge(await s.send('getPet', { path: { petId: id } }), { 'get-unknown-404': { id } });
     }, { runs: Math.min(s.config.runs, 20) });

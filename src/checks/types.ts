@@ -1,4 +1,4 @@
-import type { Contract } from '../contract/load.ts';
+import type { Contract } from '../contract/model.ts';
 import type { Validators } from '../contract/validator.ts';
 import type { Exchange } from '../http/exchange.ts';
 

@@ -23,6 +23,7 @@ export interface Settings {
   maxDurationMs: number;
   maxBodyBytes: number;
   concurrency: number;
+  workers: number;
   maxRps: number;
   reportsDir: string;
   failOn: 'must' | 'should';
@@ -51,6 +52,7 @@ export const OPTIONS = {
   'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
   'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
   concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker (default 8)' },
+  workers: { type: 'string', env: 'WORKERS', help: 'Test files run side by side (default 2; 1 is gentlest)' },
   'max-rps': { type: 'string', env: 'MAX_RPS', help: 'Requests per second across the run (default: unlimited)' },
   reports: { type: 'string', env: 'REPORTS_DIR', help: 'Folder for junit.xml, report.json, report.html, summary.md (default reports)' },
   'fail-on': { type: 'string', env: 'FAIL_ON', help: 'must | should: which level fails the run (default must)' },
@@ -182,6 +184,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     maxDurationMs: integer('max-duration', raw['max-duration'] as string | undefined, 600_000, 1_000, 86_400_000),
     maxBodyBytes: integer('max-body', raw['max-body'] as string | undefined, 4 * 1024 * 1024, 1024, 1024 ** 3),
     concurrency: integer('concurrency', raw.concurrency as string | undefined, 8, 1, 256),
+    workers: integer('workers', raw.workers as string | undefined, 2, 1, 16),
     maxRps: integer('max-rps', raw['max-rps'] as string | undefined, 0, 0, 100_000),
     reportsDir: (raw.reports as string | undefined) ?? 'reports',
     failOn,

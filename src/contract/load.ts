@@ -3,46 +3,12 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3 } from 'openapi-types';
+import type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from './model.ts';
+
+export type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from './model.ts';
+export { operation, parameterSchema } from './model.ts';
 
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
-
-export type SchemaObject = OpenAPIV3.SchemaObject;
-
-export interface Operation {
-  id: string;
-  method: string;
-  /** Path relative to the server, e.g. /pets/{petId}. */
-  path: string;
-  /** Which configured base URL the operation lives on. */
-  server: 'main' | 'messages';
-  deprecated: boolean;
-  parameters: OpenAPIV3.ParameterObject[];
-  requestSchema?: SchemaObject;
-  /** Response status keys as written in the document: '200', '2XX', 'default'. */
-  responses: Record<string, SchemaObject | undefined>;
-}
-
-export interface Deprecation {
-  operationId: string;
-  removal: Date;
-  section: string;
-  replacement: { method: string; path: string; parameter: string };
-}
-
-export interface OpenPoint {
-  id: string;
-  section: string;
-  text: string;
-}
-
-export interface Contract {
-  title: string;
-  version: string;
-  schemas: Record<string, SchemaObject>;
-  operations: Record<string, Operation>;
-  deprecations: Deprecation[];
-  unspecified: OpenPoint[];
-}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -78,7 +44,7 @@ export async function loadContract(path = DEFAULT_SPEC_PATH): Promise<Contract> 
       if (ext) {
         deprecations.push({
           operationId: op.operationId,
-          removal: new Date(`${ext.removal}T00:00:00Z`),
+          removal: new Date(`${ext.removal}T00:00:00Z`).toISOString(),
           section: ext.section,
           replacement: ext.replacement,
         });
@@ -95,14 +61,3 @@ export async function loadContract(path = DEFAULT_SPEC_PATH): Promise<Contract> 
   };
 }
 
-export function operation(contract: Contract, id: string): Operation {
-  const op = contract.operations[id];
-  if (!op) throw new Error(`the contract has no operation ${id}`);
-  return op;
-}
-
-export function parameterSchema(op: Operation, name: string): SchemaObject {
-  const parameter = op.parameters.find((p) => p.name === name);
-  if (!parameter?.schema) throw new Error(`operation ${op.id} has no parameter ${name}`);
-  return parameter.schema as SchemaObject;
-}

@@ -22,6 +22,8 @@ export interface ClientOptions {
   concurrency: number;
   /** 0 = unlimited. */
   maxRps: number;
+  /** After this many transport failures in a row, further requests fail at once (0 = never). */
+  breakAfter: number;
   /** How many times a 429 is retried, waiting Retry-After (capped at maxRetryAfterMs). */
   retries429: number;
   maxRetryAfterMs: number;
@@ -32,6 +34,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   maxBodyBytes: 4 * 1024 * 1024,
   concurrency: 8,
   maxRps: 0,
+  breakAfter: 4,
   retries429: 2,
   maxRetryAfterMs: 5_000,
 };
@@ -72,6 +75,7 @@ export class HttpClient {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
+  private consecutiveFailures = 0;
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency, connect: { timeout: options.timeoutMs } });
@@ -80,6 +84,8 @@ export class HttpClient {
   async send(outgoing: OutgoingRequest): Promise<Exchange> {
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.sendOnce(outgoing);
+      const broken = exchange.failure || exchange.response?.truncated;
+      this.consecutiveFailures = broken ? this.consecutiveFailures + 1 : 0;
       const status = exchange.response?.status;
       if (status !== 429) return exchange;
       this.stats.rateLimited++;
@@ -120,6 +126,11 @@ export class HttpClient {
     }
     const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: shownHeaders };
     if (outgoing.body !== undefined) sent.body = outgoing.body;
+    const breakAfter = this.options.breakAfter;
+    if (breakAfter > 0 && this.consecutiveFailures >= breakAfter) {
+      // A target that stopped answering is not asked again and again until the budget runs out.
+      return { request: sent, failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
+    }
     await this.acquire();
     const started = performance.now();
     const signal = AbortSignal.timeout(this.options.timeoutMs);

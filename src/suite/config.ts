@@ -1,7 +1,10 @@
 import type { TargetEnv } from '../config/settings.ts';
+import type { Contract } from '../contract/model.ts';
 
 /** What the CLI hands every test worker (through vitest's provide/inject). */
 export interface SuiteConfig {
+  /** Parsed and validated once by the CLI, so workers never load swagger-parser. */
+  contract: Contract;
   baseUrl: string;
   messagesBaseUrl?: string;
   apiKey: string;

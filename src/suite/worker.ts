@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { loadClauses, type Clause } from '../contract/clauses.ts';
-import { loadContract, type Contract } from '../contract/load.ts';
+import type { Contract } from '../contract/model.ts';
 import { createValidators } from '../contract/validator.ts';
 import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
@@ -20,13 +20,14 @@ let shared: Promise<WorkerContext> | undefined;
 async function build(): Promise<WorkerContext> {
   const config = inject('suite');
   if (!config) throw new Error('tests/ is the conformance suite: run it with `npm run conformance`, not vitest directly');
-  const contract = await loadContract();
+  const contract = config.contract;
   const validators = createValidators(contract);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     maxBodyBytes: config.maxBodyBytes,
     concurrency: config.concurrency,
     maxRps: config.maxRps,
+    breakAfter: 4,
     retries429: 2,
     maxRetryAfterMs: 5_000,
   });

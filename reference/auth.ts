@@ -1,0 +1,58 @@
+// Bearer authentication, checked first by every operation.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Ctx } from './context.ts';
+import { sendError, sendRaw, jsonContentType } from './http.ts';
+
+export type Operation = 'list-pets' | 'create-pet' | 'get-pet' | 'store-orders' | 'messages';
+
+const REALM = 'animal-store';
+
+/** `<scheme> <rest>` with exactly one space; the scheme is compared case-insensitively. */
+const CREDENTIALS = /^([^\s]+) (.*)$/s;
+
+/**
+ * Returns true when the request may proceed. Otherwise it has answered 401 itself.
+ * Accepted: exactly one Authorization header `Bearer <apiKey>` (scheme case-insensitive, one space).
+ */
+export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
+  if (ctx.dev.has(`fault-auth-hole-${op}`)) return true;
+
+  const values = req.headersDistinct['authorization'] ?? [];
+  const header = values.length === 1 ? values[0] : undefined;
+  const match = header === undefined ? null : CREDENTIALS.exec(header);
+  const scheme = match?.[1]?.toLowerCase();
+  const credentials = match?.[2] ?? '';
+
+  if (scheme === 'bearer' && credentials === ctx.apiKey && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
+    return true;
+  }
+  if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
+  if (op === 'messages' && scheme === 'basic' && ctx.dev.has('fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
+    return true;
+  }
+
+  reject(res, ctx, scheme === 'bearer' && credentials !== '');
+  return false;
+}
+
+function basicHoldsKey(credentials: string, key: string): boolean {
+  if (credentials === key) return true;
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  return decoded === key || decoded.endsWith(`:${key}`) || decoded === `${key}:`;
+}
+
+function reject(res: ServerResponse, ctx: Ctx, tokenGiven: boolean): void {
+  if (ctx.dev.has('fault-auth-403')) {
+    sendError(res, ctx, 403, 'forbidden', 'missing or invalid API key');
+    return;
+  }
+  const headers = ctx.dev.has('allowed-no-www-authenticate')
+    ? {}
+    : { 'WWW-Authenticate': `Bearer realm="${REALM}"${tokenGiven ? ', error="invalid_token"' : ''}` };
+  if (ctx.dev.has('fault-auth-401-body-not-error')) {
+    sendRaw(res, 401, jsonContentType(ctx), '{"error":"unauthorized"}', headers);
+    return;
+  }
+  sendError(res, ctx, 401, 'unauthorized', 'missing or invalid API key: send "Authorization: Bearer <API key>"', headers);
+}

@@ -1,0 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deviations } from './deviations.ts';
+import type { PetStore } from './store.ts';
+
+/** Everything a route handler needs besides the request itself. */
+export interface Ctx {
+  apiKey: string;
+  dev: Deviations;
+  store: PetStore;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Ctx, url: URL) => Promise<void>;

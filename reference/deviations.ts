@@ -1,0 +1,130 @@
+// Catalogue of switchable deviations of the reference server.
+//
+// A deviation is one small, labelled change at the single point in the code where it matters,
+// consulted through `has(id)`. A `fault` breaks exactly one clause of the conformance suite (its
+// `breaks` field); an `allowed` variant is a behaviour the service specification permits, so a
+// correct suite must still pass against it.
+
+export interface Deviation {
+  id: string;
+  kind: 'fault' | 'allowed';
+  description: string;
+  /** Clause id the fault breaks (faults only). */
+  breaks?: string;
+}
+
+function fault<const I extends string>(id: I, breaks: string, description: string) {
+  return { id, kind: 'fault' as const, breaks, description };
+}
+function allowed<const I extends string>(id: I, description: string) {
+  return { id, kind: 'allowed' as const, description };
+}
+
+const CATALOGUE = [
+  // --- authentication -------------------------------------------------------------------------
+  fault('fault-auth-hole-list-pets', 'auth.required', 'GET /v1/pets skips the authentication check.'),
+  fault('fault-auth-hole-create-pet', 'auth.required', 'POST /v1/pets skips the authentication check.'),
+  fault('fault-auth-hole-get-pet', 'auth.required', 'GET /v1/pets/{petId} skips the authentication check.'),
+  fault('fault-auth-hole-store-orders', 'auth.required', 'GET /v1/store/orders skips the authentication check.'),
+  fault('fault-auth-hole-messages', 'auth.required', 'POST /messages skips the authentication check.'),
+  fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
+  fault('fault-auth-basic-accepted-messages', 'auth.required', 'POST /messages accepts "Authorization: Basic <key>" (the key literally, or base64 of key, user:key or key:).'),
+  fault('fault-auth-403', 'auth.required', 'Missing or invalid credentials yield 403 (Error body, code "forbidden") instead of 401.'),
+  fault('fault-auth-401-body-not-error', 'auth.error-body', 'The 401 body is {"error":"unauthorized"} instead of an Error.'),
+  fault('fault-auth-rejects-valid-key-orders', 'auth.valid-key-accepted', 'GET /v1/store/orders answers 401 even with the valid key.'),
+
+  // --- listing ---------------------------------------------------------------------------------
+  fault('fault-limit-default-21', 'list.limit-default', 'Without a limit, up to 21 pets are returned instead of 20.'),
+  fault('fault-limit-max-101', 'list.limit-max', 'A numeric limit above 100 is clamped to 101 (200, up to 101 pets) instead of rejected; non-numeric limits still give 400.'),
+  fault('fault-limit-max-99', 'list.limit-bounds-accepted', 'limit=100 is rejected with 400.'),
+  fault('fault-limit-min-2', 'list.limit-bounds-accepted', 'limit=1 is rejected with 400.'),
+  fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
+  fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
+  fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
+  fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
+  fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
+
+  // --- creation --------------------------------------------------------------------------------
+  fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
+  fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
+  fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
+  fault('fault-create-accepts-missing-name', 'create.invalid-400', 'A NewPet without name is accepted (201, stored with name "").'),
+  fault('fault-create-accepts-missing-category', 'create.invalid-400', 'A NewPet without categoryId is accepted (201, stored with categoryId 0).'),
+  fault('fault-create-accepts-bad-status', 'create.invalid-400', 'Any string status is accepted and stored as given.'),
+  fault('fault-create-accepts-fractional-category', 'create.invalid-400', 'A fractional categoryId (1.5) is accepted and stored truncated toward zero.'),
+  fault('fault-create-accepts-out-of-range-category', 'create.invalid-400', 'An integer categoryId outside int64 is accepted and stored clamped into int64.'),
+  fault('fault-create-accepts-null-name', 'create.invalid-400', 'name: null is accepted (201, stored with name "").'),
+  fault('fault-create-accepts-wrong-content-type', 'create.invalid-400', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),
+  fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
+  fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),
+  fault('fault-create-drops-status', 'create.echo', 'The given status is dropped (not stored, not returned).'),
+  fault('fault-create-rounds-category', 'create.echo', 'categoryId passes through a double: values beyond 2^53 come back rounded (kept inside int64).'),
+  fault('fault-create-duplicate-ids', 'create.id-unique', 'Every 3rd created pet reuses the id of the previously created one (replacing it in the store).'),
+  fault('fault-create-location-wrong', 'create.location-resolves', 'Location points to a different existing pet.'),
+  fault('fault-create-not-persisted', 'get.200-pet', 'Created pets are answered 201 but never stored (GET by id gives 404).'),
+
+  // --- fetch by id -----------------------------------------------------------------------------
+  fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
+  fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
+  fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
+  fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
+  fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
+  fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
+
+  // --- errors ----------------------------------------------------------------------------------
+  fault('fault-error-missing-code', 'errors.shape', '404 Error bodies lack "code".'),
+  fault('fault-error-status-mismatch', 'errors.status-field', '400 Error bodies carry "status": 200.'),
+
+  // --- store orders ----------------------------------------------------------------------------
+  fault('fault-orders-missing', 'orders.exists', 'GET /v1/store/orders answers 404 (after authentication).'),
+
+  // --- messages --------------------------------------------------------------------------------
+  fault('fault-message-200-empty', 'messages.accepted', 'A successful POST /messages answers 200 with body {}.'),
+  fault('fault-message-status-sent', 'messages.status-queued', 'The message status is "sent" instead of "queued".'),
+  fault('fault-message-created-at-offset', 'messages.created-at', 'createdAt uses a +02:00 offset (correct instant, not UTC), e.g. 2026-11-22T12:00:00+02:00.'),
+  fault('fault-message-created-at-not-iso', 'messages.created-at', 'createdAt is new Date().toString() (not ISO 8601).'),
+  fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
+  fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
+  fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
+  fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
+
+  // --- allowed variants ------------------------------------------------------------------------
+  allowed('allowed-limit-clamped', 'An out-of-range limit is clamped into 1..100; an unparsable, empty or repeated limit falls back to 20; 200 either way.'),
+  allowed('allowed-messages-200', 'A successful POST /messages answers 200 (full body).'),
+  allowed('allowed-messages-201', 'A successful POST /messages answers 201 (full body).'),
+  allowed('allowed-default-status-available', 'A pet created without status is stored and returned with status "available".'),
+  allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
+  allowed('allowed-rejects-unknown-fields', 'POST /v1/pets rejects a NewPet with fields other than name, categoryId, status (400 Error).'),
+  allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
+  allowed('allowed-empty-store', 'The store starts empty (no seed pets).'),
+  allowed('allowed-no-deprecation-headers', 'GET /v1/pets/{petId} carries no Deprecation, Sunset or Link header.'),
+  allowed('allowed-no-location', 'POST /v1/pets answers 201 without a Location header.'),
+  allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.'),
+  allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
+  allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
+  allowed('allowed-list-newest-first', 'Listings are in descending id order (newest first).'),
+  allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
+  allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
+  allowed('allowed-sunset-later', 'Sunset: Fri, 05 Dec 2031 00:00:00 GMT (later than announced).'),
+] as const satisfies readonly Deviation[];
+
+export type DeviationId = (typeof CATALOGUE)[number]['id'];
+
+export const DEVIATIONS: readonly Deviation[] = CATALOGUE;
+
+const KNOWN = new Set<string>(CATALOGUE.map((d) => d.id));
+
+/** The set of switched-on deviations. `has` only accepts catalogue ids, so a typo does not compile. */
+export interface Deviations {
+  has(id: DeviationId): boolean;
+  readonly ids: readonly DeviationId[];
+}
+
+/** Builds the switch set; throws naming the first id not in the catalogue. */
+export function deviationSet(ids: readonly string[] = []): Deviations {
+  for (const id of ids) {
+    if (!KNOWN.has(id)) throw new Error(`unknown deviation id: ${JSON.stringify(id)}`);
+  }
+  const on = new Set<string>(ids);
+  return { has: (id) => on.has(id), ids: [...on] as DeviationId[] };
+}

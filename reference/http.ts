@@ -1,0 +1,94 @@
+// Response writing, request body reading and content-type checks shared by all routes.
+
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Ctx } from './context.ts';
+import { stringify, type JsonOut } from './json.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** After the limit is exceeded the rest of the body is read and discarded up to this many bytes, then the socket is dropped. */
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+export function jsonContentType(ctx: Ctx): string {
+  return ctx.dev.has('allowed-content-type-no-charset') ? 'application/json' : 'application/json; charset=utf-8';
+}
+
+/** Writes a JSON body (already serialised) unless the response is already gone. */
+export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {
+  sendRaw(res, status, jsonContentType(ctx), stringify(body), headers);
+}
+
+/** The Error shape `{code, message, status}`, with the error-body deviations applied here and only here. */
+export function errorBody(ctx: Ctx, status: number, code: string, message: string): JsonOut {
+  return {
+    code: status === 404 && ctx.dev.has('fault-error-missing-code') ? undefined : ctx.dev.has('allowed-other-error-codes') ? code.toUpperCase() : code,
+    message,
+    status: status === 400 && ctx.dev.has('fault-error-status-mismatch') ? 200 : status,
+  };
+}
+
+export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: string, message: string, headers: OutgoingHttpHeaders = {}): void {
+  sendJson(res, ctx, status, errorBody(ctx, status, code, message), headers);
+}
+
+/** True when the Content-Type media type is application/json (any parameters, e.g. charset, allowed). */
+export function isJsonContentType(req: IncomingMessage): boolean {
+  const header = req.headers['content-type'];
+  if (header === undefined) return false;
+  const mediaType = header.split(';', 1)[0] ?? '';
+  return mediaType.trim().toLowerCase() === 'application/json';
+}
+
+export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+/**
+ * Reads the whole request body, at most MAX_BODY_BYTES. A larger body is drained (discarded) so
+ * the 413 can be read by the client, and the connection is dropped if it goes on too long.
+ */
+export function readBody(req: IncomingMessage): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > MAX_DISCARD_BYTES) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: BodyResult) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DISCARD_BYTES) {
+        req.socket.destroy();
+        finish({ kind: 'aborted' });
+      } else if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+      } else {
+        chunks.length = 0;
+      }
+    });
+    req.on('end', () => finish(size > MAX_BODY_BYTES ? { kind: 'too-large' } : { kind: 'ok', body: Buffer.concat(chunks) }));
+    req.on('error', () => finish({ kind: 'aborted' }));
+    req.on('close', () => finish({ kind: 'aborted' }));
+  });
+}
+
+/** Reads the body and answers 413 itself when too large; returns undefined when nothing more should be done. */
+export async function readBodyOrReply(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Promise<Buffer | undefined> {
+  const result = await readBody(req);
+  if (result.kind === 'ok') return result.body;
+  if (result.kind === 'too-large') {
+    sendError(res, ctx, 413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+  }
+  return undefined;
+}

@@ -1,0 +1,128 @@
+// POST /v1/pets (createPet)
+
+import type { ServerResponse } from 'node:http';
+import { authenticate } from '../auth.ts';
+import type { Ctx, Handler } from '../context.ts';
+import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
+import { field, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
+import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
+
+const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
+
+type NewPet = { name: string; categoryId: bigint; status: string | undefined };
+type Validated = { ok: true; pet: NewPet } | { ok: false; message: string };
+
+function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name: string } | { ok: false; message: string } {
+  if (value === undefined) {
+    return ctx.dev.has('fault-create-accepts-missing-name') ? { ok: true, name: '' } : { ok: false, message: 'name is required' };
+  }
+  if (value === null) {
+    return ctx.dev.has('fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
+  }
+  if (typeof value !== 'string') return { ok: false, message: 'name must be a string' };
+  return { ok: true, name: value };
+}
+
+function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true; categoryId: bigint } | { ok: false; message: string } {
+  if (value === undefined) {
+    return ctx.dev.has('fault-create-accepts-missing-category') ? { ok: true, categoryId: 0n } : { ok: false, message: 'categoryId is required' };
+  }
+  if (!isJsonNumber(value)) return { ok: false, message: 'categoryId must be an integer (int64)' };
+  const literal = int64OfLiteral(value.value);
+  switch (literal.kind) {
+    case 'int':
+      return { ok: true, categoryId: literal.value };
+    case 'fraction':
+      if (ctx.dev.has('fault-create-accepts-fractional-category')) return { ok: true, categoryId: literal.truncated };
+      return { ok: false, message: `categoryId must be an integer, got ${value.value}` };
+    case 'out-of-range':
+      if (ctx.dev.has('fault-create-accepts-out-of-range-category')) return { ok: true, categoryId: literal.clamped };
+      return { ok: false, message: `categoryId must be within int64, got ${value.value}` };
+  }
+}
+
+function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
+  if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
+  if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
+    return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(value)}` };
+  }
+  return { ok: true, status: value };
+}
+
+function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
+  if (!isJsonObject(body)) return { ok: false, message: 'request body must be a JSON object (NewPet)' };
+  if (ctx.dev.has('allowed-rejects-unknown-fields')) {
+    const unknown = Object.keys(body).filter((k) => !NEW_PET_FIELDS.has(k));
+    if (unknown.length > 0) return { ok: false, message: `unknown fields: ${unknown.join(', ')}` };
+  }
+  const name = validateName(field(body, 'name'), ctx);
+  const categoryId = validateCategoryId(field(body, 'categoryId'), ctx);
+  const status = validateStatus(field(body, 'status'), ctx);
+  const problems = [name, categoryId, status].flatMap((r) => (r.ok ? [] : [r.message]));
+  if (!name.ok || !categoryId.ok || !status.ok) return { ok: false, message: problems.join('; ') };
+  return { ok: true, pet: { name: name.name, categoryId: categoryId.categoryId, status: status.status } };
+}
+
+/** categoryId squeezed through a double (fault-create-rounds-category), kept inside int64. */
+function throughDouble(v: bigint): bigint {
+  const rounded = BigInt(Number(v));
+  return rounded > INT64_MAX ? 2n ** 63n - 1024n : rounded;
+}
+
+function allocateId(ctx: Ctx): bigint {
+  ctx.store.createdCount += 1;
+  const previous = ctx.store.previousId;
+  if (ctx.dev.has('fault-create-duplicate-ids') && ctx.store.createdCount % 3 === 0 && previous !== undefined) return previous;
+  return ctx.store.allocateId();
+}
+
+function locationId(ctx: Ctx, id: bigint): bigint {
+  if (!ctx.dev.has('fault-create-location-wrong')) return id;
+  return ctx.store.all().find((p) => p.id !== id)?.id ?? id - 1n;
+}
+
+function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
+  const body = petJson(pet, { withCreatedAt: ctx.dev.has('allowed-extra-pet-fields') });
+  if (ctx.dev.has('fault-create-id-missing')) body['id'] = undefined;
+  if (ctx.dev.has('fault-create-id-string')) body['id'] = pet.id.toString();
+  const headers = ctx.dev.has('allowed-no-location') ? {} : { Location: `/v1/pets/${locationId(ctx, pet.id)}` };
+  sendJson(res, ctx, ctx.dev.has('fault-create-200') ? 200 : 201, body, headers);
+}
+
+export const createPet: Handler = async (req, res, ctx) => {
+  if (!authenticate(req, res, ctx, 'create-pet')) return;
+  if (!isJsonContentType(req) && !ctx.dev.has('fault-create-accepts-wrong-content-type')) {
+    const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
+    if (ctx.dev.has('allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
+    else sendError(res, ctx, 400, 'invalid_content_type', message);
+    return;
+  }
+  const raw = await readBodyOrReply(req, res, ctx);
+  if (raw === undefined) return;
+  if (raw.length === 0) {
+    sendError(res, ctx, 400, 'invalid_body', 'request body is required (NewPet)');
+    return;
+  }
+  const parsed = parseJsonBody(raw);
+  if (!parsed.ok) {
+    if (ctx.dev.has('fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');
+    else sendError(res, ctx, 400, 'invalid_json', parsed.reason);
+    return;
+  }
+  const valid = validateNewPet(parsed.value, ctx);
+  if (!valid.ok) {
+    sendError(res, ctx, 400, 'invalid_pet', valid.message);
+    return;
+  }
+  const input = valid.pet;
+  const pet: StoredPet = {
+    id: allocateId(ctx),
+    name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : input.name,
+    categoryId: ctx.dev.has('fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
+    status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,
+    createdAt: new Date().toISOString(),
+  };
+  if (!ctx.dev.has('fault-create-not-persisted')) ctx.store.put(pet);
+  respondCreated(res, ctx, pet);
+};

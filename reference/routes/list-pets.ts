@@ -1,0 +1,79 @@
+// GET /v1/pets (listPets)
+
+import { authenticate } from '../auth.ts';
+import type { Ctx, Handler } from '../context.ts';
+import { sendError, sendRaw, jsonContentType } from '../http.ts';
+import { stringify, type JsonOut } from '../json.ts';
+import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
+
+const MIN_LIMIT = 1n;
+const MAX_LIMIT = 100n;
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function defaultLimit(ctx: Ctx): number {
+  return ctx.dev.has('fault-limit-default-21') ? 21 : 20;
+}
+
+/** `limit`: one value, decimal digits (optional '-'), 1..100; absent gives the default. */
+function parseLimit(values: string[], ctx: Ctx): Parsed<number> {
+  const clamped = ctx.dev.has('allowed-limit-clamped');
+  if (values.length === 0) return { ok: true, value: defaultLimit(ctx) };
+  const text = values.length === 1 ? values[0] ?? '' : undefined;
+  if (text === undefined || !/^-?\d+$/.test(text)) {
+    if (clamped) return { ok: true, value: defaultLimit(ctx) };
+    return { ok: false, message: text === undefined ? 'limit must be given at most once' : `limit must be an integer, got ${JSON.stringify(text)}` };
+  }
+  const n = BigInt(text);
+  if (n > MAX_LIMIT && ctx.dev.has('fault-limit-max-101')) return { ok: true, value: 101 };
+  if (n === MAX_LIMIT && ctx.dev.has('fault-limit-max-99')) return { ok: false, message: 'limit must be between 1 and 99' };
+  if (n === MIN_LIMIT && ctx.dev.has('fault-limit-min-2')) return { ok: false, message: 'limit must be between 2 and 100' };
+  if (n < MIN_LIMIT || n > MAX_LIMIT) {
+    if (clamped) return { ok: true, value: Number(n < MIN_LIMIT ? MIN_LIMIT : MAX_LIMIT) };
+    return { ok: false, message: `limit must be between ${MIN_LIMIT} and ${MAX_LIMIT}, got ${text}` };
+  }
+  return { ok: true, value: Number(n) };
+}
+
+/** `status`: one value, exactly one of the PetStatus values (case-sensitive). */
+function parseStatus(values: string[]): Parsed<string | undefined> {
+  if (values.length === 0) return { ok: true, value: undefined };
+  const text = values.length === 1 ? values[0] : undefined;
+  if (text === undefined) return { ok: false, message: 'status must be given at most once' };
+  if (!PET_STATUSES.includes(text)) return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(text)}` };
+  return { ok: true, value: text };
+}
+
+function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[] {
+  let pets = ctx.store.all();
+  if (ctx.dev.has('allowed-list-newest-first')) pets.reverse();
+  const filtering = status !== undefined && !ctx.dev.has('fault-filter-ignored');
+  const matching = filtering ? pets.filter((p) => p.status === status) : pets;
+  const effectiveLimit = ctx.dev.has('fault-limit-ignored') ? 20 : limit;
+  pets = matching.slice(0, effectiveLimit);
+  if (filtering && pets.length >= 10 && ctx.dev.has('fault-filter-leaks-deep')) {
+    const intruder = ctx.store.all().find((p) => p.status !== status);
+    if (intruder) pets.splice(8, 0, intruder);
+    pets = pets.slice(0, effectiveLimit);
+  }
+  return pets;
+}
+
+export const listPets: Handler = async (req, res, ctx, url) => {
+  if (!authenticate(req, res, ctx, 'list-pets')) return;
+  const limit = parseLimit(url.searchParams.getAll('limit'), ctx);
+  const status = parseStatus(url.searchParams.getAll('status'));
+  if (!limit.ok || !status.ok) {
+    const messages = [limit, status].flatMap((p) => (p.ok ? [] : [p.message]));
+    sendError(res, ctx, 400, 'invalid_query', messages.join('; '));
+    return;
+  }
+  const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
+  const items: JsonOut[] = select(ctx, status.value, limit.value).map((pet, index, all) => {
+    const json = petJson(pet, { withCreatedAt });
+    if (index === 8 && all.length >= 10 && ctx.dev.has('fault-list-bad-item-deep')) json['categoryId'] = pet.categoryId.toString();
+    return json;
+  });
+  const contentType = ctx.dev.has('fault-list-content-type-text') ? 'text/plain' : jsonContentType(ctx);
+  sendRaw(res, 200, contentType, stringify(items));
+};

@@ -1,0 +1,14 @@
+// GET /v1/store/orders: exists; its payload is not specified, so it answers an empty array.
+
+import { authenticate } from '../auth.ts';
+import type { Handler } from '../context.ts';
+import { sendError, sendJson } from '../http.ts';
+
+export const storeOrders: Handler = async (req, res, ctx) => {
+  if (!authenticate(req, res, ctx, 'store-orders')) return;
+  if (ctx.dev.has('fault-orders-missing')) {
+    sendError(res, ctx, 404, 'not_found', 'no such resource: /v1/store/orders');
+    return;
+  }
+  sendJson(res, ctx, 200, []);
+};

@@ -1,0 +1,86 @@
+// In-memory pet store. Ids are int64 bigints, assigned sequentially.
+
+import type { JsonOut } from './json.ts';
+
+export type PetStatus = 'available' | 'pending' | 'sold';
+export const PET_STATUSES: readonly string[] = ['available', 'pending', 'sold'];
+
+export interface StoredPet {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  /** Normally a PetStatus; fault-create-accepts-bad-status stores any string. */
+  status?: string;
+  createdAt: string;
+}
+
+export class PetStore {
+  private readonly pets = new Map<bigint, StoredPet>();
+  private nextId: bigint;
+  private lastId: bigint | undefined;
+  /** Number of pets created through the API (seed excluded). */
+  createdCount = 0;
+
+  constructor(firstId: bigint) {
+    this.nextId = firstId;
+  }
+
+  allocateId(): bigint {
+    const id = this.nextId;
+    this.nextId += 1n;
+    this.lastId = id;
+    return id;
+  }
+
+  /** The id most recently handed out, if any. */
+  get previousId(): bigint | undefined {
+    return this.lastId;
+  }
+
+  put(pet: StoredPet): void {
+    this.pets.set(pet.id, pet);
+  }
+
+  get(id: bigint): StoredPet | undefined {
+    return this.pets.get(id);
+  }
+
+  /** All pets in ascending id order. */
+  all(): StoredPet[] {
+    return [...this.pets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+const SEED: readonly { name: string; categoryId: bigint; status?: PetStatus }[] = [
+  { name: 'Rex', categoryId: 1n, status: 'available' },
+  { name: 'Bella', categoryId: 2n, status: 'pending' },
+  { name: 'Milo', categoryId: 3n, status: 'sold' },
+  { name: 'Luna', categoryId: 1n, status: 'available' },
+  { name: 'Max', categoryId: 2n, status: 'pending' },
+  { name: 'Coco', categoryId: 3n, status: 'sold' },
+  { name: 'Daisy', categoryId: 1n, status: 'available' },
+  { name: 'Charlie', categoryId: 2n, status: 'pending' },
+  { name: 'Buddy', categoryId: 3n, status: 'sold' },
+  { name: 'Nemo', categoryId: 4n },
+];
+
+/** 10 pets: 3 of each status (interleaved) and, last, one without status. */
+export function seedStore(store: PetStore): void {
+  const createdAt = new Date().toISOString();
+  for (const seed of SEED) store.put({ ...seed, id: store.allocateId(), createdAt });
+}
+
+export interface PetView {
+  withCreatedAt: boolean;
+}
+
+/** The Pet body: id, name, categoryId, status (only when set), and createdAt when asked. */
+export function petJson(pet: StoredPet, view: PetView): { [key: string]: JsonOut | undefined } {
+  return {
+    id: pet.id,
+    name: pet.name,
+    categoryId: pet.categoryId,
+    status: pet.status,
+    createdAt: view.withCreatedAt ? pet.createdAt : undefined,
+  };
+}

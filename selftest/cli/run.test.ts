@@ -1,0 +1,85 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'cli-test-secret-7f3a9c0e1d';
+
+describe('the CLI, run as a user runs it', () => {
+  let reference: RunningReference;
+  let proxy: RecordingProxy;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+    proxy = await startRecordingProxy(reference.baseUrl);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await reference.close();
+  });
+
+  it('with no target, checks the embedded reference server: exit 0, the seed printed, four reports written', async () => {
+    const result = await runCli(['--runs', '5', '--seed', '99'], {});
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/seed 99/);
+    expect(Object.keys(result.files).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    expect(result.report?.summary.fail).toBe(0);
+    expect(result.report?.target.embedded).toBe(true);
+  });
+
+  it('against a server started apart, with the key from the environment, never shows the key', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '5', '--seed', '7'], { API_KEY: KEY });
+    expect(result.code).toBe(0);
+    const outputs = [result.stdout, result.stderr, ...Object.values(result.files)];
+    expect(outputs.filter((text) => text.includes(KEY))).toEqual([]);
+  });
+
+  it('--env production sends no POST without --allow-writes, and lists the skipped checks with the reason', async () => {
+    proxy.requests.length = 0;
+    const result = await runCli(['--base-url', proxy.url, '--env', 'production', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
+    expect(result.code).toBe(0);
+    expect(proxy.requests.length).toBeGreaterThan(10);
+    expect(proxy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    const skipped = result.report?.clauses.filter((c) => c.outcome === 'skip').flatMap((c) => c.checks.map((k) => k.note)) ?? [];
+    expect(skipped.some((note) => note?.includes('writes are off against production'))).toBe(true);
+  });
+
+  it('--dry-run prints the plan and sends nothing', async () => {
+    proxy.requests.length = 0;
+    const result = await runCli(['--base-url', proxy.url, '--dry-run'], { API_KEY: KEY });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Dry run: nothing is sent/);
+    expect(result.stdout).toMatch(/list\.limit-max/);
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it('an unreachable target is one line and exit 3, before any test runs', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const result = await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/cannot reach .*connection refused/);
+    expect(result.files).toEqual({});
+  });
+
+  it('compare: exit 1 when a clause newly fails', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const good = await runCli(['--runs', '3', '--seed', '1', '--only', '4.4'], {});
+    const bad = JSON.parse(good.files['report.json']!) as { clauses: { id: string; outcome: string }[] };
+    bad.clauses.find((c) => c.id === 'orders.exists')!.outcome = 'fail';
+    const dir = await mkdtemp(join(tmpdir(), 'asc-compare-'));
+    await writeFile(join(dir, 'old.json'), good.files['report.json']!);
+    await writeFile(join(dir, 'new.json'), JSON.stringify(bad));
+    const result = await runCli(['compare', join(dir, 'old.json'), join(dir, 'new.json')], {});
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/orders\.exists/);
+  });
+});

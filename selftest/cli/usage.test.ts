@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/settings.ts';
+import { main, type Io } from '../../src/cli.ts';
+
+function capture(): Io & { text: () => string } {
+  let out = '';
+  return { out: (t) => (out += t), err: (t) => (out += t), isTty: false, text: () => out };
+}
+
+const cwd = '/nonexistent-dir-without-dotenv';
+
+describe('settings: one line naming the setting, exit 2', () => {
+  const bad: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
+    ['a malformed URL', ['--base-url', 'not a url'], { API_KEY: 'k' }, /--base-url: "not a url" is not a URL/],
+    ['/v1 in the base URL', ['--base-url', 'https://api.example.com/v1'], { API_KEY: 'k' }, /leave \/v1 off/],
+    ['a remote target without a key', ['--base-url', 'https://api.example.com'], {}, /API_KEY: a target is configured but no key/],
+    ['plain http to a remote host', ['--base-url', 'http://api.example.com'], { API_KEY: 'k' }, /refusing to send the API key over plain http/],
+    ['an unknown flag', ['--frobnicate'], {}, /Unknown option '--frobnicate'/],
+    ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
+    ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
+    ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
+    ['a bad --now', ['--now', 'yesterday'], {}, /--now: "yesterday" is not an ISO 8601 date/],
+    ['a bad --fail-on', ['--fail-on', 'may'], {}, /--fail-on: expected must or should/],
+  ];
+  it.each(bad)('rejects %s', (_name, argv, env, message) => {
+    expect(() => resolveSettings(argv, env, cwd)).toThrow(message);
+  });
+
+  it('exits 2 with one line on stderr for a usage error, never echoing the key', async () => {
+    const io = capture();
+    process.env.API_KEY_FOR_TEST = 'x';
+    const code = await main(['--base-url', 'https://api.example.com/v1'], io);
+    expect(code).toBe(2);
+    expect(io.text().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('lets flags win over the environment, and the environment over nothing', () => {
+    const settings = resolveSettings(['--runs', '7', '--base-url', 'http://127.0.0.1:9'], { RUNS: '3', BASE_URL: 'http://127.0.0.1:8', API_KEY: 'k' }, cwd);
+    expect(settings.runs).toBe(7);
+    expect(settings.baseUrl).toBe('http://127.0.0.1:9');
+    expect(resolveSettings([], { RUNS: '3' }, cwd).runs).toBe(3);
+  });
+
+  it('needs no settings at all: no base URL means the embedded reference server', () => {
+    const settings = resolveSettings([], {}, cwd);
+    expect(settings.baseUrl).toBeUndefined();
+    expect(settings.command).toBe('run');
+  });
+});

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { DEVIATIONS } from '../../reference/deviations.ts';
+import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';
+
+export type RowKind = 'fault' | 'allowed' | 'hostile';
+
+export interface MatrixRow {
+  id: string;
+  kind: RowKind;
+  /** The clause a fault breaks. */
+  expected?: string;
+  /** Caught (fault), passed (allowed) or handled (hostile). */
+  ok: boolean;
+  failed: string[];
+  warned: string[];
+  exitCode: number | null;
+  ms: number;
+  problem?: string;
+}
+
+export interface MatrixOptions {
+  runs: number;
+  seed: number;
+  parallel: number;
+  /** Only these ids (all when empty). */
+  ids?: string[];
+}
+
+/** The key each matrix run uses; it must appear in no output. */
+function secretKey(): string {
+  return `matrix-secret-${randomBytes(16).toString('hex')}`;
+}
+
+function leaks(result: CliResult, key: string): string | undefined {
+  if (result.stdout.includes(key)) return 'key in stdout';
+  if (result.stderr.includes(key)) return 'key in stderr';
+  const file = Object.entries(result.files).find(([, text]) => text.includes(key));
+  return file ? `key in ${file[0]}` : undefined;
+}
+
+function args(server: RunningReference, options: MatrixOptions, extra: string[] = []): string[] {
+  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--quiet', ...extra];
+}
+
+async function judgeDeviation(id: string, options: MatrixOptions): Promise<MatrixRow> {
+  const deviation = DEVIATIONS.find((d) => d.id === id)!;
+  const key = secretKey();
+  const server = await startReference({ apiKey: key, deviations: [id] });
+  try {
+    const result = await runCli(args(server, options), { API_KEY: key });
+    const failed = failedClauses(result.report);
+    const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
+    const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };
+    if (deviation.breaks) row.expected = deviation.breaks;
+    const leak = leaks(result, key);
+    if (leak) row.problem = leak;
+    else if (deviation.kind === 'fault') {
+      row.ok = result.code === 1 && failed.includes(deviation.breaks ?? '');
+      if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
+    } else {
+      row.ok = result.code === 0 && failed.length === 0;
+      if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
+    }
+    return row;
+  } finally {
+    await server.close();
+  }
+}
+
+const HOSTILE_BOUND_MS = 60_000;
+
+async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixRow> {
+  const key = secretKey();
+  const server = await startHostile(id, { apiKey: key });
+  try {
+    const result = await runCli(args(server, options, ['--timeout', '1000', '--max-body', '65536', '--max-duration', '30000']), { API_KEY: key }, { timeoutMs: HOSTILE_BOUND_MS + 10_000 });
+    const row: MatrixRow = { id, kind: 'hostile', failed: failedClauses(result.report), warned: [], exitCode: result.code, ms: result.ms, ok: false };
+    const problems: string[] = [];
+    const leak = leaks(result, key);
+    if (leak) problems.push(leak);
+    if (result.code !== 1 && result.code !== 3) problems.push(`exit ${result.code} (expected 1, a failed check, or 3, unreachable)`);
+    if (result.ms > HOSTILE_BOUND_MS) problems.push(`took ${Math.round(result.ms)} ms`);
+    if (/\n\s+at .+:\d+:\d+/.test(result.stderr)) problems.push(`stack trace on stderr: ${result.stderr.slice(0, 300)}`);
+    if (result.code === 3 && !/^animal-store-conformance: cannot reach/m.test(result.stderr)) problems.push('exit 3 without a one-line diagnosis');
+    if (server.authorizationLeaked()) problems.push('Authorization was sent to another origin');
+    row.ok = problems.length === 0;
+    if (problems.length) row.problem = problems.join('; ');
+    return row;
+  } finally {
+    await server.close();
+  }
+}
+
+async function pool<T, R>(items: T[], parallel: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+  return results;
+}
+
+/** Runs the CLI against every deviation and hostile mode of the reference server. */
+export async function runMatrix(options: MatrixOptions): Promise<MatrixRow[]> {
+  const wanted = (id: string) => !options.ids?.length || options.ids.includes(id);
+  const jobs: { id: string; hostile: boolean }[] = [
+    ...DEVIATIONS.filter((d) => wanted(d.id)).map((d) => ({ id: d.id, hostile: false })),
+    ...HOSTILE_MODES.filter((m) => wanted(m.id)).map((m) => ({ id: m.id, hostile: true })),
+  ];
+  return pool(jobs, options.parallel, (job) => (job.hostile ? judgeHostile(job.id, options) : judgeDeviation(job.id, options)));
+}
+
+export function renderMatrix(rows: MatrixRow[]): string {
+  const lines = ['| deviation | kind | expected clause | result | failed clauses | exit | time |', '|---|---|---|---|---|---|---|'];
+  for (const row of rows) {
+    const verdict = row.ok ? { fault: 'caught', allowed: 'passed', hostile: 'handled' }[row.kind] : `**MISSED** ${row.problem ?? ''}`;
+    lines.push(`| ${row.id} | ${row.kind} | ${row.expected ?? '-'} | ${verdict} | ${row.failed.join(', ') || '-'} | ${row.exitCode} | ${(row.ms / 1000).toFixed(1)} s |`);
+  }
+  const count = (kind: RowKind) => `${rows.filter((r) => r.kind === kind && r.ok).length}/${rows.filter((r) => r.kind === kind).length}`;
+  lines.push('', `faults caught ${count('fault')} · allowed passed ${count('allowed')} · hostile handled ${count('hostile')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,138 @@
+// Every deviation in the catalogue is switchable and changes behaviour: for each id, one probe
+// request whose observation differs between the faithful server and the server with that id on.
+
+import { describe, expect, it } from 'vitest';
+import { DEVIATIONS } from '../../reference/deviations.ts';
+import type { RunningReference } from '../../reference/server.ts';
+import { arr, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
+
+type Probe = (srv: RunningReference) => Promise<unknown>;
+
+const pets = (s: RunningReference, q = '') => `${s.baseUrl}/v1/pets${q}`;
+const msg = (s: RunningReference, body: string, opts: { auth?: string | null; contentType?: string | null } = {}) =>
+  call(`${s.messagesBaseUrl}/messages`, { method: 'POST', body, ...opts });
+const status = async (p: Promise<{ status: number }>) => (await p).status;
+const validPet = { name: 'Probe', categoryId: 5 };
+
+async function createMany(s: RunningReference, n: number, petStatus?: string): Promise<void> {
+  for (let i = 0; i < n; i++) await createPet(s, { name: `bulk${i}`, categoryId: i, ...(petStatus ? { status: petStatus } : {}) });
+}
+
+const PROBES: Record<string, Probe> = {
+  'fault-auth-hole-list-pets': (s) => status(call(pets(s), { auth: null })),
+  'fault-auth-hole-create-pet': (s) => status(call(pets(s), { auth: null, body: JSON.stringify(validPet) })),
+  'fault-auth-hole-get-pet': (s) => status(call(pets(s, '/1'), { auth: null })),
+  'fault-auth-hole-store-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`, { auth: null })),
+  'fault-auth-hole-messages': (s) => status(msg(s, '{"message":"x"}', { auth: null })),
+  'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
+  'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
+  'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
+  'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
+  'fault-auth-rejects-valid-key-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+
+  'fault-limit-default-21': async (s) => {
+    await createMany(s, 15);
+    return arr(await call(pets(s))).length;
+  },
+  'fault-limit-max-101': (s) => status(call(pets(s, '?limit=101'))),
+  'fault-limit-max-99': (s) => status(call(pets(s, '?limit=100'))),
+  'fault-limit-min-2': (s) => status(call(pets(s, '?limit=1'))),
+  'fault-limit-ignored': async (s) => arr(await call(pets(s, '?limit=2'))).length,
+  'fault-filter-ignored': async (s) => arr(await call(pets(s, '?status=sold'))).map((p) => p['status']),
+  'fault-filter-leaks-deep': async (s) => {
+    await createMany(s, 10, 'sold');
+    return arr(await call(pets(s, '?status=sold'))).map((p) => p['status']);
+  },
+  'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
+  'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
+
+  'fault-create-200': (s) => status(createPet(s, validPet)),
+  'fault-create-id-missing': async (s) => typeof obj(await createPet(s, validPet))['id'],
+  'fault-create-id-string': async (s) => typeof obj(await createPet(s, validPet))['id'],
+  'fault-create-accepts-missing-name': (s) => status(createPet(s, { categoryId: 1 })),
+  'fault-create-accepts-missing-category': (s) => status(createPet(s, { name: 'x' })),
+  'fault-create-accepts-bad-status': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: 'lost' })),
+  'fault-create-accepts-fractional-category': (s) => status(createPet(s, '{"name":"x","categoryId":1.5}')),
+  'fault-create-accepts-out-of-range-category': (s) => status(createPet(s, '{"name":"x","categoryId":9223372036854775808}')),
+  'fault-create-accepts-null-name': (s) => status(createPet(s, { name: null, categoryId: 1 })),
+  'fault-create-accepts-wrong-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
+  'fault-create-500-on-malformed-json': (s) => status(createPet(s, '{"name":')),
+  'fault-create-trims-name': async (s) => obj(await createPet(s, { name: '  padded  ', categoryId: 1 }))['name'],
+  'fault-create-drops-status': async (s) => obj(await createPet(s, { name: 'x', categoryId: 1, status: 'sold' }))['status'],
+  'fault-create-rounds-category': async (s) => /"categoryId":(-?\d+)/.exec((await createPet(s, '{"name":"x","categoryId":9007199254740993}')).text)?.[1],
+  'fault-create-duplicate-ids': async (s) => {
+    const ids: unknown[] = [];
+    for (let i = 0; i < 3; i++) ids.push(obj(await createPet(s, validPet))['id']);
+    return ids;
+  },
+  'fault-create-location-wrong': async (s) => {
+    const r = await createPet(s, validPet);
+    return header(r, 'location') === `/v1/pets/${String(obj(r)['id'])}`;
+  },
+  'fault-create-not-persisted': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
+
+  'fault-get-wrong-pet': async (s) => obj(await call(pets(s, '/1')))['id'],
+  'fault-get-unknown-200': (s) => status(call(pets(s, '/999'))),
+  'fault-get-malformed-500': (s) => status(call(pets(s, '/abc'))),
+  'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
+  'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+
+  'fault-error-missing-code': async (s) => 'code' in obj(await call(`${s.baseUrl}/nowhere`)),
+  'fault-error-status-mismatch': async (s) => obj(await call(pets(s, '?limit=0')))['status'],
+  'fault-orders-missing': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+
+  'fault-message-200-empty': async (s) => (await msg(s, '{"message":"x"}')).status,
+  'fault-message-status-sent': async (s) => obj(await msg(s, '{"message":"x"}'))['status'],
+  'fault-message-created-at-offset': async (s) => String(obj(await msg(s, '{"message":"x"}'))['createdAt']).endsWith('Z'),
+  'fault-message-created-at-not-iso': async (s) => /^\d{4}-\d\d-\d\dT/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
+  'fault-message-echo-trimmed': async (s) => obj(await msg(s, '{"message":"  hi  "}'))['message'],
+  'fault-message-accepts-invalid-json': (s) => status(msg(s, '{"message":')),
+  'fault-message-accepts-missing-message': (s) => status(msg(s, '{}')),
+  'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
+
+  'allowed-limit-clamped': (s) => status(call(pets(s, '?limit=0'))),
+  'allowed-messages-200': (s) => status(msg(s, '{"message":"x"}')),
+  'allowed-messages-201': (s) => status(msg(s, '{"message":"x"}')),
+  'allowed-default-status-available': async (s) => obj(await createPet(s, validPet))['status'],
+  'allowed-big-ids': async (s) => /"id":(\d+)/.exec((await createPet(s, validPet)).text)?.[1],
+  'allowed-rejects-unknown-fields': (s) => status(createPet(s, { ...validPet, extra: true })),
+  'allowed-415-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
+  'allowed-empty-store': async (s) => arr(await call(pets(s))).length,
+  'allowed-no-deprecation-headers': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-no-location': async (s) => header(await createPet(s, validPet), 'location'),
+  'allowed-no-www-authenticate': async (s) => header(await call(pets(s), { auth: null }), 'www-authenticate'),
+  'allowed-other-error-codes': async (s) => obj(await call(`${s.baseUrl}/nowhere`))['code'],
+  'allowed-extra-pet-fields': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
+  'allowed-list-newest-first': async (s) => arr(await call(pets(s)))[0]?.['id'],
+  'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
+  'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
+  'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+};
+
+describe('deviation catalogue', () => {
+  it('ids are unique, kebab-case, prefixed by kind; faults name a clause, allowed variants do not', () => {
+    expect(new Set(DEVIATIONS.map((d) => d.id)).size).toBe(DEVIATIONS.length);
+    for (const d of DEVIATIONS) {
+      expect(d.id).toMatch(/^(fault|allowed)(-[a-z0-9]+)+$/);
+      expect(d.id.startsWith(`${d.kind}-`)).toBe(true);
+      expect(d.description.length).toBeGreaterThan(0);
+      if (d.kind === 'fault') expect(d.breaks).toMatch(/^[a-z0-9-]+\.[a-z0-9-]+$/);
+      else expect(d.breaks).toBeUndefined();
+    }
+  });
+
+  it('every deviation has a probe and every probe a deviation', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(DEVIATIONS.map((d) => d.id).sort());
+  });
+});
+
+describe.each(DEVIATIONS.map((d) => [d.id, d] as const))('%s', (id) => {
+  it('changes the observed behaviour', async () => {
+    const probe = PROBES[id];
+    if (!probe) throw new Error(`no probe for ${id}`);
+    const faithful = await withServer({}, probe);
+    const deviated = await withServer({ deviations: [id] }, probe);
+    expect(deviated).not.toEqual(faithful);
+  });
+});

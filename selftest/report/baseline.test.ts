@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyBaseline, loadBaseline, parseBaseline, renderBaselineResult, type Baseline } from '../../src/report/baseline.ts';
+import { makeReport } from './fixture.ts';
+import { tempDir } from './helpers.ts';
+
+const dir = tempDir('baseline-');
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text, 'utf8');
+  return path;
+}
+
+describe('loadBaseline', () => {
+  it('reads YAML and JSON', async () => {
+    const yamlPath = file(
+      'baseline.yaml',
+      `# known failures\nknown:\n  - clause: 4.1-limit-max\n    reason: clamps instead of rejecting (PETS-123)\n    expires: 2025-12-31\n  - clause: "4.2-create-400"\n    reason: fix scheduled\n`,
+    );
+    expect(await loadBaseline(yamlPath)).toEqual({
+      known: [
+        { clause: '4.1-limit-max', reason: 'clamps instead of rejecting (PETS-123)', expires: '2025-12-31' },
+        { clause: '4.2-create-400', reason: 'fix scheduled' },
+      ],
+    });
+    const jsonPath = file('baseline.json', JSON.stringify({ known: [{ clause: '5-missing-key-401', reason: 'flaky proxy' }] }));
+    expect(await loadBaseline(jsonPath)).toEqual({ known: [{ clause: '5-missing-key-401', reason: 'flaky proxy' }] });
+    expect(await loadBaseline(file('empty-list.yml', 'known: []\n'))).toEqual({ known: [] });
+  });
+
+  it('says which file and what is wrong for a malformed file', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['missing.yaml', '', /the file is empty/],
+      ['syntax.json', '{"known": [', /not valid JSON/],
+      ['syntax.yaml', 'known: [\n  - clause: x', /not valid YAML/],
+      ['top.yaml', '- clause: x\n  reason: y\n', /top level must be an object, got a list/],
+      ['noknown.yaml', 'known_failures: []\n', /unknown top-level key "known_failures"/],
+      ['notlist.yaml', 'known: true\n', /"known" must be a list, got boolean true/],
+      ['noclause.yaml', 'known:\n  - reason: y\n', /known\[0\]\.clause must be a non-empty string, got undefined/],
+      ['noreason.yaml', 'known:\n  - clause: 4.1-limit-max\n', /known\[0\]\.reason must be a non-empty string .*clause 4\.1-limit-max/],
+      ['baddate.yaml', 'known:\n  - clause: a\n    reason: b\n    expires: 2025-13-01\n', /known\[0\]\.expires must be a date written YYYY-MM-DD \(clause a\), got "2025-13-01"/],
+      ['baddate2.json', '{"known":[{"clause":"a","reason":"b","expires":"31/12/2025"}]}', /expires must be a date written YYYY-MM-DD/],
+      ['extra.yaml', 'known:\n  - clause: a\n    reason: b\n    owner: me\n', /known\[0\] has an unknown key "owner"/],
+      ['dup.yaml', 'known:\n  - clause: a\n    reason: b\n  - clause: a\n    reason: c\n', /clause "a" is listed twice \(known\[0\] and known\[1\]\)/],
+    ];
+    for (const [name, text, message] of cases) {
+      const path = file(name, text);
+      const err = await loadBaseline(path).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err, name).toBeInstanceOf(Error);
+      expect(err!.message, name).toContain(path);
+      expect(err!.message, name).toMatch(message);
+    }
+    const gone = join(dir, 'does-not-exist.yaml');
+    await expect(loadBaseline(gone)).rejects.toThrow(`Cannot read baseline file ${gone}: no such file`);
+  });
+
+  it('parseBaseline names its source', () => {
+    expect(() => parseBaseline(42, 'inline')).toThrow('Invalid baseline file inline: the top level must be an object, got number 42');
+  });
+});
+
+describe('applyBaseline', () => {
+  // Fixture failing clauses: 4.1-limit-max (fail), 4.2-create-400 (fail), 5-missing-key-401 (error).
+  const report = makeReport();
+  const baseline: Baseline = {
+    known: [
+      { clause: '4.1-limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' },
+      { clause: '4.2-create-400', reason: 'fix scheduled', expires: '2025-05-31' },
+      { clause: '7-error-shape', reason: 'used to fail' },
+      { clause: '4.5-message-queued', reason: 'messages host down' },
+      { clause: '4.9-renamed', reason: 'typo or renamed' },
+    ],
+  };
+
+  it('sorts failures into known, expired and new; reports entries that can go', () => {
+    const result = applyBaseline(report, baseline, new Date('2025-06-01T12:00:00Z'));
+    expect(result.known).toEqual([{ clause: '4.1-limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' }]);
+    expect(result.expired).toEqual([{ clause: '4.2-create-400', reason: 'fix scheduled', expires: '2025-05-31' }]);
+    expect(result.newFailures).toEqual(['4.2-create-400', '5-missing-key-401']);
+    expect(result.nowPassing).toEqual([{ clause: '7-error-shape', reason: 'used to fail' }]);
+    expect(result.notJudged).toEqual([{ clause: '4.5-message-queued', reason: 'messages host down' }]);
+    expect(result.unknownClauses).toEqual([{ clause: '4.9-renamed', reason: 'typo or renamed' }]);
+  });
+
+  it('an entry covers its expiry day and expires the day after (UTC)', () => {
+    const onDay = applyBaseline(report, baseline, new Date('2025-06-30T23:59:59Z'));
+    expect(onDay.known.map((e) => e.clause)).toEqual(['4.1-limit-max']);
+    const after = applyBaseline(report, baseline, new Date('2025-07-01T00:00:00Z'));
+    expect(after.known).toEqual([]);
+    expect(after.expired.map((e) => e.clause)).toEqual(['4.1-limit-max', '4.2-create-400']);
+    expect(after.newFailures).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
+  });
+
+  it('with an empty baseline every failing clause is new', () => {
+    const result = applyBaseline(report, { known: [] }, new Date('2025-06-01'));
+    expect(result.newFailures).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
+    expect(result.known).toEqual([]);
+  });
+
+  it('renders an account of the result', () => {
+    const text = renderBaselineResult(applyBaseline(report, baseline, new Date('2025-06-01T12:00:00Z')));
+    expect(text).toContain('Baseline: 2 new failures: 4.2-create-400, 5-missing-key-401');
+    expect(text).toContain('Known failures (accepted by the baseline) (1):\n- 4.1-limit-max: clamps (PETS-123) (expires 2025-06-30)');
+    expect(text).toContain('Now passing: remove these entries from the baseline (1):\n- 7-error-shape: used to fail');
+    expect(text).toContain('Expired entries, failing again (1)');
+  });
+});

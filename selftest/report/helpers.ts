@@ -1,0 +1,90 @@
+/** Shared helpers for the report writers' self-tests. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { RunReport } from '../../src/report/model.ts';
+
+export const XSD = fileURLToPath(new URL('./junit.xsd', import.meta.url));
+export const SCHEMA = fileURLToPath(new URL('../../spec/report.schema.json', import.meta.url));
+export const REPORTS_DIR = fileURLToPath(new URL('../../reports/', import.meta.url));
+
+export function tempDir(prefix = 'report-selftest-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs xmllint against the JUnit XSD; bounded by a timeout. */
+export function xmllint(xml: string, schema: string | null = XSD): { ok: boolean; output: string } {
+  const file = join(tempDir('junit-'), 'junit.xml');
+  writeFileSync(file, xml, 'utf8');
+  const args = schema ? ['--noout', '--schema', schema, file] : ['--noout', file];
+  const res = spawnSync('xmllint', args, { encoding: 'utf8', timeout: 20_000 });
+  if (res.error) throw res.error;
+  return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
+}
+
+/** Characters a hostile server (or a broken engine) can produce. */
+const HOSTILE_UNITS = fc.oneof(
+  fc.constantFrom(
+    '\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u009b',
+    '\ud800', '\udbff', '\udc00', '\udfff', '\ufffe', '\uffff', '\u2028', '\u202e',
+    '\r', '\n', '\t', ']]>', '<', '>', '&', '"', "'", '`', '|', '<script>', '</pre>', '-->', '$(rm -rf ~)',
+    '🐶', '\ud83d\udc08', 'é', '\u0301',
+  ),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
+
+/** Deterministic hostile strings (fast-check sample, fixed seed). */
+export function hostileStrings(count: number, seed = 4242): string[] {
+  return fc.sample(fc.string({ unit: HOSTILE_UNITS, minLength: 1, maxLength: 24 }), { seed, numRuns: count });
+}
+
+/** Puts hostile strings into every free-text field of every clause, check and evidence. */
+export function poison(report: RunReport, seed = 4242): RunReport {
+  const pool = hostileStrings(400, seed);
+  let i = 0;
+  const next = (): string => pool[i++ % pool.length]!;
+  const r = structuredClone(report);
+  r.spec.title = `Spec ${next()}`;
+  r.target.baseUrl = `https://example.test/${next()}`;
+  r.engineErrors = r.engineErrors.concat([next(), next()]);
+  r.capabilities.push({ id: next(), title: next(), value: next(), detail: next() });
+  for (const c of r.clauses) {
+    c.id = `${c.id}${next()}`;
+    c.title = next();
+    c.sentence = next();
+    c.operations = [next()];
+    for (const k of c.checks) {
+      k.check = next();
+      k.expected = next();
+      k.actual = next();
+      k.note = next();
+      k.counterexample = next();
+      k.path = next();
+      if (k.evidence) {
+        k.evidence.request.url = next();
+        k.evidence.request.headers = { [next()]: next() };
+        k.evidence.request.body = next();
+        k.evidence.curl = next();
+        if (k.evidence.response) {
+          k.evidence.response.headers = { [next()]: next() };
+          k.evidence.response.bodyExcerpt = pool.slice(0, 40).join('');
+        }
+      }
+    }
+  }
+  return r;
+}
+
+/** True when the string contains a UTF-16 code unit that is an unpaired surrogate. */
+export function hasLoneSurrogate(s: string): boolean {
+  return /(?:[\ud800-\udbff](?![\udc00-\udfff]))|(?:(?<![\ud800-\udbff])[\udc00-\udfff])/.test(s);
+}
+
+/** Characters not allowed in XML 1.0 documents. */
+export function hasXmlIllegal(s: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s) || hasLoneSurrogate(s);
+}

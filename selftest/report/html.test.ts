@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.ts';
+import { HOSTILE_MARKERS, makeReport } from './fixture.ts';
+import { hasLoneSurrogate, poison } from './helpers.ts';
+
+describe('renderHtml (static checks; the browser test is html.browser.test.ts)', () => {
+  const html = renderHtml(makeReport());
+
+  it('is self-contained: no external resource of any kind', () => {
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/<[^>]*\ssrc\s*=/i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    expect(html).not.toMatch(/<[^>]*\shref="(?!#)/i);
+    expect(html).not.toMatch(/<iframe|<object|<embed|<img/i);
+    expect([...html.matchAll(/<script>/g)].length).toBe(1);
+  });
+
+  it('forbids the network with a CSP that allows only its own style and script by hash', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+    expect(csp).toBeDefined();
+    expect(csp).toContain("default-src 'none'");
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const hash = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
+    expect(csp).toContain(`style-src 'sha256-${hash(style)}'`);
+    expect(csp).toContain(`script-src 'sha256-${hash(script)}'`);
+  });
+
+  it('escapes hostile server bodies', () => {
+    expect(html).not.toContain(HOSTILE_MARKERS.script);
+    expect(html).not.toContain(HOSTILE_MARKERS.img);
+    expect(html).toContain('&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt;');
+    expect(html).toContain('Rex&lt;/pre&gt;&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('\u0000');
+    expect(html).not.toContain('\u001b');
+    expect(hasLoneSurrogate(html)).toBe(false);
+  });
+
+  it('escapes hostile strings in every field', () => {
+    const out = renderHtml(poison(makeReport(), 11));
+    // The only tags are ours: every "<" starts a known element or closing tag.
+    const tags = new Set([...out.matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
+    const allowed = new Set(['!doctype', 'html', 'head', 'meta', 'title', 'style', 'body', 'header', 'div', 'h1', 'h2', 'h4', 'h5', 'p', 'ul', 'li', 'code', 'dl', 'dt', 'dd', 'strong', 'time', 'nav', 'a', 'main', 'section', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'span', 'details', 'summary', 'blockquote', 'pre', 'button', 'br', 'footer', 'script']);
+    expect([...tags].filter((t) => !allowed.has(t))).toEqual([]);
+    expect(hasLoneSurrogate(out)).toBe(false);
+  });
+
+  it('has the verdict, the metadata, the matrix, capabilities and engine errors', () => {
+    expect(html).toContain('<span class="word">Does not ship</span>');
+    for (const s of ['https://api.example.test/v1', '1.0.0', '1234567', '48.3 s', '2025-06-01T09:30:00.000Z', 'Conformance matrix by spec section', 'Capability profile', 'Engine errors (1)']) {
+      expect(html).toContain(s);
+    }
+    expect(renderHtml(makeReport({ verdict: 'pass', exitCode: 0 }))).toContain('<span class="word">Ships</span>');
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { renderJunit } from '../../src/report/junit.ts';
+import { HOSTILE_BODY, makeReport } from './fixture.ts';
+import { hasXmlIllegal, poison, xmllint } from './helpers.ts';
+
+function failureText(xml: string, testcase: string): string {
+  const start = xml.indexOf(`<testcase name="${testcase}"`);
+  expect(start, `testcase ${testcase}`).toBeGreaterThanOrEqual(0);
+  const end = xml.indexOf('</testcase>', start);
+  return xml.slice(start, end);
+}
+
+/** Decodes the five predefined entities and numeric references (enough to read our output back). */
+function unescapeXml(s: string): string {
+  return s
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+describe('renderJunit', () => {
+  const report = makeReport();
+  const xml = renderJunit(report);
+
+  it('validates against the Jenkins/Ant JUnit XSD with xmllint', () => {
+    const res = xmllint(xml);
+    expect(res.output).toContain('validates');
+    expect(res.ok).toBe(true);
+  });
+
+  it('the XSD really checks structure (a misplaced <failure> is rejected)', () => {
+    const broken = xml.replace('<testsuite ', '<failure message="x"/><testsuite ');
+    expect(xmllint(broken).ok).toBe(false);
+    const badCount = xml.replace(/tests="16"/, 'tests="sixteen"');
+    expect(xmllint(badCount).ok).toBe(false);
+  });
+
+  it('has one testsuite per section and one testcase per check', () => {
+    const suites = [...xml.matchAll(/<testsuite name="([^"]*)"/g)].map((m) => unescapeXml(m[1]!));
+    expect(suites).toEqual([
+      '§2.1 Animal (Pet) as returned',
+      '§4.1 List animals: GET /pets',
+      '§4.2 Add an animal: POST /pets',
+      '§4.3 Get an animal: GET /pets/{petId} (deprecated)',
+      '§4.4 Store orders: GET /store/orders',
+      '§4.5 Quickstart message operation',
+      '§5 Authentication',
+      '§7 Errors',
+      '§8 Limits',
+      'Engine errors',
+    ]);
+    const checks = report.clauses.reduce((n, c) => n + c.checks.length, 0);
+    expect([...xml.matchAll(/<testcase /g)].length).toBe(checks + report.engineErrors.length);
+    expect(xml).toContain('<testcase name="4.1-limit-max › limit-above-maximum-rejected" classname="service-spec.4.1" time="0.000">');
+    expect(xml).toMatch(/<testsuites [^>]*tests="16" failures="2" errors="2" time="48\.250"/);
+    expect(xml).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="1" errors="0" skipped="0"/);
+  });
+
+  it('keeps every detail of a failure: clause, sentence, Expected, Actual, counterexample, replay, request, response, curl', () => {
+    const text = unescapeXml(failureText(xml, '4.1-limit-max › limit-above-maximum-rejected'));
+    expect(text).toContain('<failure message="4.1-limit-max: MUST violated; expected 400 with an Error body');
+    expect(text).toContain('type="MUST"');
+    expect(text).toContain('Clause:   4.1-limit-max (§4.1 List animals: GET /pets, MUST)');
+    expect(text).toContain('Sentence: "limit: integer, minimum 1, maximum 100, default 20.');
+    expect(text).toContain('Expected: 400 with an Error body (limit=101 is above the maximum 100)');
+    expect(text).toContain('Actual:   200 with 101 animals, no Error body');
+    expect(text).toContain('Counterexample: {"limit":101}');
+    expect(text).toContain('Replay:   seed 1234567, path "14:2:0"');
+    expect(text).toContain('npx animal-store-conformance --seed 1234567 --runs 100');
+    expect(text).toContain('GET https://api.example.test/v1/pets?limit=101');
+    expect(text).toContain('Authorization: Bearer $API_KEY');
+    expect(text).toContain('HTTP 200');
+    expect(text).toContain(`"name":"<script>alert('owned')</script>"`);
+    expect(text).toContain('… (body truncated)');
+    expect(text).toContain(`curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
+  });
+
+  it('maps error, skip, warn and observe', () => {
+    const err = failureText(xml, '5-missing-key-401 › missing-key-401');
+    expect(err).toContain('<error message="the connection was reset');
+    expect(err).toContain('ECONNRESET');
+    expect(failureText(xml, '4.5-message-queued › message-initial-status')).toContain(
+      '<skipped message="messages base URL not reachable in this environment"/>',
+    );
+    const warn = failureText(xml, '4.3-deprecation-signalled › deprecation-signalled');
+    expect(warn).toContain('<system-out>WARNING: 4.3-deprecation-signalled');
+    expect(warn).toContain('Expected: a Deprecation or Sunset header');
+    expect(warn).not.toContain('<failure');
+    const obs = failureText(xml, '4.1-pagination › pagination-mechanism');
+    expect(obs).toContain('<system-out>OBSERVED: 4.1-pagination');
+    expect(obs).toContain('plain array');
+    expect(xml).toContain('<testcase name="engine error 1" classname="animal-store-conformance.engine"');
+  });
+
+  it('escapes markup and strips characters illegal in XML 1.0 from hostile bodies', () => {
+    expect(HOSTILE_BODY).toContain('\u0000');
+    expect(hasXmlIllegal(xml)).toBe(false);
+    expect(xml).not.toContain('<script>');
+    expect(xml).not.toContain('<img');
+    expect(xml).not.toContain(']]>');
+    expect(xml).toContain('\\u0000 nul');
+    expect(xml).toContain('\\u001b[31mred');
+    expect(xml).toContain('🐶🐈');
+    expect(xml).toContain('\uFFFD lone high \uFFFD lone low');
+  });
+
+  it('stays valid when every text field is hostile (fast-check sample)', () => {
+    for (const seed of [1, 2, 3]) {
+      const hostile = renderJunit(poison(makeReport(), seed));
+      expect(hasXmlIllegal(hostile)).toBe(false);
+      const res = xmllint(hostile);
+      expect(res.output, `seed ${seed}`).toContain('validates');
+    }
+  });
+
+  it('gives a clause without checks its own testcase', () => {
+    const r = makeReport();
+    r.clauses[0] = { ...r.clauses[0]!, outcome: 'skip', checks: [] };
+    const out = renderJunit(r);
+    expect(out).toContain('<testcase name="2.1-pet-shape" classname="service-spec.2.1" time="0.000">');
+    expect(xmllint(out).ok).toBe(true);
+  });
+});

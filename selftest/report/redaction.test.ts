@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderTerminal, writeReports } from '../../src/report/index.ts';
+import { renderJson } from '../../src/report/json.ts';
+import { redactText } from '../../src/report/common.ts';
+import type { RunReport } from '../../src/report/model.ts';
+import { makeReport } from './fixture.ts';
+import { tempDir } from './helpers.ts';
+
+const KEY = 'sk_live_51Hc9vQ2eZvKYlo2C0FAKEKEY';
+const ODD = 'tok&<en>"42"\'x';
+
+/** A report where a real key leaked everywhere it could. */
+function leaky(): RunReport {
+  const r = makeReport();
+  r.target.baseUrl = `https://api.example.test/v1?api_key=${KEY}`;
+  const fail = r.clauses[2]!.checks[0]!;
+  fail.evidence!.request.headers.Authorization = `Bearer ${KEY}`;
+  fail.evidence!.request.headers[`X-${KEY}`] = ODD;
+  fail.evidence!.response!.bodyExcerpt = `{"echo":"Bearer ${KEY}","odd":"${ODD}"} <script>${KEY}</script>`;
+  fail.evidence!.curl = `curl -H 'Authorization: Bearer ${KEY}' https://api.example.test/v1/pets`;
+  fail.actual = `the key ${KEY} was echoed back`;
+  fail.counterexample = JSON.stringify({ key: KEY, odd: ODD });
+  r.clauses[7]!.checks[0]!.expected = `no ${ODD} in a header`;
+  r.engineErrors.push(`401 for key ${KEY}`);
+  r.capabilities.push({ id: 'echo', title: 'Echoes the key', value: KEY, detail: ODD });
+  return r;
+}
+
+const forms = (s: string): string[] => [
+  s,
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+  JSON.stringify(s).slice(1, -1),
+];
+
+describe('secrets are redacted in every output', () => {
+  it('writeReports replaces every occurrence with $API_KEY in all four files', async () => {
+    const dir = tempDir('redact-');
+    const paths = await writeReports(leaky(), dir, { secrets: [KEY, ODD, ''] });
+    for (const [kind, path] of Object.entries(paths)) {
+      const text = readFileSync(path, 'utf8');
+      for (const secret of [KEY, ODD]) {
+        for (const form of forms(secret)) expect(text.includes(form), `${kind} contains ${form}`).toBe(false);
+      }
+      expect(text, kind).toContain('$API_KEY');
+    }
+    const json = JSON.parse(readFileSync(paths.json, 'utf8')) as RunReport;
+    expect(json.target.baseUrl).toBe('https://api.example.test/v1?api_key=$API_KEY');
+    expect(json.clauses[2]!.checks[0]!.evidence!.request.headers).toEqual({
+      Accept: 'application/json',
+      Authorization: 'Bearer $API_KEY',
+      'X-$API_KEY': '$API_KEY',
+    });
+  });
+
+  it('the terminal output too', () => {
+    const out = renderTerminal(leaky(), { color: true, secrets: [KEY, ODD] });
+    expect(out).not.toContain(KEY);
+    expect(out).not.toContain(ODD);
+    expect(out).toContain('the key $API_KEY was echoed back');
+  });
+
+  it('without secrets nothing is changed (the test above is not vacuous)', () => {
+    expect(renderJson(leaky())).toContain(KEY);
+  });
+
+  it('redactText keeps existing placeholders intact and ignores empty secrets', () => {
+    expect(redactText('Bearer $API_KEY and API and KEY', ['API', 'KEY', ''])).toBe('Bearer $API_KEY and $API_KEY and $API_KEY');
+    expect(redactText('abc', [''])).toBe('abc');
+  });
+});
+
+describe('writeReports', () => {
+  it('creates the directory and returns the four paths', async () => {
+    const dir = `${tempDir('write-')}/nested/out`;
+    const paths = await writeReports(makeReport(), dir);
+    expect(Object.keys(paths).sort()).toEqual(['html', 'json', 'junit', 'summary']);
+    expect(paths.junit.endsWith('/nested/out/junit.xml')).toBe(true);
+    expect(paths.json.endsWith('/report.json')).toBe(true);
+    expect(paths.html.endsWith('/report.html')).toBe(true);
+    expect(paths.summary.endsWith('/summary.md')).toBe(true);
+    expect(readFileSync(paths.html, 'utf8').startsWith('<!DOCTYPE html>')).toBe(true);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
+import { makeManyFailures, makeReport } from './fixture.ts';
+import { hasLoneSurrogate, poison } from './helpers.ts';
+
+describe('renderSummary', () => {
+  const md = renderSummary(makeReport());
+
+  it('starts with the verdict line', () => {
+    expect(md.split('\n')[0]).toBe('## ❌ Animal Store Service Specification 1.0.0: **does not ship**');
+    expect(renderSummary(makeReport({ verdict: 'pass', exitCode: 0 })).split('\n')[0]).toContain('✅');
+  });
+
+  it('has a counts table by section with a total row', () => {
+    expect(md).toContain('| Section | Pass | Fail | Warn | Skip | Observe | Error |');
+    expect(md).toContain('| §4.1 List animals: GET /pets | 2 | **1** | 0 | 0 | 1 | 0 |');
+    expect(md).toContain('| §5 Authentication | 0 | 0 | 0 | 0 | 0 | **1** |');
+    expect(md).toContain('| **Total** | **6** | **2** | **1** | **2** | **1** | **1** |');
+  });
+
+  it('lists each failure on one line with clause id, section, expected and actual', () => {
+    const lines = md.split('\n');
+    const limit = lines.find((l) => l.includes('4.1-limit-max'));
+    expect(limit).toBe(
+      '- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0")',
+    );
+    expect(lines.find((l) => l.includes('4.2-create-400'))).toContain('actual `201 Created, animal stored with categoryId null`');
+    expect(lines.find((l) => l.includes('5-missing-key-401'))).toContain('engine error');
+    expect(md).toContain('### Failures (3)');
+    expect(md).toContain('### Warnings (1)');
+    expect(md).toContain('Replay: `npx animal-store-conformance --seed 1234567 --runs 100`');
+  });
+
+  it('is cut politely after ~30 failures', () => {
+    const many = renderSummary(makeManyFailures(45));
+    const items = many.split('\n').filter((l) => l.startsWith('- **`4.2-generated-'));
+    expect(items.length).toBe(SUMMARY_MAX_FAILURES);
+    expect(many).toContain('### Failures (45)');
+    expect(many).toContain('…and 15 more failures not shown here; the HTML report and junit.xml list them all.');
+    expect(many.length).toBeLessThan(12_000);
+  });
+
+  it('cannot be broken by hostile text (code spans are fenced, no raw HTML, one line per item)', () => {
+    const r = makeReport();
+    r.clauses[2]!.checks[0]!.actual = 'got `<script>` | and ``` fences\nand a second line';
+    const out = renderSummary(r);
+    const line = out.split('\n').find((l) => l.includes('4.1-limit-max'))!;
+    expect(line).toContain('actual ````got `<script>` \\| and ``` fences and a second line````');
+    const poisoned = renderSummary(poison(makeReport(), 5));
+    expect(hasLoneSurrogate(poisoned)).toBe(false);
+    expect(poisoned).not.toContain('\u0000');
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { renderTerminal } from '../../src/report/terminal.ts';
+import { makeReport } from './fixture.ts';
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+describe('renderTerminal', () => {
+  const plain = renderTerminal(makeReport(), { color: false });
+
+  it('groups by section with h2spec-style marks', () => {
+    expect(plain).toContain('§4.1 List animals: GET /pets (4 clauses)');
+    expect(plain).toContain('  ✔ 4.1-list-200 GET /pets returns an array of Pet [MUST]');
+    expect(plain).toContain('  ✖ 4.1-limit-max limit above 100 is rejected [MUST]');
+    expect(plain).toContain('  ⚠ 4.3-deprecation-signalled getPet signals its deprecation [SHOULD]');
+    expect(plain).toContain('  ○ 4.5-message-queued A sent message starts queued [MUST] — messages base URL not reachable in this environment');
+    expect(plain).toContain('  ℹ 4.1-pagination Pagination mechanism beyond limit [OBSERVE] — no pagination beyond limit was seen');
+    expect(plain).toContain('  ‼ 5-missing-key-401 A missing key yields 401 with an Error body [MUST]');
+    expect(plain.indexOf('§2.1')).toBeLessThan(plain.indexOf('§4.1'));
+    expect(plain.indexOf('§4.5')).toBeLessThan(plain.indexOf('§5 '));
+  });
+
+  it('prints the sentence, Expected, Actual, counterexample and curl for failures and warnings', () => {
+    const lines = plain.split('\n');
+    const at = lines.findIndex((l) => l.includes('✖ 4.1-limit-max'));
+    const block = lines.slice(at, at + 10).join('\n');
+    expect(block).toContain('"limit: integer, minimum 1, maximum 100, default 20. Maximum number of animals returned."');
+    expect(block).toContain('Expected:       400 with an Error body (limit=101 is above the maximum 100)');
+    expect(block).toContain('Actual:         200 with 101 animals, no Error body');
+    expect(block).toContain('Counterexample: {"limit":101}');
+    expect(block).toContain('Replay:         seed 1234567, path "14:2:0"');
+    expect(block).toContain(`Reproduce:      curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
+    const warn = lines.findIndex((l) => l.includes('⚠ 4.3-deprecation-signalled'));
+    expect(lines.slice(warn, warn + 5).join('\n')).toContain('Actual:         no Deprecation, Sunset or Link rel="deprecation" header');
+  });
+
+  it('ends with counts, verdict, seed and the replay command', () => {
+    expect(plain).toContain('Verdict: DOES NOT SHIP (fails on MUST, exit code 1)');
+    expect(plain).toContain('13 clauses: 6 passed, 2 failed, 1 warned, 2 skipped, 1 observed, 1 errored; 1 engine error');
+    expect(plain).toContain('Seed 1234567 · runs 100 · 48.3 s');
+    expect(plain.trimEnd().split('\n').at(-1)).toBe('Replay: npx animal-store-conformance --seed 1234567 --runs 100');
+    expect(plain).toContain('Engine errors (1)');
+  });
+
+  it('colours only when asked, and the coloured text is the plain text plus SGR codes', () => {
+    expect(plain).not.toMatch(ANSI);
+    const coloured = renderTerminal(makeReport(), { color: true });
+    expect(coloured).toMatch(ANSI);
+    expect(coloured).toContain('\u001b[31m✖\u001b[39m');
+    expect(coloured.replace(ANSI, '')).toBe(plain);
+  });
+
+  it('a hostile server cannot drive the terminal', () => {
+    const r = makeReport();
+    r.clauses[2]!.checks[0]!.actual = 'evil \u001b]0;pwned\u0007 \u001b[2J\u009b31m\rOVERWRITE';
+    const out = renderTerminal(r, { color: false });
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(out).toContain('evil \\u001b]0;pwned\\u0007 \\u001b[2J\\u009b31m\\rOVERWRITE');
+  });
+});

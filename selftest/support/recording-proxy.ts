@@ -1,0 +1,37 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordingProxy {
+  url: string;
+  requests: { method: string; path: string }[];
+  close(): Promise<void>;
+}
+
+/** A loopback proxy that records each request's method and path and forwards it to `target`. */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const requests: { method: string; path: string }[] = [];
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', path: req.url ?? '' });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

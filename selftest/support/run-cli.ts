@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunReport } from '../../src/report/model.ts';
+
+export const BIN = fileURLToPath(new URL('../../bin/animal-store-conformance.mjs', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  report?: RunReport;
+  /** Every report file's text, by name, for scanning. */
+  files: Record<string, string>;
+  ms: number;
+}
+
+/** Runs the CLI as a user would: a child process, flags and environment, a reports folder of its own. */
+export async function runCli(args: string[], env: Record<string, string>, options: { timeoutMs?: number; keepReports?: boolean } = {}): Promise<CliResult> {
+  const reports = await mkdtemp(join(tmpdir(), 'asc-reports-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args, '--reports', reports], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  const files: Record<string, string> = {};
+  for (const name of await readdir(reports)) files[name] = await readFile(join(reports, name), 'utf8');
+  if (!options.keepReports) await rm(reports, { recursive: true, force: true });
+  const result: CliResult = { code, stdout, stderr, files, ms: performance.now() - started };
+  if (files['report.json']) result.report = JSON.parse(files['report.json']) as RunReport;
+  return result;
+}
+
+export function failedClauses(report: RunReport | undefined): string[] {
+  return report?.clauses.filter((clause) => clause.outcome === 'fail' || clause.outcome === 'error').map((clause) => clause.id) ?? [];
+}

@@ -1,0 +1,54 @@
+import type { OpenAPIV3 } from 'openapi-types';
+
+/** The contract as the suite uses it: plain data, cheap to hand to every worker. */
+
+export type SchemaObject = OpenAPIV3.SchemaObject;
+
+export interface Operation {
+  id: string;
+  method: string;
+  /** Path relative to the server, e.g. /pets/{petId}. */
+  path: string;
+  /** Which configured base URL the operation lives on. */
+  server: 'main' | 'messages';
+  deprecated: boolean;
+  parameters: OpenAPIV3.ParameterObject[];
+  requestSchema?: SchemaObject;
+  /** Response status keys as written in the document: '200', '2XX', 'default'. */
+  responses: Record<string, SchemaObject | undefined>;
+}
+
+export interface Deprecation {
+  operationId: string;
+  /** ISO 8601 date-time (kept as text so the contract crosses to workers unchanged). */
+  removal: string;
+  section: string;
+  replacement: { method: string; path: string; parameter: string };
+}
+
+export interface OpenPoint {
+  id: string;
+  section: string;
+  text: string;
+}
+
+export interface Contract {
+  title: string;
+  version: string;
+  schemas: Record<string, SchemaObject>;
+  operations: Record<string, Operation>;
+  deprecations: Deprecation[];
+  unspecified: OpenPoint[];
+}
+
+export function operation(contract: Contract, id: string): Operation {
+  const op = contract.operations[id];
+  if (!op) throw new Error(`the contract has no operation ${id}`);
+  return op;
+}
+
+export function parameterSchema(op: Operation, name: string): SchemaObject {
+  const parameter = op.parameters.find((p) => p.name === name);
+  if (!parameter?.schema) throw new Error(`operation ${op.id} has no parameter ${name}`);
+  return parameter.schema as SchemaObject;
+}
