@@ -17,7 +17,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'absent', authorization: null },
     { id: 'empty', authorization: { value: '', shown: '' } },
     { id: 'Bearer without a token', authorization: { value: 'Bearer', shown: 'Bearer' } },
-    { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64)` } },
+    { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64 | tr -d '\n')` } },
     { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
     { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },

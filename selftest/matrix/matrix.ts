@@ -55,7 +55,9 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };
     if (deviation.breaks) row.expected = deviation.breaks;
     const leak = leaks(result, key);
+    const missing = ['junit.xml', 'report.json', 'report.html', 'summary.md'].filter((name) => !(name in result.files));
     if (leak) row.problem = leak;
+    else if (missing.length) row.problem = `no ${missing.join(', ')} written`;
     else if (deviation.kind === 'fault') {
       row.ok = result.code === 1 && failed.includes(deviation.breaks ?? '');
       if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;

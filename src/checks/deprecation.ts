@@ -17,9 +17,14 @@ const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 const LINK_VALUE = new RegExp(`^<[^<>\\s]*>(?:\\s*;\\s*${TOKEN}(?:\\s*=\\s*(?:${TOKEN}|${QUOTED}))?)*$`);
 
 export function parseHttpDate(value: string): Date | undefined {
-  if (!HTTP_DATE.some((re) => re.test(value.trim()))) return undefined;
-  const time = Date.parse(value.trim().endsWith('GMT') ? value : `${value} GMT`);
-  return Number.isNaN(time) ? undefined : new Date(time);
+  const text = value.trim();
+  if (!HTTP_DATE.some((re) => re.test(text))) return undefined;
+  const time = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
+  if (Number.isNaN(time)) return undefined;
+  const date = new Date(time);
+  // Date.parse rolls 31 February over into March and ignores the weekday: an IMF-fixdate must round-trip.
+  if (HTTP_DATE[0]!.test(text) && date.toUTCString() !== text) return undefined;
+  return date;
 }
 
 function splitLinks(value: string): string[] {

@@ -3,8 +3,21 @@ import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
 /** ISO 8601 extended date-time in UTC: a `Z` or a zero offset. */
-const ISO_UTC = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:([0-5]\d|60)([.,]\d+)?)?(Z|z|[+]00(:?00)?)$/;
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/;
 const RECENT_MS = 5 * 60_000;
+
+/** Milliseconds since the epoch of an ISO 8601 UTC timestamp, or undefined when it is not one (30 February included). */
+export function parseIsoUtc(text: string): number | undefined {
+  const m = ISO_UTC.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
+  const leap = second === 60;
+  if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 60) return undefined;
+  const time = Date.UTC(year!, month! - 1, day!, hour!, minute!, leap ? 59 : second, Number(`0.${m[7] ?? '0'}`) * 1000);
+  const date = new Date(time);
+  if (day! < 1 || date.getUTCDate() !== day || date.getUTCMonth() !== month! - 1) return undefined;
+  return time + (leap ? 1000 : 0);
+}
 
 function message(exchange: Exchange): Record<string, unknown> | undefined {
   const status = exchange.response?.status ?? 0;
@@ -55,7 +68,7 @@ export const messagesCreatedAt = defineCheck({
     const body = message(exchange);
     if (!body) return NOT_APPLICABLE;
     const value = body.createdAt;
-    if (typeof value === 'string' && ISO_UTC.test(value) && !Number.isNaN(Date.parse(value))) return PASS;
+    if (typeof value === 'string' && parseIsoUtc(value) !== undefined) return PASS;
     return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${JSON.stringify(value ?? null)}`);
   },
 });
@@ -66,8 +79,8 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
   description: 'createdAt is within five minutes of the request',
   judge(exchange, { sentAt }) {
     const value = message(exchange)?.createdAt;
-    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    if (Number.isNaN(time)) return NOT_APPLICABLE;
+    const time = typeof value === 'string' ? parseIsoUtc(value) : undefined;
+    if (time === undefined) return NOT_APPLICABLE;
     return Math.abs(time - sentAt.getTime()) <= RECENT_MS
       ? PASS
       : fail(`createdAt within 5 minutes of ${sentAt.toISOString()}`, `createdAt = ${String(value)}`);

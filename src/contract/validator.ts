@@ -41,7 +41,9 @@ function validationView(value: unknown): unknown {
 
 /** Lossless int64 range check, walking the schema beside the value. */
 function int64Errors(schema: SchemaObject, value: unknown, path: string, errors: string[]): void {
-  if (schema.format === 'int64' && typeof value === 'bigint' && (value < INT64_MIN || value > INT64_MAX)) {
+  const outside =
+    typeof value === 'bigint' ? value < INT64_MIN || value > INT64_MAX : typeof value === 'number' && (value >= 2 ** 63 || value < -(2 ** 63));
+  if (schema.format === 'int64' && outside) {
     errors.push(`${path || '/'} must be within the int64 range (got ${value})`);
   }
   for (const part of schema.allOf ?? []) int64Errors(part as SchemaObject, value, path, errors);

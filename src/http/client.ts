@@ -59,6 +59,9 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
 }
 
+/** While the breaker is open, one request is let through this often to see if the target is back. */
+const BREAKER_PROBE_MS = 5_000;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -76,16 +79,26 @@ export class HttpClient {
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
   private consecutiveFailures = 0;
+  private brokenSince = 0;
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency, connect: { timeout: options.timeoutMs } });
   }
 
   async send(outgoing: OutgoingRequest): Promise<Exchange> {
+    const breakAfter = this.options.breakAfter;
+    if (breakAfter > 0 && this.consecutiveFailures >= breakAfter && Date.now() - this.brokenSince < BREAKER_PROBE_MS) {
+      // A target that stopped answering is not asked again and again until the budget runs out.
+      const request: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
+      if (outgoing.authorization) request.headers.Authorization = outgoing.authorization.shown;
+      if (outgoing.body !== undefined) request.body = outgoing.body;
+      return { request, failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
+    }
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.sendOnce(outgoing);
       const broken = exchange.failure || exchange.response?.truncated;
       this.consecutiveFailures = broken ? this.consecutiveFailures + 1 : 0;
+      if (broken && this.consecutiveFailures >= this.options.breakAfter) this.brokenSince = Date.now();
       const status = exchange.response?.status;
       if (status !== 429) return exchange;
       this.stats.rateLimited++;
@@ -126,11 +139,6 @@ export class HttpClient {
     }
     const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: shownHeaders };
     if (outgoing.body !== undefined) sent.body = outgoing.body;
-    const breakAfter = this.options.breakAfter;
-    if (breakAfter > 0 && this.consecutiveFailures >= breakAfter) {
-      // A target that stopped answering is not asked again and again until the budget runs out.
-      return { request: sent, failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
-    }
     await this.acquire();
     const started = performance.now();
     const signal = AbortSignal.timeout(this.options.timeoutMs);

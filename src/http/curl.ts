@@ -6,6 +6,8 @@ function shellQuote(text: string): string {
 
 /** A header value may hold `$API_KEY` (or a `$(…)` built from it): those stay in double quotes. */
 function headerArg(name: string, value: string): string {
+  // curl drops `Name: ` with nothing after it; `Name;` is its form for an empty value.
+  if (value === '') return shellQuote(`${name};`);
   if (/\$\{?API_KEY/.test(value)) return `"${name}: ${value}"`;
   return shellQuote(`${name}: ${value}`);
 }

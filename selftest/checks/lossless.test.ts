@@ -1,0 +1,93 @@
+/** src/json/lossless.ts: int64 exact, non-integers never passed off as integers, bytes checked. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isInt, jsonEqual, JsonDecodeError, parseJson, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+describe('parseJson and stringifyJson', () => {
+  it('keep the int64 extremes exact both ways', () => {
+    const text = '{"max":9223372036854775807,"min":-9223372036854775808,"nearMax":9223372036854775806,"unsafe":9007199254740993}';
+    const value = parseJson(text) as Record<string, unknown>;
+    expect(value.max).toBe(INT64_MAX);
+    expect(value.min).toBe(INT64_MIN);
+    expect(value.nearMax).toBe(INT64_MAX - 1n);
+    expect(value.unsafe).toBe(2n ** 53n + 1n);
+    expect(stringifyJson(value)).toBe(text);
+  });
+
+  it('keep safe integers as plain numbers', () => {
+    expect(parseJson('[0,-1,9007199254740991,-9007199254740991]')).toEqual([0, -1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]);
+  });
+
+  it('round-trip every int64 exactly (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), (n) => {
+        const text = stringifyJson({ id: n });
+        expect(text).toBe(`{"id":${n}}`);
+        expect(sameInteger((parseJson(text) as { id: unknown }).id, n)).toBe(true);
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+  });
+
+  it('parse 1e400 to Infinity, which is not an integer', () => {
+    const value = parseJson('{"categoryId":1e400}') as { categoryId: unknown };
+    expect(value.categoryId).toBe(Infinity);
+    expect(isInt(value.categoryId)).toBe(false);
+    expect(isInt(parseJson('-1e400'))).toBe(false);
+  });
+
+  it('parse 1.5 as a non-integer number', () => {
+    expect(parseJson('1.5')).toBe(1.5);
+    expect(isInt(parseJson('1.5'))).toBe(false);
+  });
+
+  it('throw JsonDecodeError on invalid UTF-8 bytes', () => {
+    for (const bytes of [[0x22, 0xff, 0x22], [0x22, 0xc3, 0x22], [0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xc0, 0xaf, 0x22]]) {
+      expect(() => parseJson(Uint8Array.from(bytes))).toThrow(JsonDecodeError);
+    }
+    expect(() => parseJson(Buffer.from([0x7b, 0xfe, 0x7d]))).toThrow(/UTF-8/);
+  });
+
+  it('decode valid UTF-8 bytes, non-ASCII included', () => {
+    expect(parseJson(Buffer.from('{"name":"Ünïcödé 🐈‍⬛ 名前"}', 'utf8'))).toEqual({ name: 'Ünïcödé 🐈‍⬛ 名前' });
+  });
+
+  it('throw JsonDecodeError on text that is not JSON', () => {
+    for (const text of ['', '{', "{'a':1}", '{"a":1,}', 'name=Rex', 'NaN', '[1,]']) {
+      expect(() => parseJson(text), JSON.stringify(text)).toThrow(JsonDecodeError);
+    }
+  });
+
+  it('keep the last of duplicate keys', () => {
+    expect(parseJson('{"a":1,"a":2}')).toEqual({ a: 2 });
+  });
+});
+
+describe('jsonEqual', () => {
+  it('treats 5 and 5n as equal', () => {
+    expect(jsonEqual(5, 5n)).toBe(true);
+    expect(jsonEqual(5n, 5)).toBe(true);
+    expect(jsonEqual({ id: 5, tags: [1n] }, { id: 5n, tags: [1] })).toBe(true);
+  });
+
+  it('tells int64 neighbours apart', () => {
+    expect(jsonEqual(INT64_MAX, INT64_MAX - 1n)).toBe(false);
+    expect(jsonEqual(2n ** 53n + 1n, 2 ** 53)).toBe(false);
+  });
+
+  it('tells a number from the string of its digits', () => {
+    expect(jsonEqual(5, '5')).toBe(false);
+    expect(jsonEqual('9223372036854775807', INT64_MAX)).toBe(false);
+  });
+
+  it('compares objects by keys and values, arrays in order', () => {
+    expect(jsonEqual({ a: 1, b: 'x' }, { b: 'x', a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
+    expect(jsonEqual([], {})).toBe(false);
+  });
+});

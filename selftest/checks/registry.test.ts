@@ -1,0 +1,705 @@
+/**
+ * Every check in CHECKS judged on canned exchanges: at least one it must pass and one it must fail
+ * (MUST and SHOULD clauses), or one it must leave n/a and one it must observe with the right value
+ * (OBSERVE clauses). The table is keyed by CheckName, so a new check without cases fails both the
+ * typecheck and the coverage test below.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS, getCheck, type CheckName, type ContextOf } from '../../src/checks/registry.ts';
+import type { JudgeEnv, Verdict } from '../../src/checks/types.ts';
+import { loadClauses } from '../../src/contract/clauses.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { errorBody, exchange, failed, makeEnv, messageBody, NOW, pet, pets, raw, truncated } from './helpers.ts';
+
+interface Case<C> {
+  /** What the case shows, as the test name. */
+  why: string;
+  ex: Exchange;
+  /** Replaces the check's default context for this case. */
+  ctx?: C;
+  /** Replaces the env clock for this case. */
+  now?: Date;
+  /** observe: the value the check must record. */
+  value?: string;
+  /** observe: the detail the check must record. */
+  detail?: string;
+  /** fail: what the Actual line must say. */
+  actual?: RegExp;
+}
+
+interface Cases<C> {
+  ctx: C;
+  pass?: Case<C>[];
+  fail?: Case<C>[];
+  na?: Case<C>[];
+  observe?: Case<C>[];
+}
+
+type Table = { [N in CheckName]: Cases<ContextOf<N>> };
+
+const REMOVAL = new Date('2030-12-05T00:00:00Z');
+const AFTER_REMOVAL = new Date('2031-01-10T00:00:00Z');
+const INT64_MAX = 9223372036854775807n;
+const NEW_PET = { name: 'Rex', categoryId: INT64_MAX };
+const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+const DEPRECATION_HEADERS = { deprecation: '@1735689600', sunset: SUNSET, link: '</v1/pets>; rel="successor-version"' };
+
+const TABLE: Table = {
+  'json-content-type': {
+    ctx: {},
+    pass: [
+      { why: 'application/json; charset=utf-8', ex: exchange(200, pets(2), { 'content-type': 'application/json; charset=utf-8' }) },
+      { why: 'Application/JSON (media types are case-insensitive)', ex: exchange(200, pets(1), { 'content-type': 'Application/JSON' }) },
+      { why: 'plain application/json on an Error', ex: exchange(400, errorBody(400)) },
+    ],
+    fail: [
+      { why: 'text/plain', ex: exchange(200, pets(1), { 'content-type': 'text/plain' }), actual: /text\/plain/ },
+      { why: 'no Content-Type at all', ex: exchange(200, pets(1), { 'content-type': null }), actual: /absent/ },
+      { why: 'text/html on a 404', ex: exchange(404, raw('<h1>Not Found</h1>'), { 'content-type': 'text/html' }) },
+      { why: 'application/jsonp is another media type', ex: exchange(200, pets(1), { 'content-type': 'application/jsonp' }) },
+    ],
+    na: [
+      { why: 'an empty body', ex: exchange(204) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'error-shape': {
+    ctx: {},
+    pass: [
+      { why: 'a 400 Error', ex: exchange(400, errorBody(400, 'invalid_body', 'name is required')) },
+      { why: 'a 404 Error with an extra field (schemas stay open)', ex: exchange(404, { ...errorBody(404, 'not_found'), requestId: 'r1' }) },
+    ],
+    fail: [
+      { why: 'an Error missing code', ex: exchange(400, { message: 'name is required', status: 400 }), actual: /code/ },
+      { why: 'an Error missing status', ex: exchange(404, { code: 'not_found', message: 'no such animal' }), actual: /status/ },
+      { why: 'status as a string', ex: exchange(400, { code: 'x', message: 'y', status: '400' }) },
+      { why: 'an HTML 500', ex: exchange(500, raw('<h1>Internal Server Error</h1>'), { 'content-type': 'text/html' }) },
+      { why: 'an empty 404', ex: exchange(404), actual: /empty body/ },
+      { why: 'an Error as an array', ex: exchange(400, [errorBody(400)]) },
+    ],
+    na: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 401 (judged by auth-401-error-body)', ex: exchange(401, { nothing: 'here' }) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'error-status-field': {
+    ctx: {},
+    pass: [
+      { why: 'status 400 on a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'status 404 on a 404', ex: exchange(404, errorBody(404, 'not_found')) },
+    ],
+    fail: [
+      { why: 'status 200 on a 400', ex: exchange(400, { code: 'x', message: 'y', status: 200 }), actual: /Error\.status = 200 on an HTTP 400/ },
+      { why: 'status 404 on a 400', ex: exchange(400, errorBody(404)) },
+      { why: 'status 500 on a 401', ex: exchange(401, errorBody(500, 'unauthorized')) },
+    ],
+    na: [
+      { why: 'a 200', ex: exchange(200, { code: 'x', message: 'y', status: 404 }) },
+      { why: 'an Error without status (error-shape judges that)', ex: exchange(400, { code: 'x', message: 'y' }) },
+      { why: 'a status that is not an integer', ex: exchange(400, { code: 'x', message: 'y', status: '400' }) },
+      { why: 'a body that is not JSON', ex: exchange(400, raw('Bad Request'), { 'content-type': 'text/plain' }) },
+    ],
+  },
+  'no-5xx': {
+    ctx: {},
+    pass: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+      { why: 'a 499', ex: exchange(499) },
+    ],
+    fail: [
+      { why: 'a 500', ex: exchange(500, errorBody(500)), actual: /^500/ },
+      { why: 'a 503', ex: exchange(503) },
+    ],
+    na: [{ why: 'a transport failure', ex: failed('reset', 'socket hang up') }],
+  },
+  'auth-401': {
+    ctx: { variant: 'absent' },
+    pass: [{ why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized'), { 'www-authenticate': 'Bearer' }) }],
+    fail: [
+      { why: 'a 200 without a key', ex: exchange(200, pets(1)), actual: /^200/ },
+      { why: 'a 403 (the spec says 401)', ex: exchange(403, errorBody(403, 'forbidden')) },
+      { why: 'a transport failure', ex: failed(), actual: /timeout/ },
+    ],
+  },
+  'auth-401-error-body': {
+    ctx: {},
+    pass: [{ why: 'a 401 Error', ex: exchange(401, errorBody(401, 'unauthorized', 'missing or invalid API key')) }],
+    fail: [
+      { why: 'an empty 401', ex: exchange(401), actual: /empty body/ },
+      { why: 'a 401 Error missing status', ex: exchange(401, { code: 'unauthorized', message: 'no key' }) },
+      { why: 'a plain-text 401', ex: exchange(401, raw('Unauthorized'), { 'content-type': 'text/plain' }) },
+    ],
+    na: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 403', ex: exchange(403) },
+    ],
+  },
+  'auth-valid-key-accepted': {
+    ctx: {},
+    pass: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+    ],
+    fail: [
+      { why: 'a 401', ex: exchange(401, errorBody(401)), actual: /^401/ },
+      { why: 'a 403', ex: exchange(403, errorBody(403)) },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'auth-www-authenticate': {
+    ctx: {},
+    pass: [{ why: 'a 401 with a Bearer challenge', ex: exchange(401, errorBody(401), { 'www-authenticate': 'Bearer realm="animal-store"' }) }],
+    fail: [
+      { why: 'a 401 without the header', ex: exchange(401, errorBody(401)), actual: /no WWW-Authenticate/ },
+      { why: 'a 401 with a blank header', ex: exchange(401, errorBody(401), { 'www-authenticate': '   ' }) },
+    ],
+    na: [{ why: 'a 200', ex: exchange(200, pets(1)) }],
+  },
+  'list-200-pets': {
+    ctx: {},
+    pass: [
+      { why: 'a 200 with Pets', ex: exchange(200, pets(3)) },
+      { why: 'an empty listing', ex: exchange(200, []) },
+      { why: 'a Pet without status (optional)', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 2 }]) },
+      { why: 'int64 extremes', ex: exchange(200, [pet(INT64_MAX, { categoryId: -(2n ** 63n) })]) },
+    ],
+    fail: [
+      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a wrapper object instead of an array', ex: exchange(200, { items: pets(2) }) },
+      { why: 'a Pet missing id', ex: exchange(200, [{ name: 'Rex', categoryId: 2 }]) },
+      { why: 'an id beyond int64', ex: exchange(200, raw('[{"id":9223372036854775808,"name":"Rex","categoryId":1}]')), actual: /int64/ },
+      { why: 'a status outside the enum', ex: exchange(200, [pet(1, { status: 'adopted' })]) },
+      { why: 'a body that is not JSON', ex: exchange(200, raw('[{"id":1,')) },
+      { why: 'a truncated body', ex: truncated(200, '[') },
+    ],
+  },
+  'list-limit-respected': {
+    ctx: { limit: 5 },
+    pass: [
+      { why: '5 animals for limit=5', ex: exchange(200, pets(5)) },
+      { why: 'fewer animals than limit', ex: exchange(200, pets(2)) },
+    ],
+    fail: [{ why: '6 animals for limit=5', ex: exchange(200, pets(6)), actual: /6 animals/ }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 200 that is no array', ex: exchange(200, { items: pets(9) }) },
+    ],
+  },
+  'list-limit-default': {
+    ctx: {},
+    pass: [{ why: '20 animals without limit', ex: exchange(200, pets(20)) }],
+    fail: [{ why: '21 animals without limit', ex: exchange(200, pets(21)), actual: /21 animals/ }],
+    na: [{ why: 'a 401', ex: exchange(401, errorBody(401)) }],
+  },
+  'list-limit-max': {
+    ctx: { limitText: '1000' },
+    pass: [{ why: '100 animals', ex: exchange(200, pets(100)) }],
+    fail: [{ why: '101 animals', ex: exchange(200, pets(101)), actual: /101 animals/ }],
+    na: [{ why: 'a 400 for limit=1000', ex: exchange(400, errorBody(400)) }],
+  },
+  'list-limit-accepted': {
+    ctx: { limit: 100 },
+    pass: [{ why: 'a 200 for limit=100', ex: exchange(200, pets(3)) }],
+    fail: [
+      { why: 'a 400 for limit=100', ex: exchange(400, errorBody(400)), actual: /^400/ },
+      { why: 'a 422', ex: exchange(422, errorBody(422)) },
+    ],
+  },
+  'list-full-page': {
+    ctx: { limit: 10, known: 3 },
+    pass: [
+      { why: '3 animals when 3 exist (limit 10)', ex: exchange(200, pets(3)) },
+      { why: '10 animals when 50 exist (limit 10)', ex: exchange(200, pets(10)), ctx: { limit: 10, known: 50 } },
+    ],
+    fail: [
+      { why: '2 animals when 3 exist', ex: exchange(200, pets(2)), actual: /2 animals/ },
+      { why: '9 animals for limit 10 when 50 exist', ex: exchange(200, pets(9)), ctx: { limit: 10, known: 50 } },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'list-status-filter': {
+    ctx: { status: 'sold' },
+    pass: [
+      { why: 'every animal sold', ex: exchange(200, pets(4, { status: 'sold' })) },
+      { why: 'an empty listing', ex: exchange(200, []) },
+    ],
+    fail: [
+      { why: 'one pending among sold', ex: exchange(200, [pet(1, { status: 'sold' }), pet(2, { status: 'pending' })]), actual: /item 1 of 2 has status "pending"/ },
+      { why: 'an animal without status', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }]), actual: /null/ },
+      { why: 'status in another case', ex: exchange(200, [pet(1, { status: 'SOLD' })]) },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'list-invalid-query': {
+    ctx: { query: 'limit=abc' },
+    pass: [
+      { why: 'a 200 (clamped)', ex: exchange(200, pets(20)) },
+      { why: 'a 400 (rejected)', ex: exchange(400, errorBody(400)) },
+    ],
+    fail: [
+      { why: 'a 422', ex: exchange(422, errorBody(422)), actual: /^422/ },
+      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+    ],
+    na: [
+      { why: 'a 500 (judged by no-5xx)', ex: exchange(500) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'list-invalid-query-handling': {
+    ctx: { query: 'limit=0' },
+    observe: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'rejected with 400', detail: 'limit=0' },
+      { why: 'a 200', ex: exchange(200, pets(1)), value: 'tolerated with 200', detail: 'limit=0' },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), value: 'answered 422' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'create-201-pet': {
+    ctx: {},
+    pass: [
+      { why: 'a 201 Pet', ex: exchange(201, pet(7)) },
+      { why: 'a 201 Pet with an int64 id', ex: exchange(201, pet(INT64_MAX)) },
+    ],
+    fail: [
+      { why: 'a 200 (the spec says 201)', ex: exchange(200, pet(7)), actual: /^200/ },
+      { why: 'a 201 without id', ex: exchange(201, { name: 'Rex', categoryId: 1 }), actual: /id/ },
+      { why: 'categoryId as a string', ex: exchange(201, pet(7, { categoryId: '1' })) },
+      { why: 'an empty 201', ex: exchange(201) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+    ],
+  },
+  'create-echo': {
+    ctx: { input: NEW_PET },
+    pass: [
+      { why: 'categoryId 9223372036854775807 back exactly', ex: exchange(201, raw('{"id":1,"name":"Rex","categoryId":9223372036854775807}')) },
+      { why: 'status not sent, the server added one', ex: exchange(201, raw('{"id":1,"name":"Rex","categoryId":9223372036854775807,"status":"available"}')) },
+      {
+        why: 'status sent and echoed',
+        ctx: { input: { name: '  padded  ', categoryId: 2, status: 'sold' } },
+        ex: exchange(201, { id: 1, name: '  padded  ', categoryId: 2, status: 'sold' }),
+      },
+    ],
+    fail: [
+      {
+        why: 'categoryId 9223372036854775807 back as 9223372036854775806',
+        ex: exchange(201, raw('{"id":1,"name":"Rex","categoryId":9223372036854775806}')),
+        actual: /categoryId = 9223372036854775806/,
+      },
+      { why: 'categoryId rounded through a double', ex: exchange(201, raw('{"id":1,"name":"Rex","categoryId":9223372036854775808.0}')) },
+      { why: 'categoryId as a string of the same digits', ex: exchange(201, { id: 1, name: 'Rex', categoryId: '9223372036854775807' }) },
+      {
+        why: 'name trimmed',
+        ctx: { input: { name: '  padded  ', categoryId: 2 } },
+        ex: exchange(201, { id: 1, name: 'padded', categoryId: 2 }),
+        actual: /name = "padded"/,
+      },
+      {
+        why: 'status sent but replaced',
+        ctx: { input: { name: 'Rex', categoryId: 2, status: 'sold' } },
+        ex: exchange(201, pet(1, { name: 'Rex', categoryId: 2, status: 'available' })),
+      },
+      {
+        why: 'status sent but dropped',
+        ctx: { input: { name: 'Rex', categoryId: 2, status: 'sold' } },
+        ex: exchange(201, { id: 1, name: 'Rex', categoryId: 2 }),
+        actual: /absent/,
+      },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 201 that is no object', ex: exchange(201, [1, 2]) },
+    ],
+  },
+  'create-id-unique': {
+    ctx: { seenIds: new Set<string>() },
+    pass: [
+      { why: 'a first id', ex: exchange(201, pet(7)), ctx: { seenIds: new Set(['6']) } },
+      { why: 'an int64 id not seen (one below a seen one)', ex: exchange(201, pet(INT64_MAX - 1n)), ctx: { seenIds: new Set([String(INT64_MAX)]) } },
+    ],
+    fail: [
+      { why: 'an id seen before', ex: exchange(201, pet(7)), ctx: { seenIds: new Set(['7']) }, actual: /id 7 again/ },
+      { why: 'an int64 id seen before', ex: exchange(201, raw('{"id":9223372036854775807,"name":"x","categoryId":1}')), ctx: { seenIds: new Set(['9223372036854775807']) } },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'an id that is a string', ex: exchange(201, pet(7, { id: '7' })) },
+    ],
+  },
+  'create-invalid-400': {
+    ctx: { rule: 'name missing', contentTypeRule: false },
+    pass: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 415 for a wrong Content-Type', ex: exchange(415, errorBody(415)), ctx: { rule: 'Content-Type text/plain (not application/json)', contentTypeRule: true } },
+      { why: 'a 400 for a wrong Content-Type', ex: exchange(400, errorBody(400)), ctx: { rule: 'Content-Type text/plain (not application/json)', contentTypeRule: true } },
+    ],
+    fail: [
+      { why: 'a 415 when the body, not the media type, is wrong', ex: exchange(415, errorBody(415)), actual: /^415/ },
+      { why: 'a 201', ex: exchange(201, pet(1)) },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), ctx: { rule: 'Content-Type text/plain (not application/json)', contentTypeRule: true } },
+      { why: 'a 500', ex: exchange(500) },
+    ],
+  },
+  'create-location': {
+    ctx: {},
+    pass: [{ why: 'a 201 with Location', ex: exchange(201, pet(7), { location: '/v1/pets/7' }) }],
+    fail: [{ why: 'a 201 without Location', ex: exchange(201, pet(7)), actual: /no Location/ }],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'create-location-resolves': {
+    ctx: { created: pet(7) },
+    pass: [
+      { why: 'a 200 with the created animal', ex: exchange(200, pet(7)) },
+      { why: 'the same fields in another order', ex: exchange(200, raw('{"status":"available","categoryId":1,"name":"pet 7","id":7}')) },
+      { why: 'an int64 id, exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"x","categoryId":1}')), ctx: { created: { id: INT64_MAX, name: 'x', categoryId: 1 } } },
+    ],
+    fail: [
+      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'another name', ex: exchange(200, pet(7, { name: 'someone else' })) },
+      { why: 'an int64 id rounded', ex: exchange(200, raw('{"id":9223372036854775806,"name":"x","categoryId":1}')), ctx: { created: { id: INT64_MAX, name: 'x', categoryId: 1 } } },
+    ],
+  },
+  'pet-default-status': {
+    ctx: {},
+    observe: [
+      { why: 'a status given by the server', ex: exchange(201, pet(7, { status: 'available' })), value: '"available"' },
+      { why: 'no status', ex: exchange(201, { id: 7, name: 'Rex', categoryId: 1 }), value: 'none' },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 200', ex: exchange(200, pet(7)) },
+    ],
+  },
+  'create-unknown-fields': {
+    ctx: {},
+    observe: [
+      { why: 'a 201', ex: exchange(201, pet(7)), value: 'ignored (201)' },
+      { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'refused (400)' },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), value: 'answered 422' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'get-200-pet': {
+    ctx: { expected: pet(INT64_MAX) },
+    pass: [{ why: 'a 200 with the animal, int64 id exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) }],
+    fail: [
+      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'the id rounded', ex: exchange(200, raw('{"id":9223372036854775806,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) },
+      { why: 'a body that is not a Pet', ex: exchange(200, { id: 1 }) },
+      { why: 'another status', ex: exchange(200, pet(INT64_MAX, { status: 'sold' })) },
+    ],
+  },
+  'get-unknown-404': {
+    ctx: { id: '9223372036854775806' },
+    pass: [{ why: 'a 404', ex: exchange(404, errorBody(404, 'not_found')) }],
+    fail: [
+      { why: 'a 200', ex: exchange(200, pet(1)), actual: /^200/ },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 410', ex: exchange(410, errorBody(410)) },
+    ],
+  },
+  'get-malformed-id': {
+    ctx: { id: 'abc' },
+    pass: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+    ],
+    fail: [
+      { why: 'a 500', ex: exchange(500, errorBody(500)), actual: /^500/ },
+      { why: 'a 200', ex: exchange(200, pet(1)) },
+      { why: 'a 401 with the valid key', ex: exchange(401, errorBody(401)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'deprecation-operational': {
+    ctx: { removal: REMOVAL, id: '7' },
+    pass: [{ why: 'a 200 before removal', ex: exchange(200, pet(7), DEPRECATION_HEADERS) }],
+    fail: [
+      { why: 'a 404 for a listed id before removal', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a 410 before removal', ex: exchange(410, errorBody(410)) },
+    ],
+    na: [{ why: 'a 404 after removal', ex: exchange(404, errorBody(404)), now: AFTER_REMOVAL }],
+  },
+  'deprecation-headers-well-formed': {
+    ctx: {},
+    pass: [
+      { why: 'Deprecation @1735689600, Sunset IMF-fixdate, Link successor-version', ex: exchange(200, pet(7), DEPRECATION_HEADERS) },
+      { why: 'no deprecation headers at all', ex: exchange(200, pet(7)) },
+      { why: 'Sunset in the obsolete RFC 850 form', ex: exchange(200, pet(7), { sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' }) },
+      { why: 'Sunset in the asctime form', ex: exchange(200, pet(7), { sunset: 'Thu Dec  5 00:00:00 2030' }) },
+      { why: 'two link-values', ex: exchange(200, pet(7), { link: '</v1/pets>; rel="successor-version", <https://docs.example/deprecation>; rel="deprecation"; type="text/html"' }) },
+    ],
+    fail: [
+      { why: 'Deprecation: yes please', ex: exchange(200, pet(7), { deprecation: 'yes please' }), actual: /Deprecation: yes please/ },
+      { why: 'Deprecation: true (an old draft)', ex: exchange(200, pet(7), { deprecation: 'true' }) },
+      { why: 'Sunset: 2030-12-05', ex: exchange(200, pet(7), { sunset: '2030-12-05' }), actual: /Sunset: 2030-12-05/ },
+      { why: 'Link without angle brackets', ex: exchange(200, pet(7), { link: '/v1/pets; rel="successor-version"' }), actual: /Link/ },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'deprecation-sunset-not-early': {
+    ctx: { removal: REMOVAL },
+    pass: [
+      { why: 'Sunset on 5 Dec 2030', ex: exchange(200, pet(7), { sunset: SUNSET }) },
+      { why: 'Sunset in 2031', ex: exchange(200, pet(7), { sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' }) },
+    ],
+    fail: [
+      { why: 'Sunset on 1 Dec 2030', ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), actual: /01 Dec 2030/ },
+      { why: 'Sunset one second early', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 23:59:59 GMT' }) },
+    ],
+    na: [
+      { why: 'no Sunset', ex: exchange(200, pet(7)) },
+      { why: 'a Sunset that is no HTTP-date', ex: exchange(200, pet(7), { sunset: '2030-12-01' }) },
+    ],
+  },
+  'deprecation-signals': {
+    ctx: {},
+    observe: [
+      { why: 'all three', ex: exchange(200, pet(7), DEPRECATION_HEADERS), value: 'deprecation, sunset, link' },
+      { why: 'Sunset only', ex: exchange(200, pet(7), { sunset: SUNSET }), value: 'sunset' },
+      { why: 'none', ex: exchange(200, pet(7)), value: 'none' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'deprecation-after-removal': {
+    ctx: { removal: REMOVAL },
+    observe: [
+      { why: 'a 200 after removal', ex: exchange(200, pet(7)), now: AFTER_REMOVAL, value: 'still served' },
+      { why: 'a 410 after removal', ex: exchange(410, errorBody(410)), now: AFTER_REMOVAL, value: 'answered 410' },
+      { why: 'a 404 on the removal date', ex: exchange(404, errorBody(404)), now: REMOVAL, value: 'answered 404' },
+    ],
+    na: [
+      { why: 'a 200 before removal', ex: exchange(200, pet(7)) },
+      { why: 'a transport failure after removal', ex: failed(), now: AFTER_REMOVAL },
+    ],
+  },
+  'orders-exists': {
+    ctx: {},
+    pass: [
+      { why: 'a 200', ex: exchange(200, []) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+    ],
+    fail: [
+      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a 405', ex: exchange(405, errorBody(405)), actual: /^405/ },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'messages-accepted': {
+    ctx: {},
+    pass: [
+      { why: 'a 200 with a full body', ex: exchange(200, messageBody()) },
+      { why: 'a 201 with a full body', ex: exchange(201, messageBody()) },
+      { why: 'a 202 with a full body', ex: exchange(202, messageBody()) },
+      { why: 'a malformed createdAt (judged by messages-created-at)', ex: exchange(202, messageBody({ createdAt: 'nope' })) },
+    ],
+    fail: [
+      { why: 'a 200 {}', ex: exchange(200, {}), actual: /required property/ },
+      { why: 'a 202 without id', ex: exchange(202, { message: 'hi', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }) },
+      { why: 'id as a number', ex: exchange(201, messageBody({ id: 17 })) },
+      { why: 'an empty 204', ex: exchange(204) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)), actual: /^400/ },
+    ],
+  },
+  'messages-echo': {
+    ctx: { text: '  padded  ' },
+    pass: [{ why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) }],
+    fail: [
+      { why: 'the text trimmed', ex: exchange(202, messageBody({ message: 'padded' })), actual: /"padded"/ },
+      { why: 'no message field', ex: exchange(202, { id: 'm', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'messages-status-queued': {
+    ctx: {},
+    pass: [{ why: 'status queued', ex: exchange(202, messageBody()) }],
+    fail: [
+      { why: 'status sent', ex: exchange(202, messageBody({ status: 'sent' })), actual: /"sent"/ },
+      { why: 'status Queued', ex: exchange(202, messageBody({ status: 'Queued' })) },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'messages-created-at': {
+    ctx: {},
+    pass: [
+      { why: '2026-11-22T10:00:00Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00Z' })) },
+      { why: '2026-11-22T10:00:00.123Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00.123Z' })) },
+      { why: '2026-11-22T10:00:00+00:00', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00+00:00' })) },
+    ],
+    fail: [
+      { why: '2026-11-22T12:00:00+02:00 (not UTC)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T12:00:00+02:00' })), actual: /\+02:00/ },
+      { why: 'Sun Nov 22 2026', ex: exchange(202, messageBody({ createdAt: 'Sun Nov 22 2026' })) },
+      { why: '2026-11-22 10:00:00Z (space, not T)', ex: exchange(202, messageBody({ createdAt: '2026-11-22 10:00:00Z' })) },
+      { why: 'no offset at all', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00' })) },
+      { why: 'epoch milliseconds', ex: exchange(202, messageBody({ createdAt: 1795341600000 })) },
+      { why: 'month 13', ex: exchange(202, messageBody({ createdAt: '2026-13-22T10:00:00Z' })) },
+      { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+  },
+  'messages-created-at-recent': {
+    ctx: { sentAt: NOW },
+    pass: [
+      { why: '4 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:04:00Z' })) },
+      { why: '1 minute before sending (clock skew)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T09:59:00Z' })) },
+    ],
+    fail: [
+      { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },
+      { why: 'a day earlier', ex: exchange(202, messageBody({ createdAt: '2026-11-21T10:00:00Z' })) },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a createdAt that is no date', ex: exchange(202, messageBody({ createdAt: 'nope' })) },
+    ],
+  },
+  'messages-invalid-400': {
+    ctx: { rule: 'malformed JSON (truncated)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 415 (§4.5 says 400)', ex: exchange(415, errorBody(415)), actual: /^415/ },
+      { why: 'a 202', ex: exchange(202, messageBody()) },
+      { why: 'a 422', ex: exchange(422, errorBody(422)) },
+    ],
+  },
+  'messages-non-string': {
+    ctx: { rule: 'message of the wrong JSON type (integer)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 202', ex: exchange(202, messageBody({ message: '7' })), actual: /^202/ },
+      { why: 'a 500', ex: exchange(500) },
+    ],
+  },
+  'messages-success-status': {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, messageBody()), value: '200' },
+      { why: 'a 202', ex: exchange(202, messageBody()), value: '202' },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'rate-limit-seen': {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, pets(1)), value: 'no 429 reached the suite' },
+      { why: 'a 429 with Retry-After', ex: exchange(429, errorBody(429), { 'retry-after': '5' }), value: '429 with Retry-After: 5' },
+      { why: 'a 429 without Retry-After', ex: exchange(429, errorBody(429)), value: '429 without Retry-After' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
+};
+
+type Kind = 'pass' | 'fail' | 'na' | 'observe';
+const KINDS: readonly Kind[] = ['pass', 'fail', 'na', 'observe'];
+
+let env: JudgeEnv;
+beforeAll(async () => {
+  env = await makeEnv();
+});
+
+function judge(name: string, cases: Cases<unknown>, c: Case<unknown>): Verdict {
+  const ctx = (c.ctx ?? cases.ctx) as Record<string, unknown>;
+  return getCheck(name).judge(c.ex, { ...ctx, env: c.now ? { ...env, now: c.now } : env });
+}
+
+function expectVerdict(kind: Kind, c: Case<unknown>, verdict: Verdict): void {
+  switch (kind) {
+    case 'pass':
+      expect(verdict).toEqual({ outcome: 'pass' });
+      break;
+    case 'na':
+      expect(verdict).toEqual({ outcome: 'n/a' });
+      break;
+    case 'fail':
+      expect(verdict.outcome).toBe('fail');
+      if (verdict.outcome !== 'fail') return;
+      expect(verdict.expected.trim()).not.toBe('');
+      expect(verdict.actual.trim()).not.toBe('');
+      if (c.actual) expect(verdict.actual).toMatch(c.actual);
+      break;
+    case 'observe':
+      expect(verdict.outcome).toBe('observe');
+      if (verdict.outcome !== 'observe') return;
+      expect(verdict.value).toBe(c.value);
+      if (c.detail !== undefined) expect(verdict.detail).toBe(c.detail);
+      break;
+  }
+}
+
+const entries = Object.entries(TABLE) as [CheckName, Cases<unknown>][];
+const levels = new Map(loadClauses().map((clause) => [clause.id, clause.level]));
+
+describe('the canned-case table', () => {
+  it('covers exactly the checks in CHECKS', () => {
+    expect(Object.keys(TABLE).sort()).toEqual(Object.keys(CHECKS).sort());
+  });
+
+  it.each(entries.map(([name]) => name))('%s: its name matches its key and its clause is in clauses.yaml', (name) => {
+    expect(CHECKS[name].name).toBe(name);
+    expect(levels.has(CHECKS[name].clause)).toBe(true);
+  });
+
+  it.each(entries)('%s: has the cases its level calls for', (name, cases) => {
+    const level = levels.get(CHECKS[name].clause);
+    if (level === 'OBSERVE') {
+      expect(cases.na?.length ?? 0, 'an exchange it does not bear on').toBeGreaterThan(0);
+      expect(cases.observe?.length ?? 0, 'an exchange it records').toBeGreaterThan(0);
+      expect(cases.pass ?? [], 'an observation never passes').toEqual([]);
+      expect(cases.fail ?? [], 'an observation never fails').toEqual([]);
+      for (const c of cases.observe ?? []) expect(c.value, `${c.why}: the value to record`).toBeTypeOf('string');
+    } else {
+      expect(level === 'MUST' || level === 'SHOULD').toBe(true);
+      expect(cases.pass?.length ?? 0, 'an exchange it must pass').toBeGreaterThan(0);
+      expect(cases.fail?.length ?? 0, 'an exchange it must fail').toBeGreaterThan(0);
+      expect(cases.observe ?? []).toEqual([]);
+    }
+  });
+});
+
+const rows = entries.flatMap(([name, cases]) =>
+  KINDS.flatMap((kind) => (cases[kind] ?? []).map((c) => ({ name, kind, why: c.why, cases, c }))),
+);
+
+describe('every check on canned exchanges', () => {
+  it.each(rows)('$name $kind: $why', ({ name, kind, cases, c }) => {
+    expectVerdict(kind, c, judge(name, cases, c));
+  });
+});
+
+describe('every check on hostile exchanges', () => {
+  const hostile: [string, () => Exchange][] = [
+    ['a transport failure', () => failed('reset', 'socket hang up')],
+    ['a truncated body', () => truncated(200, '[{"id":1')],
+    ['invalid UTF-8', () => exchange(200, raw(Buffer.from([0x5b, 0xff, 0xfe, 0x5d])))],
+    ['a body that is no JSON', () => exchange(201, raw('<html>oops</html>'), { 'content-type': 'text/html' })],
+    ['JSON null', () => exchange(202, null)],
+    ['a number beyond every double', () => exchange(400, raw('{"code":"x","message":"y","status":1e400}'))],
+  ];
+  it.each(entries)('%s: judges them without throwing, with a well-formed verdict', (name, cases) => {
+    for (const [what, make] of hostile) {
+      const verdict = judge(name, cases, { why: what, ex: make() });
+      expect(['pass', 'fail', 'n/a', 'observe'], what).toContain(verdict.outcome);
+    }
+  });
+});
+
+describe('the common checks on a faithful exchange', () => {
+  it('pass or stay n/a on a 200 listing and on a 404 Error', () => {
+    for (const ex of [exchange(200, pets(3)), exchange(404, errorBody(404, 'not_found'))]) {
+      for (const name of ['no-5xx', 'json-content-type', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
+        expect(['pass', 'n/a'], name).toContain(getCheck(name).judge(ex, { env }).outcome);
+      }
+    }
+  });
+});
+
+describe('regressions', () => {
+  // Date.parse rolls 30 February over to 2 March; the check must not.
+  it('messages-created-at fails createdAt 2026-02-30T10:00:00Z', () => {
+    const ex = exchange(202, messageBody({ createdAt: '2026-02-30T10:00:00Z' }));
+    expect(getCheck('messages-created-at').judge(ex, { env }).outcome).toBe('fail');
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * generators/auth.ts: no bad Authorization is the valid one, no shown form holds the key, and each
+ * shown form, expanded by bash with API_KEY set, is what was sent (that is what the curl line replays).
+ */
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { badAuthorizations, validAuthorization, wrongBearer, type AuthVariant } from '../../generators/index.ts';
+import { curlLine } from '../../src/http/curl.ts';
+import { SEED } from './helpers.ts';
+
+/** API keys as a service would issue them: 16 to 64 token characters. */
+const apiKey = fc.stringMatching(/^[A-Za-z0-9._~+/-]{16,64}$/);
+
+/** The bearer token of an Authorization value, when its scheme is Bearer in any case. */
+function bearerToken(value: string): string | undefined {
+  return /^bearer +(.*)$/i.exec(value)?.[1];
+}
+
+const END = '\u0001end\u0001';
+
+/** For each request, the -H values bash hands to curl, with API_KEY=key. One bash for them all. */
+function expandedHeaders(key: string, variants: AuthVariant[]): string[][] {
+  const lines = variants.map((v) =>
+    curlLine({ method: 'GET', url: 'https://api.example.test/v1/pets', headers: v.authorization ? { Authorization: v.authorization.shown } : {} }),
+  );
+  const script = lines.map((line) => `printf '%s\\0' ${line.slice('curl '.length)} '${END}'`).join('\n');
+  const out = execFileSync('bash', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', API_KEY: key },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 5_000,
+  });
+  const groups: string[][] = [[]];
+  for (const arg of out.split('\0').slice(0, -1)) {
+    if (arg === END) groups.push([]);
+    else groups[groups.length - 1]!.push(arg);
+  }
+  groups.pop();
+  expect(groups).toHaveLength(variants.length);
+  return groups.map((argv) => argv.flatMap((arg, i) => (argv[i - 1] === '-H' ? [arg] : [])));
+}
+
+describe('badAuthorizations', () => {
+  it('none is exactly Bearer <key> (nor bearer <key> in another case); no shown form holds the key (200 keys)', () => {
+    fc.assert(
+      fc.property(apiKey, (key) => {
+        const variants = badAuthorizations(key);
+        for (const { id, authorization } of variants) {
+          if (!authorization) continue;
+          expect(authorization.value, id).not.toBe(`Bearer ${key}`);
+          expect(bearerToken(authorization.value)?.trim(), id).not.toBe(key);
+          expect(authorization.shown, id).not.toContain(key);
+        }
+        expect(new Set(variants.map((v) => v.id)).size).toBe(variants.length);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  it('includes no Authorization at all, and a key without its scheme', () => {
+    const variants = badAuthorizations('k'.repeat(32));
+    expect(variants.some((v) => v.authorization === null)).toBe(true);
+    expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32))).toBe(true);
+  });
+
+  it('shows each variant in a form that bash expands to what was sent (keys of 16 to 56 characters)', () => {
+    const keys = fc.sample(fc.stringMatching(/^[A-Za-z0-9._~+/-]{16,56}$/), { seed: SEED, numRuns: 8 });
+    for (const key of keys) {
+      const variants = badAuthorizations(key).filter((v) => v.authorization !== null);
+      const headers = expandedHeaders(key, variants);
+      variants.forEach((v, i) => expect(headers[i], v.id).toEqual([v.authorization!.value === '' ? 'Authorization;' : `Authorization: ${v.authorization!.value}`]));
+    }
+  });
+
+  it('shows the Basic variant in a form bash expands to what was sent, for a 64-character key', () => {
+    const key = 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4Y5z6A7b8C9d0E1f2';
+    expect(key).toHaveLength(64);
+    const basic = badAuthorizations(key).filter((v) => v.id === 'Basic scheme');
+    expect(basic).toHaveLength(1);
+    expect(expandedHeaders(key, basic)[0]).toEqual([`Authorization: ${basic[0]!.authorization!.value}`]);
+  });
+});
+
+describe('wrongBearer', () => {
+  it('never yields the key, even for keys a random token can hit (200 draws)', () => {
+    const shortKey = fc.oneof(fc.constantFrom('a', 'A', '0', 'ab', '-', 'a='), fc.stringMatching(/^[A-Za-z0-9]{1,2}$/));
+    fc.assert(
+      fc.property(
+        shortKey.chain((key) => fc.tuple(fc.constant(key), wrongBearer(key))),
+        ([key, variant]) => {
+          expect(variant.authorization).not.toBeNull();
+          const { value, shown } = variant.authorization!;
+          expect(value).not.toBe(`Bearer ${key}`);
+          expect(bearerToken(value)).not.toBe(key);
+          expect(shown).toBe(value);
+        },
+      ),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  it('never yields a realistic key (200 draws)', () => {
+    fc.assert(
+      fc.property(apiKey.chain((key) => fc.tuple(fc.constant(key), wrongBearer(key))), ([key, variant]) => {
+        expect(variant.authorization!.value).not.toBe(`Bearer ${key}`);
+        expect(variant.authorization!.shown).not.toContain(key);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+});
+
+describe('validAuthorization', () => {
+  it('sends Bearer <key> and shows Bearer $API_KEY', () => {
+    const key = 'k'.repeat(40);
+    expect(validAuthorization(key).authorization).toEqual({ value: `Bearer ${key}`, shown: 'Bearer $API_KEY' });
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * generators/invalid.ts through invalidNewPetCases and invalidMessageCases: every body drawn is
+ * invalid by the contract, and breaks the rule it names (the media type, or else the body alone).
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invalidMessageCases, invalidNewPet, invalidNewPetCases, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
+import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
+
+let env: Env;
+beforeAll(async () => {
+  env = await makeEnv();
+});
+
+const RUNS_PER_CASE = 25;
+
+function kindOf(text: string): 'empty' | 'not JSON' | 'JSON, not an object' | 'an object' {
+  if (text === '') return 'empty';
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonDecodeError) return 'not JSON';
+    throw error;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? 'an object' : 'JSON, not an object';
+}
+
+/** Every draw of every case is invalid, labelled with its case, and breaks no more than its kind says. */
+function checkCases(schema: 'NewPet' | 'NewMessage', cases: InvalidCase[]): void {
+  expect(cases.length).toBeGreaterThan(0);
+  for (const [index, c] of cases.entries()) {
+    fc.assert(
+      fc.property(c.arbitrary, (body: InvalidBody) => {
+        const label = `${c.rule}: ${JSON.stringify(body.body)?.slice(0, 120)}`;
+        expect(body.rule, label).toBe(c.rule);
+        expect(body.kind, label).toBe(c.kind);
+        expect(invalidity(env.validators, schema, body), label).toBeDefined();
+        expect(body.contentTypeRule, label).toBe(body.contentType !== 'application/json');
+        if (c.kind === 'media-type') {
+          // Only the media type is wrong: the same body as application/json would be valid.
+          expect(body.contentType, label).not.toBe('application/json');
+          expect(bodyInvalidity(env.validators, schema, body), label).toBeUndefined();
+        } else {
+          expect(body.contentType, label).toBe('application/json');
+        }
+        const text = body.body ?? '';
+        const parsed = kindOf(text);
+        if (c.kind === 'empty') expect(text, label).toBe('');
+        else if (c.kind === 'syntax') expect(parsed, label).toBe('not JSON');
+        else if (c.kind === 'not-object') expect(parsed, label).toBe('JSON, not an object');
+        else expect(parsed, label).toBe('an object');
+      }),
+      { numRuns: c.kind === 'not-object' || c.kind === 'empty' ? 1 : RUNS_PER_CASE, seed: SEED + index },
+    );
+  }
+}
+
+describe('invalidNewPetCases', () => {
+  it('every drawn body is invalid by the contract', () => {
+    checkCases('NewPet', invalidNewPetCases(env.contract));
+  });
+
+  it('covers a missing field, a wrong type, null, a fraction, 1e400, the int64 range, the enum, syntax, emptiness and the media type', () => {
+    const kinds = new Set(invalidNewPetCases(env.contract).map((c) => c.kind));
+    expect([...kinds].sort()).toEqual(['empty', 'enum', 'media-type', 'missing', 'not-integer', 'not-object', 'null', 'range', 'syntax', 'type']);
+    const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
+    for (const rule of ['name missing', 'categoryId missing', 'categoryId above int64', 'categoryId below int64', 'categoryId not an integer (1e400)', 'status outside the enum ("Available")']) {
+      expect(rules).toContain(rule);
+    }
+  });
+
+  it('invalidNewPet (any one case) is invalid too (200 draws)', () => {
+    fc.assert(
+      fc.property(invalidNewPet(env.contract), (body) => {
+        expect(invalidity(env.validators, 'NewPet', body), body.rule).toBeDefined();
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  it('has unique rule labels', () => {
+    const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
+    expect(rules.filter((rule, i) => rules.indexOf(rule) !== i)).toEqual([]);
+  });
+});
+
+describe('invalidMessageCases', () => {
+  it('every drawn body is invalid by the contract', () => {
+    checkCases('NewMessage', invalidMessageCases(env.contract));
+  });
+
+  it('stated is false exactly for the wrong-type and null rules', () => {
+    for (const c of invalidMessageCases(env.contract)) {
+      const byRule = /of the wrong JSON type|null \(not nullable\)/.test(c.rule);
+      const byKind = c.kind === 'type' || c.kind === 'null';
+      expect(byRule, c.rule).toBe(byKind);
+      expect(c.stated, c.rule).toBe(!byKind);
+    }
+    const cases = invalidMessageCases(env.contract);
+    expect(cases.some((c) => c.stated)).toBe(true);
+    expect(cases.some((c) => !c.stated)).toBe(true);
+    // The three 400 conditions §4.5 lists are all stated.
+    for (const kind of ['syntax', 'missing', 'media-type'] as const) {
+      const ofKind = cases.filter((c) => c.kind === kind);
+      expect(ofKind.length, kind).toBeGreaterThan(0);
+      expect(ofKind.every((c) => c.stated), kind).toBe(true);
+    }
+  });
+
+  it('has unique rule labels', () => {
+    const rules = invalidMessageCases(env.contract).map((c) => c.rule);
+    expect(rules.filter((rule, i) => rules.indexOf(rule) !== i)).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+/** generators/pets.ts: every NewPet it draws is valid by the contract, and the draws reach the edges. */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { edgeNewPets, newPet, newPetWithUnknownField, statusValues } from '../../generators/index.ts';
+import { parseJson, stringifyJson } from '../../src/json/lossless.ts';
+import { makeEnv, SEED, type Env } from './helpers.ts';
+
+const SAFE = 2n ** 53n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+let env: Env;
+beforeAll(async () => {
+  env = await makeEnv();
+});
+
+describe('newPet', () => {
+  it('always validates as NewPet, as drawn and as sent on the wire', () => {
+    fc.assert(
+      fc.property(newPet(env.contract), (pet) => {
+        expect(env.validators.validate('NewPet', pet)).toEqual([]);
+        expect(env.validators.validate('NewPet', parseJson(stringifyJson(pet)))).toEqual([]);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  it('uses a bigint exactly when a double could not hold the categoryId', () => {
+    fc.assert(
+      fc.property(newPet(env.contract), ({ categoryId }) => {
+        if (typeof categoryId === 'number') expect(Number.isSafeInteger(categoryId)).toBe(true);
+        else {
+          expect(typeof categoryId).toBe('bigint');
+          const n = categoryId as bigint;
+          expect(n >= SAFE || n <= -SAFE).toBe(true);
+          expect(n >= INT64_MIN && n <= INT64_MAX).toBe(true);
+        }
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  describe('over 500 draws', () => {
+    let pets: Record<string, unknown>[];
+    beforeAll(() => {
+      pets = fc.sample(newPet(env.contract), { seed: SEED, numRuns: 500 });
+    });
+
+    it('some have status and some do not', () => {
+      const withStatus = pets.filter((p) => Object.hasOwn(p, 'status'));
+      expect(withStatus.length).toBeGreaterThan(0);
+      expect(withStatus.length).toBeLessThan(pets.length);
+      for (const p of withStatus) expect(statusValues(env.contract)).toContain(p.status);
+    });
+
+    it('never send an id (not part of the input) and always name and categoryId', () => {
+      for (const p of pets) {
+        expect(Object.hasOwn(p, 'id')).toBe(false);
+        expect(typeof p.name).toBe('string');
+        expect(Object.hasOwn(p, 'categoryId')).toBe(true);
+      }
+    });
+
+    it('some categoryId are bigints beyond 2^53 and within int64, the extremes included', () => {
+      const big = pets.map((p) => p.categoryId).filter((v): v is bigint => typeof v === 'bigint');
+      const beyond = big.filter((v) => (v > SAFE || v < -SAFE) && v >= INT64_MIN && v <= INT64_MAX);
+      expect(beyond.length).toBeGreaterThan(0);
+      expect(big).toContain(INT64_MAX);
+      expect(big).toContain(INT64_MIN);
+    });
+
+    it('some names are empty, some longer than 1000 characters, some non-ASCII', () => {
+      const names = pets.map((p) => p.name as string);
+      expect(names.some((n) => n === '')).toBe(true);
+      expect(names.some((n) => n.length > 1000)).toBe(true);
+      expect(names.some((n) => [...n].some((char) => char.codePointAt(0)! > 0x7f))).toBe(true);
+    });
+  });
+});
+
+describe('edgeNewPets', () => {
+  it('all validate as NewPet, as given and on the wire', () => {
+    const edges = edgeNewPets(env.contract);
+    expect(edges.length).toBeGreaterThan(0);
+    for (const pet of edges) {
+      expect(env.validators.validate('NewPet', pet), stringifyJson(pet).slice(0, 80)).toEqual([]);
+      expect(env.validators.validate('NewPet', parseJson(stringifyJson(pet)))).toEqual([]);
+    }
+  });
+
+  it('reach the int64 limits, an unsafe integer, every status and none', () => {
+    const edges = edgeNewPets(env.contract);
+    const ids = edges.map((p) => p.categoryId);
+    expect(ids).toContain(INT64_MAX);
+    expect(ids).toContain(INT64_MIN);
+    expect(ids).toContain(SAFE + 1n);
+    const statuses = new Set(edges.map((p) => p.status));
+    for (const status of statusValues(env.contract)) expect(statuses.has(status)).toBe(true);
+    expect(statuses.has(undefined)).toBe(true);
+  });
+});
+
+describe('newPetWithUnknownField', () => {
+  it('is a valid NewPet (schemas stay open) with one field the schema does not list', () => {
+    const listed = Object.keys(env.contract.schemas.NewPet?.properties ?? {});
+    fc.assert(
+      fc.property(newPetWithUnknownField(env.contract), (pet) => {
+        expect(env.validators.validate('NewPet', pet)).toEqual([]);
+        expect(Object.keys(pet).filter((k) => !listed.includes(k))).toHaveLength(1);
+      }),
+      { numRuns: 100, seed: SEED },
+    );
+  });
+});

@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
+const servers: { server: Server; sockets: Set<Socket> }[] = [];
+
+async function serve(handler: Handler): Promise<string> {
+  let count = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => handler(req, res, ++count));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  servers.push({ server, sockets });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const { server, sockets } of servers.splice(0)) {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+const client = (overrides: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}) => new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, ...overrides });
+
+describe('HttpClient: bounded, never following, never leaking', () => {
+  it('abandons a body at the cap and says so', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('x'.repeat(100_000));
+    });
+    const c = client({ maxBodyBytes: 1024 });
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.truncated).toBe(true);
+    expect(exchange.response?.body.length).toBe(1024);
+    await c.close();
+  });
+
+  it('times out a server that never answers', async () => {
+    const url = await serve(() => {});
+    const c = client({ timeoutMs: 300 });
+    const started = performance.now();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.failure?.kind).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    await c.close();
+  });
+
+  it('retries a 429 after Retry-After, and counts it', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count === 1) res.writeHead(429, { 'retry-after': '0' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(200);
+    expect(c.stats.rateLimited).toBe(1);
+    expect(c.stats.retryAfterSeen).toEqual(['0']);
+    await c.close();
+  });
+
+  it('gives up on a 429 whose Retry-After is beyond the bound', async () => {
+    const url = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end());
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(429);
+    await c.close();
+  });
+
+  it('never follows a redirect, so the key never reaches another origin', async () => {
+    let leaked = false;
+    const other = await serve((req, res) => {
+      leaked = req.headers.authorization !== undefined;
+      res.end('[]');
+    });
+    const url = await serve((_req, res) => res.writeHead(307, { location: `${other}/v1/pets` }).end());
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url, authorization: { value: 'Bearer secret-key', shown: 'Bearer $API_KEY' } });
+    expect(exchange.response?.status).toBe(307);
+    expect(leaked).toBe(false);
+    expect(JSON.stringify(exchange.request)).not.toContain('secret-key');
+    await c.close();
+  });
+
+  it('stops asking a target that failed several requests in a row', async () => {
+    let received = 0;
+    const url = await serve((req) => {
+      received++;
+      req.socket.destroy();
+    });
+    const c = client({ breakAfter: 3 });
+    for (let i = 0; i < 6; i++) await c.send({ method: 'GET', url });
+    expect(received).toBe(3);
+    await c.close();
+  });
+
+  it('keeps to --max-rps', async () => {
+    const url = await serve((_req, res) => res.end('[]'));
+    const c = client({ maxRps: 20 });
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) await c.send({ method: 'GET', url });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    await c.close();
+  });
+
+  it('reports a TLS failure as such', async () => {
+    const url = await serve((_req, res) => res.end('plain'));
+    const c = client({ timeoutMs: 2_000 });
+    const exchange = await c.send({ method: 'GET', url: url.replace('http:', 'https:') });
+    expect(exchange.failure?.kind).toBe('tls');
+    await c.close();
+  });
+});
