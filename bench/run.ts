@@ -15,11 +15,14 @@ async function startReferenceProcess(): Promise<{ child: ChildProcess; baseUrl: 
   const child = spawn(process.execPath, [REFERENCE_BIN, '--port', '0', '--messages-port', '0', '--api-key', KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the reference server did not start')), 15_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`the reference server did not start: ${out}`));
+    }, 15_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const base = /baseUrl: (\S+)/.exec(out)?.[1];
-      const messages = /messagesBaseUrl: (\S+)/.exec(out)?.[1];
+      const base = /\bbaseUrl:\s+(\S+)/.exec(out)?.[1];
+      const messages = /messagesBaseUrl:\s+(\S+)/.exec(out)?.[1];
       if (base && messages) {
         clearTimeout(timer);
         resolve({ child, baseUrl: base, messagesBaseUrl: messages });
