@@ -170,7 +170,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       onProgress: ({ title, state, done }) => {
         if (settings.quiet) return;
         if (io.isTty) io.out(`\r\x1b[2K[${done}] ${title.slice(0, 100)}`);
-        else say(`${state === 'failed' ? 'FAIL' : state === 'skipped' ? 'skip' : 'ok  '} ${title}\n`);
+        else if (state !== 'skipped') say(`${state === 'failed' ? 'FAIL' : 'ok  '} ${title}\n`);
       },
     });
     if (io.isTty && !settings.quiet) io.out('\r\x1b[2K');

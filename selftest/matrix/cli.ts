@@ -11,5 +11,6 @@ const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.se
 const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
 await writeFile('reports/matrix.md', `${table}\n`);
-process.stdout.write(`${table}\nwall ${((performance.now() - started) / 1000).toFixed(1)} s · written to reports/matrix.md\n`);
+process.stderr.write(`wall ${((performance.now() - started) / 1000).toFixed(1)} s · written to reports/matrix.md\n`);
+process.stdout.write(`${table}\n`);
 process.exitCode = rows.every((row) => row.ok) ? 0 : 1;

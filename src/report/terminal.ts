@@ -101,10 +101,15 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     return lines;
   };
 
+  const deselected = (clause: ClauseResult) => clause.outcome === 'skip' && clause.checks.every((c) => c.note?.startsWith('deselected'));
+  let hidden = 0;
   for (const group of groupBySection(report)) {
+    const shown = group.clauses.filter((clause) => !deselected(clause));
+    hidden += group.clauses.length - shown.length;
+    if (shown.length === 0) continue;
     const counts = totalOf(group.counts);
     out.push(paint('bold', value(group.label, '')) + paint('dim', ` (${counts} clause${counts === 1 ? '' : 's'})`));
-    for (const clause of group.clauses) {
+    for (const clause of shown) {
       const style = OUTCOME_STYLE[clause.outcome];
       const head = `  ${paint(style, OUTCOME_MARK[clause.outcome])} ${paint('bold', value(clause.id, ''))} ${value(clause.title, '    ')} ${paint('dim', `[${clause.level}]`)}`;
       const checks = notableChecks(clause);
@@ -123,6 +128,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     out.push('');
   }
 
+  if (hidden > 0) out.push(paint('dim', `${hidden} clause${hidden === 1 ? '' : 's'} deselected by --only/--skip`), '');
   if (report.engineErrors.length > 0) {
     out.push(paint('bold', paint('magenta', `Engine errors (${report.engineErrors.length})`)));
     for (const e of report.engineErrors) out.push(`  ${paint('magenta', OUTCOME_MARK.error)} ${value(e, '    ')}`);
