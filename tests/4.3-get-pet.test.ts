@@ -5,7 +5,8 @@ import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Scenario } from '../src/suite/scenario.ts';
 import { createdBody, listed, plainPet, type Pet } from '../src/suite/store.ts';
 
-const MALFORMED_IDS = ['abc', '1.5', '1e3', '0x10', '9223372036854775808', '-9223372036854775809', '12abc', '%20'];
+// Not one of them is a decimal int64; forms a lenient parser might read as a number (1e3, 0x10) are left out.
+const MALFORMED_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '12abc', '%20'];
 
 function removal(s: Scenario): Date {
   const deprecation = s.contract.deprecations.find((d) => d.operationId === 'getPet');

@@ -10,5 +10,9 @@ export const storeOrders: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 404, 'not_found', 'no such resource: /v1/store/orders');
     return;
   }
+  if (ctx.dev.has('allowed-orders-csv')) {
+    res.writeHead(200, { 'Content-Type': 'text/csv' }).end('id,status\n');
+    return;
+  }
   sendJson(res, ctx, 200, []);
 };

@@ -108,6 +108,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
 };
 
 describe('deviation catalogue', () => {

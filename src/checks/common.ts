@@ -21,13 +21,21 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? '');
 }
 
+/** Whether the contract gives this response a JSON body: every error does (§7); a success only where it is shown. */
+function bodyIsJson(exchange: Exchange, env: JudgeEnv, status: number): boolean {
+  if (status >= 400) return true;
+  const responses = exchange.operationId ? env.contract.operations[exchange.operationId]?.responses : undefined;
+  if (!responses) return true;
+  return Boolean(responses[String(status)] ?? responses[`${String(status)[0]}XX`]);
+}
+
 export const jsonContentType = defineCheck({
   name: 'json-content-type',
   clause: 'json.content-type',
-  description: 'A response with a body labels it Content-Type: application/json',
-  judge(exchange) {
+  description: 'A response with a body the contract shows as JSON labels it Content-Type: application/json',
+  judge(exchange, { env }) {
     const response = exchange.response;
-    if (!response || response.body.length === 0) return NOT_APPLICABLE;
+    if (!response || response.body.length === 0 || !bodyIsJson(exchange, env, response.status)) return NOT_APPLICABLE;
     const contentType = header(exchange, 'content-type');
     if (isJsonMediaType(contentType)) return PASS;
     return fail('Content-Type: application/json', `Content-Type: ${contentType ?? '(absent)'} on ${response.status}`);

@@ -20,6 +20,8 @@ export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' |
 
 /** One request and what came of it. */
 export interface Exchange {
+  /** The contract operation the request was sent to, when the suite knows it. */
+  operationId?: string;
   request: SentRequest;
   response?: ReceivedResponse;
   failure?: { kind: TransportFailure; message: string };

@@ -130,7 +130,9 @@ export class Scenario {
     const authorization = options.authorization === undefined ? this.validAuthorization() : options.authorization;
     if (authorization) request.authorization = authorization;
     if (options.body !== undefined) request.body = options.body;
-    return this.ctx.client.send(request);
+    const exchange = await this.ctx.client.send(request);
+    exchange.operationId = operationId;
+    return exchange;
   }
 
   private record(name: string): CheckRecord {
