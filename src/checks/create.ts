@@ -1,4 +1,4 @@
-import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
+import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
@@ -6,9 +6,7 @@ import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 type Fields = Record<string, unknown>;
 
 function createdPet(exchange: Exchange): Fields | undefined {
-  if (exchange.response?.status !== 201) return undefined;
-  const body = jsonBody(exchange);
-  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Fields) : undefined;
+  return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
 export const create201Pet = defineCheck({

@@ -1,4 +1,4 @@
-import { describeResponse, jsonBody } from '../http/exchange.ts';
+import { describeResponse, jsonBody, jsonObject } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
@@ -26,8 +26,7 @@ export const getUnknown404 = defineCheck<{ id: string }>({
     if (status === 404) return PASS;
     if (status === 200) {
       // An animal under exactly that id was there after all: not the server's fault.
-      const body = jsonBody(exchange);
-      const found = body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).id : undefined;
+      const found = jsonObject(exchange)?.id;
       if (found !== undefined && String(found) === id) return NOT_APPLICABLE;
     }
     return fail(`404 for unknown id ${id}`, describeResponse(exchange));

@@ -1,4 +1,4 @@
-import { describeResponse, jsonBody, type Exchange } from '../http/exchange.ts';
+import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
@@ -22,8 +22,7 @@ export function parseIsoUtc(text: string): number | undefined {
 function message(exchange: Exchange): Record<string, unknown> | undefined {
   const status = exchange.response?.status ?? 0;
   if (status < 200 || status > 299) return undefined;
-  const body = jsonBody(exchange);
-  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+  return jsonObject(exchange);
 }
 
 export const messagesAccepted = defineCheck({

@@ -53,6 +53,12 @@ export function jsonBody(exchange: Exchange): ParsedBody {
   return result;
 }
 
+/** The response body when it is a JSON object (not an array, not null), else undefined. */
+export function jsonObject(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = jsonBody(exchange);
+  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+}
+
 export function header(exchange: Exchange, name: string): string | undefined {
   return exchange.response?.headers[name.toLowerCase()];
 }

@@ -4,24 +4,15 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import type { Evidence, Outcome } from '../report/model.ts';
+import type { CheckResult, Outcome } from '../report/model.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailure } from './failure.ts';
 import { isSelected } from './selection.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
-export interface CheckRecord {
-  check: string;
-  clause: string;
+/** A CheckResult while it is being gathered: no outcome until something bore on it. */
+export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   outcome?: Exclude<Outcome, 'error'>;
-  judged: number;
-  expected?: string;
-  actual?: string;
-  evidence?: Evidence;
-  counterexample?: string;
-  seed?: number;
-  path?: string;
-  note?: string;
   observed?: string[];
 }
 

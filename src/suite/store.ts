@@ -1,5 +1,5 @@
 import type { Exchange } from '../http/exchange.ts';
-import { jsonBody } from '../http/exchange.ts';
+import { jsonBody, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -13,9 +13,7 @@ export function listed(exchange: Exchange): Pet[] | undefined {
 }
 
 export function createdBody(exchange: Exchange): Pet | undefined {
-  if (exchange.response?.status !== 201) return undefined;
-  const body = jsonBody(exchange);
-  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Pet) : undefined;
+  return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
 /** A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not). */
