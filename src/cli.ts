@@ -151,6 +151,11 @@ async function plan(settings: Settings, target: Target, io: Io): Promise<void> {
 
 async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
+  const baseline = settings.baseline
+    ? await loadBaseline(settings.baseline).catch((error: Error) => {
+        throw new UsageError(`--baseline: ${error.message}`);
+      })
+    : undefined;
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [target.apiKey];
   const say = (text: string) => io.out(redactText(text, secrets));
@@ -196,8 +201,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
       exitCode: 0,
     };
     let gateFailures = failing;
-    if (settings.baseline) {
-      const result = applyBaseline(report, await loadBaseline(settings.baseline), settings.now);
+    if (baseline) {
+      const result = applyBaseline(report, baseline, settings.now);
       gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
       say(`${renderBaselineResult(result)}\n`);
     }

@@ -1,0 +1,78 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadClauses } from '../../src/contract/clauses.ts';
+import { isSelected } from '../../src/suite/selection.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'gate-test-key';
+
+describe('gate controls', () => {
+  let faulty: RunningReference;
+  let dir: string;
+  beforeAll(async () => {
+    faulty = await startReference({ apiKey: KEY, deviations: ['fault-orders-missing', 'allowed-no-location'] });
+    dir = await mkdtemp(join(tmpdir(), 'asc-gate-'));
+  });
+  afterAll(() => faulty.close());
+
+  const run = (extra: string[]) =>
+    runCli(['--base-url', faulty.baseUrl, '--messages-base-url', faulty.messagesBaseUrl, '--runs', '3', '--seed', '11', '--only', '4.4', '--only', 'create.location', ...extra], { API_KEY: KEY });
+
+  it('fails on the MUST violation, not on the SHOULD warning, by default', async () => {
+    const result = await run([]);
+    expect(result.code).toBe(1);
+    expect(result.report?.clauses.find((c) => c.id === 'orders.exists')?.outcome).toBe('fail');
+    expect(result.report?.clauses.find((c) => c.id === 'create.location')?.outcome).toBe('warn');
+  });
+
+  it('passes when the failure is a known, unexpired baseline entry, and still shows it', async () => {
+    const baseline = join(dir, 'known.yaml');
+    await writeFile(baseline, 'known:\n  - clause: orders.exists\n    reason: ticket 42\n    expires: 2999-01-01\n');
+    const result = await run(['--baseline', baseline]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/orders\.exists/);
+  });
+
+  it('fails again once the baseline entry has expired', async () => {
+    const baseline = join(dir, 'expired.yaml');
+    await writeFile(baseline, 'known:\n  - clause: orders.exists\n    reason: ticket 42\n    expires: 2020-01-01\n');
+    expect((await run(['--baseline', baseline])).code).toBe(1);
+  });
+
+  it('--fail-on should turns the warning into a failure', async () => {
+    const baseline = join(dir, 'known2.yaml');
+    await writeFile(baseline, 'known:\n  - clause: orders.exists\n    reason: ticket 42\n');
+    expect((await run(['--baseline', baseline])).code).toBe(0);
+    expect((await run(['--baseline', baseline, '--fail-on', 'should'])).code).toBe(1);
+  });
+
+  it('a malformed baseline is a usage problem, not a crash', async () => {
+    const baseline = join(dir, 'bad.yaml');
+    await writeFile(baseline, 'known: 7\n');
+    const result = await run(['--baseline', baseline]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/bad\.yaml/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('--only and --skip', () => {
+  const clauses = loadClauses();
+  const chosen = (only: string[], skip: string[]) => clauses.filter((c) => isSelected(c, only, skip)).map((c) => c.id);
+  it('selects by section and its subsections', () => {
+    expect(chosen(['4'], []).every((id) => clauses.find((c) => c.id === id)!.section.startsWith('4'))).toBe(true);
+    expect(chosen(['4.4'], [])).toEqual(['orders.exists']);
+  });
+  it('selects by operation and by clause id or prefix', () => {
+    expect(chosen(['listStoreOrders'], [])).toContain('orders.exists');
+    expect(chosen(['deprecation'], []).every((id) => id.startsWith('deprecation.'))).toBe(true);
+    expect(chosen(['auth.required'], [])).toEqual(['auth.required']);
+  });
+  it('skips what --skip names, even when --only selects it', () => {
+    expect(chosen(['5'], ['auth.www-authenticate'])).not.toContain('auth.www-authenticate');
+    expect(chosen([], ['5']).some((id) => id.startsWith('auth.'))).toBe(false);
+  });
+});
