@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['selftest/**/*.test.ts'],
+    // The JSON file lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'reports/selftest.json' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
