@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'coverage/', '.scratch/'] },
+  { ignores: ['node_modules/', 'reports/', 'coverage/', '.scratch/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fromPackage } from './paths.ts';
 import { compareSections, loadClauses } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
 import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
@@ -15,7 +15,7 @@ import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
 import { isSelected } from './suite/selection.ts';
 
-const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
+const PACKAGE_JSON = fromPackage('package.json');
 
 export interface Io {
   out: (text: string) => void;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fromPackage } from '../paths.ts';
 import { parse as parseYaml } from 'yaml';
 import type { Level } from '../report/model.ts';
 
@@ -14,7 +14,7 @@ export interface Clause {
   basis?: string;
 }
 
-export const CLAUSES_PATH = fileURLToPath(new URL('../../spec/clauses.yaml', import.meta.url));
+export const CLAUSES_PATH = fromPackage('spec', 'clauses.yaml');
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'OBSERVE'];
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fromPackage } from '../paths.ts';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3 } from 'openapi-types';
@@ -8,7 +8,7 @@ import type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from '
 export type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from './model.ts';
 export { operation, parameterSchema } from './model.ts';
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = fromPackage('spec', 'openapi.yaml');
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 

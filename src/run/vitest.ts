@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../paths.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { createVitest } from 'vitest/node';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { ScenarioOutcome } from './collect.ts';
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { PACKAGE_ROOT };
 
 export interface SuiteRun {
   scenarios: ScenarioOutcome[];
