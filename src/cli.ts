@@ -13,7 +13,7 @@ import { renderTerminal, writeReports } from './report/index.ts';
 import type { RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
-import { isSelected } from './suite/selection.ts';
+import { isSelected, unknownSelectors } from './suite/selection.ts';
 
 const PACKAGE_JSON = fromPackage('package.json');
 
@@ -45,7 +45,8 @@ function helpText(): string {
   ];
   for (const [flag, option] of Object.entries(OPTIONS)) {
     const env = 'env' in option ? ` [${option.env}]` : '';
-    lines.push(`  --${flag}${option.type === 'string' ? ' VALUE' : ''}${env}`.padEnd(44) + option.help);
+    const left = `  --${flag}${option.type === 'string' ? ' VALUE' : ''}${env}`;
+    lines.push(left.length < 50 ? left.padEnd(50) + option.help : `${left}\n${' '.repeat(50)}${option.help}`);
   }
   lines.push('', 'Exit codes: 0 conformant, 1 a clause failed, 2 bad usage, 3 target unreachable, 4 engine error.', '');
   return lines.join('\n');
@@ -71,7 +72,17 @@ async function preflight(config: SuiteConfig): Promise<void> {
     if (failure && unreachable[failure.kind]) {
       throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind]} (${failure.message})`);
     }
-    if (exchange.response?.status === 404) {
+    const status = exchange.response?.status;
+    if (status === 401 || status === 403) {
+      throw new UsageError(`API_KEY: ${config.baseUrl}/v1/pets answered ${status} to the configured key; check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+    }
+    if (config.messagesBaseUrl) {
+      const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
+      if (messages.failure && unreachable[messages.failure.kind]) {
+        throw new TargetUnreachableError(`cannot reach ${config.messagesBaseUrl}/messages: ${unreachable[messages.failure.kind]} (${messages.failure.message})`);
+      }
+    }
+    if (status === 404) {
       const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
       if (probe.response && probe.response.status !== 404) {
         throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
@@ -151,6 +162,8 @@ async function plan(settings: Settings, target: Target, io: Io): Promise<void> {
 
 async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
+  const unknown = unknownSelectors([...settings.only, ...settings.skip], loadClauses());
+  if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
   const baseline = settings.baseline
     ? await loadBaseline(settings.baseline).catch((error: Error) => {
         throw new UsageError(`--baseline: ${error.message}`);
@@ -211,9 +224,15 @@ async function run(settings: Settings, io: Io): Promise<number> {
     await mkdir(settings.reportsDir, { recursive: true });
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
+    if (settings.quiet) {
+      const failing = report.clauses.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `§${c.section} ${c.id}`);
+      if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
+    }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
+    const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
+    if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    say(`Requests sent: ${collected.requests} · peak RSS ${peakRssMb} MB · reports: ${Object.values(written).join(', ')}\n`);
+    say(`Requests sent: ${collected.requests} · peak RSS ${peakRssMb} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   } finally {
     await target.close();
@@ -221,10 +240,10 @@ async function run(settings: Settings, io: Io): Promise<number> {
 }
 
 /** The whole command line; returns the exit code. */
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo, environment: NodeJS.ProcessEnv = process.env): Promise<number> {
   let secrets: string[] = [];
   try {
-    const settings = resolveSettings(argv);
+    const settings = resolveSettings(argv, environment);
     if (settings.apiKey) secrets = [settings.apiKey];
     switch (settings.command) {
       case 'help':
@@ -235,8 +254,19 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return 0;
       case 'compare': {
         const [oldPath, newPath] = settings.compareFiles as [string, string];
-        const read = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as RunReport;
-        const result = compareReports(await read(oldPath), await read(newPath));
+        const read = async (path: string): Promise<RunReport> => {
+          let report: RunReport;
+          try {
+            report = JSON.parse(await readFile(path, 'utf8')) as RunReport;
+          } catch (error) {
+            throw new UsageError(`compare: cannot read ${path} as JSON (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+          }
+          if (!Array.isArray(report?.clauses)) throw new UsageError(`compare: ${path} is not a report.json of animal-store-conformance`);
+          return report;
+        };
+        const [before, after] = [await read(oldPath), await read(newPath)];
+        const result = compareReports(before, after);
+        if (before.target.baseUrl !== after.target.baseUrl) io.out(`Note: the two reports checked different targets (${before.target.baseUrl}, ${after.target.baseUrl}).\n`);
         io.out(`${renderComparison(result)}\n`);
         return result.newlyFailing.length > 0 ? 1 : 0;
       }

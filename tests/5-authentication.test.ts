@@ -5,10 +5,10 @@ import { plainPet } from '../src/suite/store.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 
 /** A request valid in every way but its Authorization, so a 401 can only be about the key. */
-const OPERATIONS: { id: string; request: SendOptions; writes?: boolean; messages?: boolean }[] = [
+const OPERATIONS: { id: string; request: SendOptions; writes?: boolean; messages?: boolean; deprecated?: string }[] = [
   { id: 'listPets', request: {} },
   { id: 'createPet', request: { body: stringifyJson(plainPet(0, 'available')) }, writes: true },
-  { id: 'getPet', request: { path: { petId: '1' } } },
+  { id: 'getPet', request: { path: { petId: '1' } }, deprecated: 'getPet' },
   { id: 'listStoreOrders', request: {} },
   { id: 'sendMessage', request: { body: stringifyJson({ message: 'conformance check' }) }, writes: true, messages: true },
 ];
@@ -21,7 +21,7 @@ describe('§5 Authentication', () => {
   for (const op of OPERATIONS) {
     scenario(
       `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error`,
-      { checks: ['auth-401', 'auth-401-error-body', 'auth-www-authenticate', 'error-status-field'], writes: op.writes, messages: op.messages },
+      { checks: ['auth-401', 'auth-401-error-body', 'auth-www-authenticate', 'error-status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
         for (const variant of badAuthorizations(key(s))) {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
@@ -35,7 +35,7 @@ describe('§5 Authentication', () => {
     );
     scenario(
       `${op.id}: Bearer <API_KEY> is accepted`,
-      { checks: ['auth-valid-key-accepted'], writes: op.writes, messages: op.messages },
+      { checks: ['auth-valid-key-accepted'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
         s.check(await s.send(op.id, op.request), { 'auth-valid-key-accepted': {} });
       },

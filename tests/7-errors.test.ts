@@ -7,7 +7,7 @@ describe('§7 Errors, §4 bodies: every body JSON, every error an Error', () => 
     { checks: ['json-content-type', 'error-shape', 'error-status-field', 'no-5xx'] },
     async (s) => {
       s.check(await s.send('listPets'), {});
-      s.check(await s.send('getPet', { path: { petId: '9223372036854775806' } }), {});
+      if (!s.isRemoved('getPet')) s.check(await s.send('getPet', { path: { petId: '9223372036854775806' } }), {});
       s.check(await s.send('listPets', { query: 'limit=abc' }), {});
       if (s.config.writes) s.check(await s.send('createPet', { body: '{' }), {});
     },

@@ -59,6 +59,23 @@ describe('gate controls', () => {
   });
 });
 
+describe('--now past the removal date', () => {
+  it('passes a server that has removed GET /pets/{petId}, skipping what rests on it and observing it', async () => {
+    const removed = await startReference({ apiKey: KEY, deviations: ['fault-deprecated-removed'] });
+    try {
+      const args = ['--base-url', removed.baseUrl, '--messages-base-url', removed.messagesBaseUrl, '--runs', '3', '--seed', '4'];
+      const before = await runCli(args, { API_KEY: KEY });
+      expect(before.code).toBe(1);
+      const after = await runCli([...args, '--now', '2031-01-01'], { API_KEY: KEY });
+      expect(after.code).toBe(0);
+      expect(after.report?.clauses.find((c) => c.id === 'get.200-pet')?.outcome).toBe('skip');
+      expect(after.report?.clauses.find((c) => c.id === 'deprecation.after-removal')?.checks[0]?.note).toMatch(/answered 410/);
+    } finally {
+      await removed.close();
+    }
+  });
+});
+
 describe('--only and --skip', () => {
   const clauses = loadClauses();
   const chosen = (only: string[], skip: string[]) => clauses.filter((c) => isSelected(c, only, skip)).map((c) => c.id);

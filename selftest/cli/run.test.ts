@@ -45,6 +45,19 @@ describe('the CLI, run as a user runs it', () => {
     expect(skipped.some((note) => note?.includes('writes are off against production'))).toBe(true);
   });
 
+  it('a key the server refuses is one line and exit 2, before any test runs', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl], { API_KEY: 'not-the-key' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^animal-store-conformance: API_KEY: .* answered 401/);
+    expect(result.files).toEqual({});
+  });
+
+  it('an unreachable message host is one line and exit 3, not a run of failures', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', 'http://127.0.0.1:1'], { API_KEY: KEY });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1\/messages/);
+  });
+
   it('--dry-run prints the plan and sends nothing', async () => {
     proxy.requests.length = 0;
     const result = await runCli(['--base-url', proxy.url, '--dry-run'], { API_KEY: KEY });

@@ -28,8 +28,7 @@ describe('settings: one line naming the setting, exit 2', () => {
 
   it('exits 2 with one line on stderr for a usage error, never echoing the key', async () => {
     const io = capture();
-    process.env.API_KEY_FOR_TEST = 'x';
-    const code = await main(['--base-url', 'https://api.example.com/v1'], io);
+    const code = await main(['--base-url', 'https://api.example.com/v1'], io, { API_KEY: 'x' });
     expect(code).toBe(2);
     expect(io.text().trim().split('\n')).toHaveLength(1);
   });
@@ -39,6 +38,19 @@ describe('settings: one line naming the setting, exit 2', () => {
     expect(settings.runs).toBe(7);
     expect(settings.baseUrl).toBe('http://127.0.0.1:9');
     expect(resolveSettings([], { RUNS: '3' }, cwd).runs).toBe(3);
+  });
+
+  it('treats an empty value (NAME= in .env, as .env.example ships) as unset', () => {
+    const settings = resolveSettings([], { CONFORMANCE_ENV: '', FAIL_ON: '', RUNS: ' ', BASE_URL: '' }, cwd);
+    expect(settings.env).toBeUndefined();
+    expect(settings.failOn).toBe('must');
+    expect(settings.baseUrl).toBeUndefined();
+  });
+
+  it('refuses an --only or --skip that names nothing, before any request', async () => {
+    const io = capture();
+    expect(await main(['--only', 'nosuch', '--skip', '4.9'], io, {})).toBe(2);
+    expect(io.text()).toMatch(/"nosuch", "4\.9" names no section, operation or clause/);
   });
 
   it('needs no settings at all: no base URL means the embedded reference server', () => {

@@ -123,11 +123,15 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     try {
       return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+      const message = ((error as Error).message.split('\n')[0] ?? 'bad arguments').replace(/\. To specify a positional argument.*$/, '');
+      const hint = /'--api-key'/.test(message) ? ' (the key comes from API_KEY, .env or --api-key-file)' : '';
+      throw new UsageError(`${message}${hint}; see --help`);
     }
   })();
   const fromFile = readDotenv(cwd);
-  const env = (name: string | undefined) => (name ? (environment[name] ?? fromFile[name]) : undefined);
+  // An empty value (NAME= in .env, as .env.example ships) counts as unset.
+  const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
+  const env = (name: string | undefined) => (name ? (nonEmpty(environment[name]) ?? nonEmpty(fromFile[name])) : undefined);
   const raw: Raw = {};
   for (const [flag, option] of Object.entries(OPTIONS)) {
     const value = (parsed.values as Raw)[flag];

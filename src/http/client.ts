@@ -78,8 +78,8 @@ export class HttpClient {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
-  private consecutiveFailures = 0;
-  private brokenSince = 0;
+  /** Per origin, so a dead message host does not stop requests to the main one. */
+  private readonly breaker = new Map<string, { failures: number; since: number }>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency, connect: { timeout: options.timeoutMs } });
@@ -87,7 +87,10 @@ export class HttpClient {
 
   async send(outgoing: OutgoingRequest): Promise<Exchange> {
     const breakAfter = this.options.breakAfter;
-    if (breakAfter > 0 && this.consecutiveFailures >= breakAfter && Date.now() - this.brokenSince < BREAKER_PROBE_MS) {
+    const origin = new URL(outgoing.url).origin;
+    const state = this.breaker.get(origin) ?? { failures: 0, since: 0 };
+    this.breaker.set(origin, state);
+    if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
       // A target that stopped answering is not asked again and again until the budget runs out.
       const request: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
       if (outgoing.authorization) request.headers.Authorization = outgoing.authorization.shown;
@@ -97,8 +100,8 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.sendOnce(outgoing);
       const broken = exchange.failure || exchange.response?.truncated;
-      this.consecutiveFailures = broken ? this.consecutiveFailures + 1 : 0;
-      if (broken && this.consecutiveFailures >= this.options.breakAfter) this.brokenSince = Date.now();
+      state.failures = broken ? state.failures + 1 : 0;
+      if (broken && state.failures >= breakAfter) state.since = Date.now();
       const status = exchange.response?.status;
       if (status !== 429) return exchange;
       this.stats.rateLimited++;

@@ -41,6 +41,8 @@ export interface ScenarioOptions {
   writes?: boolean;
   /** Talks to the message operation: skipped when its base URL is not configured. */
   messages?: boolean;
+  /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
+  deprecated?: string;
 }
 
 export type Judgements = { [N in CheckName]?: ContextOf<N> };
@@ -88,6 +90,11 @@ export class Scenario {
 
   get now(): Date {
     return this.ctx.env.now;
+  }
+
+  /** Whether the clock (--now) is past the removal date of a deprecated operation. */
+  isRemoved(operationId: string): boolean {
+    return removalOf(this.ctx, operationId) !== undefined && this.now >= removalOf(this.ctx, operationId)!;
   }
 
   get hasFailed(): boolean {
@@ -215,7 +222,8 @@ export class Scenario {
     if (!(error instanceof ConformanceFailures)) throw error;
     this.recordFailures(error, {
       counterexample: details.counterexample ? stringifyJson(details.counterexample[0]) : undefined,
-      seed: details.seed,
+      // The run's seed: `--seed` with it regenerates this property's inputs (its own seed derives from it).
+      seed: this.config.seed,
       path: details.counterexamplePath ?? undefined,
     });
     return false;
@@ -273,8 +281,17 @@ export class BudgetExhausted extends Error {
   }
 }
 
+function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
+  const removal = ctx.contract.deprecations.find((d) => d.operationId === operationId)?.removal;
+  return removal === undefined ? undefined : new Date(removal);
+}
+
 function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
   if (options.writes && !ctx.config.writes) return ctx.config.writesReason ?? 'writes are not allowed';
+  const removal = options.deprecated ? removalOf(ctx, options.deprecated) : undefined;
+  if (removal && ctx.env.now >= removal) {
+    return `the clock (--now ${ctx.config.now.slice(0, 10)}) is past the ${removal.toISOString().slice(0, 10)} removal of ${options.deprecated}, which may be gone`;
+  }
   if (options.messages && !ctx.config.messagesBaseUrl) return 'MESSAGES_BASE_URL is not configured';
   return undefined;
 }

@@ -14,3 +14,8 @@ export function isSelected(clause: Clause, only: readonly string[], skip: readon
   if (only.length && !only.some((token) => matches(token, clause))) return false;
   return !skip.some((token) => matches(token, clause));
 }
+
+/** The --only/--skip tokens that select no clause at all (most likely typos). */
+export function unknownSelectors(tokens: readonly string[], clauses: readonly Clause[]): string[] {
+  return tokens.filter((token) => !clauses.some((clause) => matches(token, clause)));
+}
