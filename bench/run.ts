@@ -32,7 +32,9 @@ async function startReferenceProcess(): Promise<{ child: ChildProcess; baseUrl: 
 }
 
 async function rawRate(url: string, connections: number): Promise<number> {
-  const result = await autocannon({ url, connections, duration: 5, headers: { authorization: `Bearer ${KEY}` } });
+  const options = { url, connections, headers: { authorization: `Bearer ${KEY}` } };
+  await autocannon({ ...options, duration: 2 }); // warm-up: a cold server's JIT skews the first seconds
+  const result = await autocannon({ ...options, duration: 5 });
   return result.requests.average;
 }
 

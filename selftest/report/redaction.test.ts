@@ -84,3 +84,13 @@ describe('writeReports', () => {
     expect(readFileSync(paths.html, 'utf8').startsWith('<!DOCTYPE html>')).toBe(true);
   });
 });
+
+describe('redaction with a secret that also occurs in the model field names', () => {
+  it('keeps the report whole: only data is redacted, never the field names', async () => {
+    const dir = tempDir();
+    const paths = await writeReports(makeReport(), dir, { secrets: ['k'] });
+    const json = JSON.parse(readFileSync(paths.json, 'utf8')) as RunReport;
+    expect(json.clauses.every((clause) => Array.isArray(clause.checks))).toBe(true);
+    expect(readFileSync(paths.junit, 'utf8')).toContain('<testsuites');
+  });
+});

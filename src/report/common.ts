@@ -178,18 +178,19 @@ export function redactText(text: string, secrets: readonly string[] | undefined)
     .join(SECRET_PLACEHOLDER);
 }
 
-function redactValue(value: unknown, secrets: string[]): unknown {
+/** Keys are the model's own names, never data, except inside a `headers` record. */
+function redactValue(value: unknown, secrets: string[], dataKeys = false): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactValue(v, secrets);
+    for (const [k, v] of Object.entries(value)) out[dataKeys ? redactText(k, secrets) : k] = redactValue(v, secrets, k === 'headers');
     return out;
   }
   return value;
 }
 
-/** A deep copy of the report with every secret replaced in every string (keys included). */
+/** A deep copy of the report with every secret replaced in every string (header names included). */
 export function redactReport(report: RunReport, secrets: readonly string[] | undefined): RunReport {
   const list = usableSecrets(secrets);
   if (list.length === 0) return report;
