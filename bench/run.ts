@@ -9,7 +9,7 @@ import { runCli } from '../selftest/support/run-cli.ts';
 const REFERENCE_BIN = fileURLToPath(new URL('../bin/reference.mjs', import.meta.url));
 const KEY = 'bench-key';
 const RUNS = (process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? '25,100,400').split(',').map(Number);
-const WORKERS = 2;
+const WORKERS = 1;
 
 async function startReferenceProcess(): Promise<{ child: ChildProcess; baseUrl: string; messagesBaseUrl: string }> {
   const child = spawn(process.execPath, [REFERENCE_BIN, '--port', '0', '--messages-port', '0', '--api-key', KEY], { stdio: ['ignore', 'pipe', 'inherit'] });

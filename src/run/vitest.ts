@@ -35,7 +35,7 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
       provide: { suite: config },
       pool: 'threads',
       isolate: false,
-      maxWorkers: options.maxWorkers ?? 2,
+      maxWorkers: options.maxWorkers ?? 1,
       testTimeout: 0,
       hookTimeout: 30_000,
       passWithNoTests: true,
