@@ -1,15 +1,15 @@
 import type { Exchange } from '../http/exchange.ts';
 
-/** A MUST-level check failed: the server broke a clause. Anything else thrown is an engine error. */
-export class ConformanceFailure extends Error {
-  override name = 'ConformanceFailure';
+/**
+ * Every MUST-level check that failed on one exchange: the server broke those clauses. Anything else
+ * thrown inside a scenario is an engine error.
+ */
+export class ConformanceFailures extends Error {
+  override name = 'ConformanceFailures';
   constructor(
-    readonly check: string,
-    readonly clause: string,
-    readonly expected: string,
-    readonly actual: string,
+    readonly failures: { check: string; clause: string; expected: string; actual: string }[],
     readonly exchange: Exchange,
   ) {
-    super(`${clause} (${check})\n  Expected: ${expected}\n  Actual:   ${actual}`);
+    super(failures.map((f) => `${f.clause} (${f.check})\n  Expected: ${f.expected}\n  Actual:   ${f.actual}`).join('\n'));
   }
 }

@@ -6,7 +6,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import type { CheckResult, Outcome } from '../report/model.ts';
 import { evidenceOf } from './evidence.ts';
-import { ConformanceFailure } from './failure.ts';
+import { ConformanceFailures } from './failure.ts';
 import { isSelected } from './selection.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
@@ -269,18 +269,6 @@ export class Scenario {
       record.outcome = 'skip';
       record.note = reason;
     }
-  }
-}
-
-/** Every MUST failure found on one exchange. */
-export class ConformanceFailures extends ConformanceFailure {
-  constructor(
-    readonly failures: { check: string; clause: string; expected: string; actual: string }[],
-    exchange: Exchange,
-  ) {
-    const first = failures[0]!;
-    super(first.check, first.clause, first.expected, first.actual, exchange);
-    if (failures.length > 1) this.message += `\n  (+${failures.length - 1} more: ${failures.slice(1).map((f) => f.clause).join(', ')})`;
   }
 }
 
