@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fromPackage } from './paths.ts';
-import { compareSections, loadClauses } from './contract/clauses.ts';
+import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
 import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
@@ -139,8 +139,7 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
   return config;
 }
 
-async function plan(settings: Settings, target: Target, io: Io): Promise<void> {
-  const clauses = loadClauses();
+async function plan(settings: Settings, target: Target, io: Io, clauses: Clause[]): Promise<void> {
   const writes = target.env !== 'production' || settings.allowWrites;
   io.out(`Dry run: nothing is sent.\n  target   ${target.baseUrl}/v1  [${target.env}${target.embedded ? ', the embedded reference server' : ''}]\n`);
   io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
@@ -162,7 +161,8 @@ async function plan(settings: Settings, target: Target, io: Io): Promise<void> {
 
 async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
-  const unknown = unknownSelectors([...settings.only, ...settings.skip], loadClauses());
+  const catalogue = loadClauses();
+  const unknown = unknownSelectors([...settings.only, ...settings.skip], catalogue);
   if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
   const baseline = settings.baseline
     ? await loadBaseline(settings.baseline).catch((error: Error) => {
@@ -174,12 +174,11 @@ async function run(settings: Settings, io: Io): Promise<number> {
   const say = (text: string) => io.out(redactText(text, secrets));
   try {
     if (settings.dryRun) {
-      await plan(settings, target, io);
+      await plan(settings, target, io, catalogue);
       return 0;
     }
     const [{ loadContract }, { runSuite }] = await Promise.all([import('./contract/load.ts'), import('./run/vitest.ts')]);
     const contract = await loadContract();
-    const catalogue = loadClauses();
     const config = suiteConfig(settings, target, started, contract);
     await preflight(config);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);

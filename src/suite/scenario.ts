@@ -94,7 +94,8 @@ export class Scenario {
 
   /** Whether the clock (--now) is past the removal date of a deprecated operation. */
   isRemoved(operationId: string): boolean {
-    return removalOf(this.ctx, operationId) !== undefined && this.now >= removalOf(this.ctx, operationId)!;
+    const removal = removalOf(this.ctx, operationId);
+    return removal !== undefined && this.now >= removal;
   }
 
   get hasFailed(): boolean {
