@@ -56,9 +56,8 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
   const pet = ctx.store.get(id);
   if (pet === undefined) {
-    const first = ctx.store.all()[0];
     if (ctx.dev.has('fault-get-unknown-200')) {
-      const ghost = first ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };
+      const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };
       sendJson(res, ctx, 200, petJson(ghost, { withCreatedAt }), headers);
     } else {
       sendError(res, ctx, 404, 'not_found', `no pet with id ${id}`, headers);

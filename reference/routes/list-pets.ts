@@ -45,12 +45,14 @@ function parseStatus(values: string[]): Parsed<string | undefined> {
 }
 
 function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[] {
-  let pets = ctx.store.all();
-  if (ctx.dev.has('allowed-list-newest-first')) pets.reverse();
+  const source = ctx.dev.has('allowed-list-newest-first') ? ctx.store.all().reverse() : ctx.store.ascending();
   const filtering = status !== undefined && !ctx.dev.has('fault-filter-ignored');
-  const matching = filtering ? pets.filter((p) => p.status === status) : pets;
   const effectiveLimit = ctx.dev.has('fault-limit-ignored') ? 20 : limit;
-  pets = matching.slice(0, effectiveLimit);
+  let pets: StoredPet[] = [];
+  for (const pet of source) {
+    if (pets.length >= effectiveLimit) break;
+    if (!filtering || pet.status === status) pets.push(pet);
+  }
   if (filtering && pets.length >= 10 && ctx.dev.has('fault-filter-leaks-deep')) {
     const intruder = ctx.store.all().find((p) => p.status !== status);
     if (intruder) pets.splice(8, 0, intruder);
