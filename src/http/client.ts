@@ -1,5 +1,8 @@
-import { Agent, errors as undiciErrors, request } from 'undici';
-import type { Exchange, SentRequest, TransportFailure } from './exchange.ts';
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Exchange, ReceivedResponse, SentRequest, TransportFailure } from './exchange.ts';
+
+type DispatchController = Dispatcher.DispatchController;
+type DispatchHandler = Dispatcher.DispatchHandler;
 
 export interface Authorization {
   /** Sent on the wire. */
@@ -71,6 +74,14 @@ function retryAfterMs(value: string | undefined, now = Date.now()): number | und
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The request as reports show it: the key replaced by its shown form. */
+function shownRequest(outgoing: OutgoingRequest): SentRequest {
+  const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
+  if (outgoing.authorization) sent.headers.Authorization = outgoing.authorization.shown;
+  if (outgoing.body !== undefined) sent.body = outgoing.body;
+  return sent;
+}
+
 /** One keep-alive agent for the whole run; every body read up to a cap, every request bounded in time. */
 export class HttpClient {
   readonly stats: ClientStats = { sent: 0, rateLimited: 0, retryAfterSeen: [] };
@@ -87,18 +98,21 @@ export class HttpClient {
 
   async send(outgoing: OutgoingRequest): Promise<Exchange> {
     const breakAfter = this.options.breakAfter;
-    const origin = new URL(outgoing.url).origin;
+    let url: URL;
+    try {
+      url = new URL(outgoing.url);
+    } catch (error) {
+      return { request: shownRequest(outgoing), failure: classify(error), durationMs: 0 };
+    }
+    const origin = url.origin;
     const state = this.breaker.get(origin) ?? { failures: 0, since: 0 };
     this.breaker.set(origin, state);
     if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
       // A target that stopped answering is not asked again and again until the budget runs out.
-      const request: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
-      if (outgoing.authorization) request.headers.Authorization = outgoing.authorization.shown;
-      if (outgoing.body !== undefined) request.body = outgoing.body;
-      return { request, failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
+      return { request: shownRequest(outgoing), failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
     }
     for (let attempt = 0; ; attempt++) {
-      const exchange = await this.sendOnce(outgoing);
+      const exchange = await this.sendOnce(outgoing, url);
       const broken = exchange.failure || exchange.response?.truncated;
       state.failures = broken ? state.failures + 1 : 0;
       if (broken && state.failures >= breakAfter) state.since = Date.now();
@@ -133,57 +147,96 @@ export class HttpClient {
     this.waiting.shift()?.();
   }
 
-  private async sendOnce(outgoing: OutgoingRequest): Promise<Exchange> {
+  private async sendOnce(outgoing: OutgoingRequest, url: URL): Promise<Exchange> {
     const headers: Record<string, string> = { ...outgoing.headers };
-    const shownHeaders: Record<string, string> = { ...outgoing.headers };
-    if (outgoing.authorization) {
-      headers.authorization = outgoing.authorization.value;
-      shownHeaders.Authorization = outgoing.authorization.shown;
-    }
-    const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: shownHeaders };
-    if (outgoing.body !== undefined) sent.body = outgoing.body;
+    if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
+    const sent = shownRequest(outgoing);
     await this.acquire();
     const started = performance.now();
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {
       this.stats.sent++;
-      const response = await request(outgoing.url, {
-        method: outgoing.method as 'GET',
-        headers,
-        body: outgoing.body,
-        dispatcher: this.agent,
-        signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        const room = this.options.maxBodyBytes - size;
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          truncated = true;
-          response.body.destroy();
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      }
-      const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      return {
-        request: sent,
-        response: { status: response.statusCode, headers: responseHeaders, body: Buffer.concat(chunks, size), truncated },
-        durationMs: performance.now() - started,
-      };
+      const response = await this.dispatch(outgoing, url, headers);
+      return { request: sent, response, durationMs: performance.now() - started };
     } catch (error) {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
+   * up to the cap (the rest dropped with the connection), the whole exchange bounded in time.
+   */
+  private dispatch(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>): Promise<ReceivedResponse> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
+    const { maxBodyBytes, timeoutMs } = this.options;
+    return new Promise((resolve, reject) => {
+      let controller: DispatchController | undefined;
+      let settled = false;
+      let status = 0;
+      let responseHeaders: Record<string, string> = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const settle = (error: unknown, truncated = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks, size), truncated });
+      };
+      const timer = setTimeout(() => {
+        const error = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+        controller?.abort(error);
+        settle(error);
+      }, timeoutMs);
+      const handler: DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+        },
+        onResponseStart(_c, statusCode, raw) {
+          status = statusCode;
+          responseHeaders = {};
+          for (const [name, value] of Object.entries(raw)) {
+            if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          }
+        },
+        onResponseData(c, chunk) {
+          const room = maxBodyBytes - size;
+          if (chunk.length <= room) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return;
+          }
+          chunks.push(chunk.subarray(0, room));
+          size += room;
+          settle(undefined, true);
+          c.abort(new Error('the body cap was reached'));
+        },
+        onResponseEnd() {
+          settle(undefined);
+        },
+        onResponseError(_c, error) {
+          settle(error);
+        },
+      };
+      try {
+        this.agent.dispatch(
+          {
+            origin: url.origin,
+            path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+            method: outgoing.method as Dispatcher.HttpMethod,
+            headers,
+            body: outgoing.body ?? null,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          },
+          handler,
+        );
+      } catch (error) {
+        settle(error);
+      }
+    });
   }
 }
