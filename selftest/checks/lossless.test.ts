@@ -61,6 +61,18 @@ describe('parseJson and stringifyJson', () => {
     }
   });
 
+  it('give the same values whether the native parser or lossless-json reads the text (property)', () => {
+    // A string holding a 16-digit run sends the text down the lossless-json path; without it, native.
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        const direct = parseJson(text);
+        const viaLossless = (parseJson(`[${text},"0000000000000000"]`) as unknown[])[0];
+        expect(jsonEqual(direct, viaLossless)).toBe(true);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
   it('keep the last of duplicate keys', () => {
     expect(parseJson('{"a":1,"a":2}')).toEqual({ a: 2 });
   });

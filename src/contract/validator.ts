@@ -39,6 +39,15 @@ function validationView(value: unknown): unknown {
   return value;
 }
 
+function containsBigint(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (Array.isArray(value)) return value.some(containsBigint);
+  if (value && typeof value === 'object') {
+    for (const key in value) if (containsBigint((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** Lossless int64 range check, walking the schema beside the value. */
 function int64Errors(schema: SchemaObject, value: unknown, path: string, errors: string[]): void {
   const outside =
@@ -78,7 +87,7 @@ export function createValidators(contract: Contract): Validators {
       const schema = contract.schemas[name];
       if (!fn || !schema) throw new Error(`the contract has no schema ${name}`);
       const errors: string[] = [];
-      if (!fn(validationView(value))) {
+      if (!fn(containsBigint(value) ? validationView(value) : value)) {
         for (const e of fn.errors ?? []) errors.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
       }
       int64Errors(schema, value, '', errors);

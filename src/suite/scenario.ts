@@ -8,7 +8,7 @@ import type { CheckResult, Outcome } from '../report/model.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import { isSelected } from './selection.ts';
-import { workerContext, type WorkerContext } from './worker.ts';
+import { workerContext, type ClauseGate, type WorkerContext } from './worker.ts';
 
 /** A CheckResult while it is being gathered: no outcome until something bore on it. */
 export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
@@ -143,10 +143,15 @@ export class Scenario {
     return record;
   }
 
-  private selected(clauseId: string): boolean {
-    const clause = this.ctx.clauses.get(clauseId);
-    if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
-    return isSelected(clause, this.config.only, this.config.skip);
+  private gate(clauseId: string): ClauseGate {
+    let gate = this.ctx.gates.get(clauseId);
+    if (!gate) {
+      const clause = this.ctx.clauses.get(clauseId);
+      if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
+      gate = { selected: isSelected(clause, this.config.only, this.config.skip), level: clause.level };
+      this.ctx.gates.set(clauseId, gate);
+    }
+    return gate;
   }
 
   /**
@@ -154,14 +159,14 @@ export class Scenario {
    * warnings and observations are collected; MUST failures are thrown together.
    */
   judge(exchange: Exchange, judgements: Judgements, options: { common?: boolean } = {}): void {
-    const names = [...(Object.keys(judgements) as CheckName[])];
-    if (options.common !== false) for (const name of COMMON_CHECKS) if (!names.includes(name)) names.push(name);
+    const names = Object.keys(judgements) as CheckName[];
+    if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
     const failures: { check: string; clause: string; expected: string; actual: string }[] = [];
     let transportReported = false;
     for (const name of names) {
       const check = getCheck(name);
-      if (!this.selected(check.clause)) continue;
-      const level = this.ctx.clauses.get(check.clause)?.level;
+      const { selected, level } = this.gate(check.clause);
+      if (!selected) continue;
       const record = this.record(name);
       let verdict;
       if (exchange.failure) {
@@ -169,7 +174,8 @@ export class Scenario {
         transportReported = true;
         verdict = { outcome: 'fail' as const, expected: 'an HTTP response', actual: `${exchange.failure.kind}: ${exchange.failure.message}` };
       } else {
-        verdict = check.judge(exchange, { ...((judgements as Record<string, object>)[name] ?? {}), env: this.ctx.env });
+        const judgement = (judgements as Record<string, object | undefined>)[name];
+        verdict = check.judge(exchange, judgement ? { ...judgement, env: this.ctx.env } : this.ctx.envOnly);
       }
       if (verdict.outcome === 'n/a') continue;
       record.judged++;

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { loadClauses, type Clause } from '../contract/clauses.ts';
+import type { Level } from '../report/model.ts';
 import type { Contract } from '../contract/model.ts';
 import { createValidators } from '../contract/validator.ts';
 import { HttpClient } from '../http/client.ts';
@@ -12,7 +13,16 @@ export interface WorkerContext {
   contract: Contract;
   clauses: Map<string, Clause>;
   env: JudgeEnv;
+  /** The context of a check that needs nothing but the env, shared rather than built per exchange. */
+  envOnly: { env: JudgeEnv };
+  /** Per clause, whether --only/--skip keep it and its level, worked out once. */
+  gates: Map<string, ClauseGate>;
   client: HttpClient;
+}
+
+export interface ClauseGate {
+  selected: boolean;
+  level: Level;
 }
 
 let shared: Promise<WorkerContext> | undefined;
@@ -31,11 +41,14 @@ async function build(): Promise<WorkerContext> {
     retries429: 2,
     maxRetryAfterMs: 5_000,
   });
+  const env: JudgeEnv = { contract, validators, now: new Date(config.now) };
   return {
     config,
     contract,
     clauses: new Map(loadClauses().map((clause) => [clause.id, clause])),
-    env: { contract, validators, now: new Date(config.now) },
+    env,
+    envOnly: { env },
+    gates: new Map(),
     client,
   };
 }
