@@ -183,7 +183,7 @@ export class HttpClient {
         settled = true;
         clearTimeout(timer);
         if (error) reject(error);
-        else resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks, size), truncated });
+        else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated });
       };
       const timer = setTimeout(() => {
         const error = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
@@ -198,7 +198,8 @@ export class HttpClient {
         onResponseStart(_c, statusCode, raw) {
           status = statusCode;
           responseHeaders = {};
-          for (const [name, value] of Object.entries(raw)) {
+          for (const name in raw) {
+            const value = raw[name];
             if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
           }
         },

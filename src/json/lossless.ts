@@ -15,6 +15,41 @@ function parseNumber(text: string): number | bigint {
 }
 
 const LONG_DIGIT_RUN = /\d{16}/;
+/** A string literal (skipped whole), or an integer literal of 16 digits or more: one a double may round. */
+const STRING_OR_LONG_INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+const MARK = '\u0000int64:';
+
+/**
+ * The native parser with every long integer first quoted behind a mark, then turned back into an
+ * exact number or bigint. Undefined where it cannot be sure: text holding the mark's escape, or
+ * text the native parser rejects (lossless-json then names the problem).
+ */
+function parseMarkingLongIntegers(text: string): { value: JsonValue } | undefined {
+  if (text.includes('\\u0000')) return undefined;
+  let marked = 0;
+  let value: JsonValue;
+  try {
+    const quoted = text.replace(STRING_OR_LONG_INTEGER, (token) => {
+      if (token.charCodeAt(0) === 0x22) return token;
+      marked++;
+      return `"\\u0000int64:${token}"`;
+    });
+    value = JSON.parse(quoted) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return { value: marked ? unmark(value) : value };
+}
+
+function unmark(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.startsWith(MARK) ? parseNumber(value.slice(MARK.length)) : value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]!);
+  } else if (value && typeof value === 'object') {
+    for (const key in value) value[key] = unmark(value[key]!);
+  }
+  return value;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -40,6 +75,9 @@ export function parseJson(input: Uint8Array | string): JsonValue {
     } catch {
       // lossless-json names the problem; it throws below.
     }
+  } else {
+    const parsed = parseMarkingLongIntegers(text);
+    if (parsed) return parsed.value;
   }
   try {
     return parse(text, null, {
