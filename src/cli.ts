@@ -230,8 +230,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
     const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
     if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
-    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    say(`Requests sent: ${collected.requests} · peak RSS ${peakRssMb} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
+    const usage = process.resourceUsage();
+    const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+    say(`Requests sent: ${collected.requests} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   } finally {
     await target.close();
