@@ -85,8 +85,11 @@ describe('parseJson and stringifyJson', () => {
     expect(parseJson(text)).toEqual({ a: 'x\\"12345678901234567890\\', b: 12345678901234567890n, c: [INT64_MIN, 1234.5678901234567] });
   });
 
-  it('never take a string for a marked integer', () => {
-    expect(parseJson('["\\u0000int64:12345678901234567890",12345678901234567890]')).toEqual(['\u0000int64:12345678901234567890', 12345678901234567890n]);
+  it('never take a string for a marked integer, however it is escaped', () => {
+    for (const forged of ['"\\u0000int64:12345678901234567890"', '"\\u0000\\u0069nt64:12345678901234567890"']) {
+      const text = `[${forged},12345678901234567890,"a\\u0000b"]`;
+      expect(parseJson(text), text).toEqual(['\u0000int64:12345678901234567890', 12345678901234567890n, 'a\u0000b']);
+    }
   });
 
   it('keep the last of duplicate keys', () => {

@@ -21,11 +21,10 @@ const MARK = '\u0000int64:';
 
 /**
  * The native parser with every long integer first quoted behind a mark, then turned back into an
- * exact number or bigint. Undefined where it cannot be sure: text holding the mark's escape, or
- * text the native parser rejects (lossless-json then names the problem).
+ * exact number or bigint. Undefined where it cannot be sure: a string of the text that itself
+ * reads as a marked integer, or text the native parser rejects (lossless-json names the problem).
  */
 function parseMarkingLongIntegers(text: string): { value: JsonValue } | undefined {
-  if (text.includes('\\u0000')) return undefined;
   let marked = 0;
   let value: JsonValue;
   try {
@@ -38,15 +37,22 @@ function parseMarkingLongIntegers(text: string): { value: JsonValue } | undefine
   } catch {
     return undefined;
   }
-  return { value: marked ? unmark(value) : value };
+  if (marked === 0) return { value };
+  const found = { count: 0 };
+  value = unmark(value, found);
+  return found.count === marked ? { value } : undefined;
 }
 
-function unmark(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return value.startsWith(MARK) ? parseNumber(value.slice(MARK.length)) : value;
+function unmark(value: JsonValue, found: { count: number }): JsonValue {
+  if (typeof value === 'string') {
+    if (!value.startsWith(MARK)) return value;
+    found.count++;
+    return parseNumber(value.slice(MARK.length));
+  }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]!);
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]!, found);
   } else if (value && typeof value === 'object') {
-    for (const key in value) value[key] = unmark(value[key]!);
+    for (const key in value) value[key] = unmark(value[key]!, found);
   }
   return value;
 }
