@@ -39,11 +39,13 @@ function validationView(value: unknown): unknown {
   return value;
 }
 
-function containsBigint(value: unknown): boolean {
+/** Whether any integer in the value needs more than a double: a bigint, or a number beyond the int64 range. */
+function holdsWideInteger(value: unknown): boolean {
   if (typeof value === 'bigint') return true;
-  if (Array.isArray(value)) return value.some(containsBigint);
+  if (typeof value === 'number') return value >= 2 ** 63 || value < -(2 ** 63);
+  if (Array.isArray(value)) return value.some(holdsWideInteger);
   if (value && typeof value === 'object') {
-    for (const key in value) if (containsBigint((value as Record<string, unknown>)[key])) return true;
+    for (const key in value) if (holdsWideInteger((value as Record<string, unknown>)[key])) return true;
   }
   return false;
 }
@@ -87,10 +89,11 @@ export function createValidators(contract: Contract): Validators {
       const schema = contract.schemas[name];
       if (!fn || !schema) throw new Error(`the contract has no schema ${name}`);
       const errors: string[] = [];
-      if (!fn(containsBigint(value) ? validationView(value) : value)) {
+      const wide = holdsWideInteger(value);
+      if (!fn(wide ? validationView(value) : value)) {
         for (const e of fn.errors ?? []) errors.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
       }
-      int64Errors(schema, value, '', errors);
+      if (wide) int64Errors(schema, value, '', errors);
       return errors;
     },
   };

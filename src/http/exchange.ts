@@ -30,11 +30,12 @@ export interface Exchange {
 
 export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
 
-const parsed = new WeakMap<Exchange, ParsedBody>();
+const PARSED = Symbol('parsed body');
 
 /** The response body as lossless JSON, parsed at most once per exchange. */
 export function jsonBody(exchange: Exchange): ParsedBody {
-  const cached = parsed.get(exchange);
+  const holder = exchange as Exchange & { [PARSED]?: ParsedBody };
+  const cached = holder[PARSED];
   if (cached) return cached;
   let result: ParsedBody;
   const response = exchange.response;
@@ -49,7 +50,7 @@ export function jsonBody(exchange: Exchange): ParsedBody {
       result = { ok: false, problem: error.message };
     }
   }
-  parsed.set(exchange, result);
+  holder[PARSED] = result;
   return result;
 }
 
