@@ -1,7 +1,7 @@
 /** src/json/lossless.ts: int64 exact, non-integers never passed off as integers, bytes checked. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInteger, parse as losslessParse } from 'lossless-json';
+import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import { isInt, jsonEqual, JsonDecodeError, parseJson, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
 
 const INT64_MIN = -(2n ** 63n);
@@ -77,6 +77,17 @@ describe('parseJson and stringifyJson', () => {
         expect(jsonEqual(parseJson(text), reference(text)), text.slice(0, 200)).toBe(true);
       }),
       { numRuns: 500, seed: 7 },
+    );
+  });
+
+  it('write exactly what lossless-json writes, with and without bigints (property)', () => {
+    const leaf = fc.oneof(fc.jsonValue(), fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.string({ unit: 'binary' }), fc.constant(undefined));
+    const document = fc.oneof(leaf, fc.array(leaf), fc.dictionary(fc.string(), leaf));
+    fc.assert(
+      fc.property(document, (value) => {
+        expect(stringifyJson(value)).toBe(losslessStringify(value) ?? 'null');
+      }),
+      { numRuns: 500, seed: 11 },
     );
   });
 

@@ -97,7 +97,17 @@ export function parseJson(input: Uint8Array | string): JsonValue {
 
 /** Serialises with bigint written as an exact JSON number. */
 export function stringifyJson(value: unknown): string {
-  return stringify(value) ?? 'null';
+  // Without a bigint the native serialiser writes the very same text.
+  return (holdsBigint(value) ? stringify(value) : JSON.stringify(value)) ?? 'null';
+}
+
+function holdsBigint(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (Array.isArray(value)) return value.some(holdsBigint);
+  if (value && typeof value === 'object') {
+    for (const key in value) if (holdsBigint((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 export function isInt(value: unknown): value is number | bigint {
