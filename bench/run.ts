@@ -8,7 +8,7 @@ import { runCli } from '../selftest/support/run-cli.ts';
 // would be, for several --runs; and autocannon on GET /v1/pets?limit=20 for the raw client rate.
 // Every run and every autocannon measurement gets a fresh server: a store that earlier runs filled
 // with long names answers that listing with far bigger bodies.
-// Options: --runs=25,100,400 (the rows), --repeat=3 (runs per row; the median is shown).
+// Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown).
 const REFERENCE_BIN = fileURLToPath(new URL('../bin/reference.mjs', import.meta.url));
 const KEY = 'bench-key-0123456789';
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -75,21 +75,42 @@ async function runSuite(runs: number): Promise<Sample> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? Number.NaN;
 
-const rawBefore = await rawRate(5);
-const rows: { runs: number; wallS: number; requests: number; rps: number; cpuS: number; peakRssMb: number; samples: Sample[] }[] = [];
-for (const runs of RUNS) {
+// Rounds: autocannon, then one run per --runs value, then autocannon again. A shared machine drifts
+// over a minute, so each round's property-phase rate is set against the autocannon rate measured
+// around it, and the rounds' median is the figure.
+interface Round {
+  autocannon: [number, number];
+  samples: Sample[];
+  phase?: { rps: number; share: number; cpuUsPerRequest: number };
+}
+const rounds: Round[] = [];
+for (let i = 0; i < REPEAT; i++) {
+  const before = await rawRate(3);
   const samples: Sample[] = [];
-  for (let i = 0; i < REPEAT; i++) samples.push(await runSuite(runs));
+  for (const runs of RUNS) samples.push(await runSuite(runs));
+  const after = await rawRate(3);
+  const round: Round = { autocannon: [before, after], samples };
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (first && last && last !== first) {
+    // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
+    const extra = last.requests - first.requests;
+    const rps = extra / (last.wallS - first.wallS);
+    round.phase = { rps, share: rps / ((before + after) / 2), cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+  }
+  rounds.push(round);
+}
+const raw = median(rounds.flatMap((r) => r.autocannon));
+const rows = RUNS.map((runs, index) => {
+  const samples = rounds.map((r) => r.samples[index]!);
   const wallS = median(samples.map((s) => s.wallS));
   const requests = median(samples.map((s) => s.requests));
-  rows.push({ runs, wallS, requests, rps: requests / wallS, cpuS: median(samples.map((s) => s.cpuS)), peakRssMb: Math.max(...samples.map((s) => s.peakRssMb)), samples });
-}
-// Measured again afterwards: a shared machine drifts, so the suite is compared with the mean of both.
-const rawAfter = await rawRate(5);
-const raw = (rawBefore + rawAfter) / 2;
+  return { runs, wallS, requests, rps: requests / wallS, cpuS: median(samples.map((s) => s.cpuS)), peakRssMb: Math.max(...samples.map((s) => s.peakRssMb)) };
+});
 const lines = [
-  `autocannon GET /v1/pets?limit=20, ${CONNECTIONS} connection, 5 s before and after the runs, each on a fresh server: ${rawBefore.toFixed(0)} and ${rawAfter.toFixed(0)} req/s (mean ${raw.toFixed(0)})`,
-  `suite: ${WORKERS} worker, one request in flight; each row the median of ${REPEAT} runs (peak RSS: the highest)`,
+  `autocannon GET /v1/pets?limit=20, ${CONNECTIONS} connection, 3 s before and after each round, a fresh server each time: ` +
+    `${rounds.flatMap((r) => r.autocannon).map((rps) => rps.toFixed(0)).join(', ')} req/s (median ${raw.toFixed(0)})`,
+  `suite: ${WORKERS} worker, one request in flight, a fresh server per run; ${REPEAT} rounds, each row their median (peak RSS: the highest)`,
   '',
   '| --runs | wall | requests | req/s (whole run) | share of autocannon | CPU | peak RSS |',
   '|---|---|---|---|---|---|---|',
@@ -97,23 +118,20 @@ const lines = [
     (r) => `| ${r.runs} | ${r.wallS.toFixed(1)} s | ${r.requests} | ${r.rps.toFixed(0)} | ${((r.rps / raw) * 100).toFixed(0)}% | ${r.cpuS.toFixed(1)} s | ${r.peakRssMb} MB |`,
   ),
 ];
-const first = rows[0];
-const last = rows[rows.length - 1];
-let phase: { rps: number; share: number; cpuUsPerRequest: number } | undefined;
-if (first && last && last !== first) {
-  // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
-  const extra = last.requests - first.requests;
-  const rps = extra / (last.wallS - first.wallS);
-  phase = { rps, share: rps / raw, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+const phases = rounds.flatMap((r) => (r.phase ? [r.phase] : []));
+const phase = phases.length
+  ? { rps: median(phases.map((p) => p.rps)), share: median(phases.map((p) => p.share)), cpuUsPerRequest: median(phases.map((p) => p.cpuUsPerRequest)) }
+  : undefined;
+if (phase) {
   lines.push(
     '',
-    `property phases (--runs ${first.runs} -> ${last.runs}): ${rps.toFixed(0)} req/s = ${(phase.share * 100).toFixed(0)}% of autocannon; ` +
-      `the suite's own CPU: ${phase.cpuUsPerRequest.toFixed(0)} µs per request`,
+    `property phases (--runs ${RUNS[0]} -> ${RUNS[RUNS.length - 1]}), per round: ${phases.map((p) => `${(p.share * 100).toFixed(0)}%`).join(', ')} of autocannon; ` +
+      `median ${phase.rps.toFixed(0)} req/s = ${(phase.share * 100).toFixed(0)}%; the suite's own CPU: ${phase.cpuUsPerRequest.toFixed(0)} µs per request`,
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 await mkdir('reports', { recursive: true });
 await writeFile(
   'reports/bench.json',
-  `${JSON.stringify({ node: process.version, autocannonRps: { before: rawBefore, after: rawAfter, mean: raw }, workers: WORKERS, connections: CONNECTIONS, repeat: REPEAT, propertyPhase: phase, rows }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, autocannonRps: raw, workers: WORKERS, connections: CONNECTIONS, propertyPhase: phase, rows, rounds }, null, 2)}\n`,
 );
