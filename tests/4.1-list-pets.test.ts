@@ -8,16 +8,18 @@ describe('§4.1 List animals: GET /pets', () => {
     'valid limit and status combinations give 200 and Pets, within limit and filter',
     { checks: ['list-200-pets', 'list-limit-respected', 'list-limit-default', 'list-limit-max', 'list-limit-accepted', 'list-status-filter'] },
     async (s) => {
-      await s.property('valid queries', validQuery(s.contract), async (query) => {
-        const exchange = await s.send('listPets', { query: query.text });
-        const judgements: Judgements = { 'list-200-pets': {}, 'list-limit-max': { limitText: String(query.limit ?? '(absent)') } };
-        if (query.limit === undefined) judgements['list-limit-default'] = {};
-        else {
-          judgements['list-limit-accepted'] = { limit: query.limit };
-          judgements['list-limit-respected'] = { limit: query.limit };
-        }
-        if (query.status !== undefined) judgements['list-status-filter'] = { status: query.status };
-        s.judge(exchange, judgements);
+      await s.property('valid queries', validQuery(s.contract), {
+        send: (query) => s.send('listPets', { query: query.text }),
+        judge: (query, exchange) => {
+          const judgements: Judgements = { 'list-200-pets': {}, 'list-limit-max': { limitText: String(query.limit ?? '(absent)') } };
+          if (query.limit === undefined) judgements['list-limit-default'] = {};
+          else {
+            judgements['list-limit-accepted'] = { limit: query.limit };
+            judgements['list-limit-respected'] = { limit: query.limit };
+          }
+          if (query.status !== undefined) judgements['list-status-filter'] = { status: query.status };
+          s.judge(exchange, judgements);
+        },
       });
     },
   );
@@ -39,13 +41,14 @@ describe('§4.1 List animals: GET /pets', () => {
     'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is 400 with an Error',
     { checks: ['list-invalid-query', 'list-invalid-query-handling', 'list-limit-max', 'error-shape', 'error-status-field', 'no-5xx'] },
     async (s) => {
-      await s.everyCase('invalid queries', invalidQueryCases(s.contract), async (query) => {
-        const exchange = await s.send('listPets', { query: query.text });
-        s.judge(exchange, {
-          'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
-          'list-invalid-query-handling': { query: query.rule },
-          'list-limit-max': { limitText: query.text },
-        });
+      await s.everyCase('invalid queries', invalidQueryCases(s.contract), {
+        send: (query) => s.send('listPets', { query: query.text }),
+        judge: (query, exchange) =>
+          s.judge(exchange, {
+            'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
+            'list-invalid-query-handling': { query: query.rule },
+            'list-limit-max': { limitText: query.text },
+          }),
       });
     },
   );

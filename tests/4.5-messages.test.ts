@@ -12,18 +12,26 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
       messages: true,
     },
     async (s) => {
-      await s.property('valid messages', newMessage(s.contract), async (input) => {
-        const sentAt = new Date();
-        const exchange = await s.send('sendMessage', { body: stringifyJson(input) });
-        s.judge(exchange, {
-          'messages-accepted': {},
-          'messages-echo': { text: input.message },
-          'messages-status-queued': {},
-          'messages-created-at': {},
-          'messages-created-at-recent': { sentAt },
-          'messages-success-status': {},
-        });
-      }, { examples: EDGE_MESSAGES });
+      await s.property(
+        'valid messages',
+        newMessage(s.contract),
+        {
+          send: async (input) => {
+            const sentAt = new Date();
+            return { sentAt, exchange: await s.send('sendMessage', { body: stringifyJson(input) }) };
+          },
+          judge: (input, { sentAt, exchange }) =>
+            s.judge(exchange, {
+              'messages-accepted': {},
+              'messages-echo': { text: input.message },
+              'messages-status-queued': {},
+              'messages-created-at': {},
+              'messages-created-at-recent': { sentAt },
+              'messages-success-status': {},
+            }),
+        },
+        { examples: EDGE_MESSAGES },
+      );
     },
   );
 
@@ -32,10 +40,15 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
     { checks: ['messages-invalid-400', 'messages-non-string', 'error-shape', 'error-status-field', 'no-5xx'], writes: true, messages: true },
     async (s) => {
       for (const rule of invalidMessageCases(s.contract)) {
-        await s.property(`invalid messages: ${rule.rule}`, rule.arbitrary, async (input) => {
-          const exchange = await s.send('sendMessage', { body: input.body, contentType: input.contentType });
-          s.judge(exchange, rule.stated ? { 'messages-invalid-400': { rule: input.rule } } : { 'messages-non-string': { rule: input.rule } });
-        }, { runs: Math.max(1, Math.ceil(s.config.runs / 5)) });
+        await s.property(
+          `invalid messages: ${rule.rule}`,
+          rule.arbitrary,
+          {
+            send: (input) => s.send('sendMessage', { body: input.body, contentType: input.contentType }),
+            judge: (input, exchange) => s.judge(exchange, rule.stated ? { 'messages-invalid-400': { rule: input.rule } } : { 'messages-non-string': { rule: input.rule } }),
+          },
+          { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
+        );
       }
     },
   );

@@ -27,10 +27,15 @@ describe('§5 Authentication', () => {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
           s.check(exchange, { 'auth-401': { variant: variant.id } });
         }
-        await s.property('random wrong bearer tokens', wrongBearer(key(s)), async (variant) => {
-          const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
-          s.judge(exchange, { 'auth-401': { variant: `Bearer ${variant.authorization?.shown.slice(7)}` } });
-        }, { runs: Math.min(s.config.runs, 10) });
+        await s.property(
+          'random wrong bearer tokens',
+          wrongBearer(key(s)),
+          {
+            send: (variant) => s.send(op.id, { ...op.request, authorization: variant.authorization }),
+            judge: (variant, exchange) => s.judge(exchange, { 'auth-401': { variant: `Bearer ${variant.authorization?.shown.slice(7)}` } }),
+          },
+          { runs: Math.min(s.config.runs, 10) },
+        );
       },
     );
     scenario(

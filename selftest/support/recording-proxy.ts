@@ -7,12 +7,20 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
+/** Requests in flight, now and at most; proxies given the same one count together. */
+export interface Flight {
+  now: number;
+  max: number;
+}
+
 /** A loopback proxy that records each request's method and path and forwards it to `target`. */
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }): Promise<RecordingProxy> {
   const requests: { method: string; path: string }[] = [];
   const upstream = new URL(target);
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' });
+    flight.max = Math.max(flight.max, ++flight.now);
+    res.on('close', () => flight.now--);
     const forward = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
