@@ -1,9 +1,10 @@
-// Pipelined properties (Scenario.property with a Probe): one request in flight, and a failure found
-// on the way is still replayed by fast-check and shrunk.
+// Pipelined properties (Scenario.property with a Probe): at most PIPELINE_DEPTH requests in flight,
+// never more than --concurrency, and a failure found on the way is still replayed by fast-check and shrunk.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type Flight, type RecordingProxy } from '../support/recording-proxy.ts';
+import { PIPELINE_DEPTH } from '../../src/suite/config.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'pipeline-test-key-5b8e21';
@@ -24,13 +25,22 @@ describe('pipelined properties', () => {
     await reference.close();
   });
 
-  it('never have more than one request in flight, over both hosts', async () => {
-    // §4.2, §4.5 and §5 are properties and single checks only; the set-up that fills the store for
-    // the filter and limit scenarios creates pets side by side (up to --concurrency) and is left out.
-    const args = ['--base-url', main.url, '--messages-base-url', messages.url, '--runs', '20', '--seed', '4', '--only', '4.2,4.5,5'];
-    const result = await runCli(args, { API_KEY: KEY });
+  // §4.2, §4.5 and §5 are properties and single checks only; the set-up that fills the store for
+  // the filter and limit scenarios creates pets side by side (up to --concurrency) and is left out.
+  const args = () => ['--base-url', main.url, '--messages-base-url', messages.url, '--runs', '20', '--seed', '4', '--only', '4.2,4.5,5'];
+
+  it(`keep at most ${PIPELINE_DEPTH} requests in flight, over both hosts`, async () => {
+    flight.max = 0;
+    const result = await runCli(args(), { API_KEY: KEY });
     expect(result.code).toBe(0);
     expect(main.requests.length + messages.requests.length).toBeGreaterThan(200);
+    expect(flight.max).toBe(PIPELINE_DEPTH);
+  });
+
+  it('keep to --concurrency 1: one request at a time', async () => {
+    flight.max = 0;
+    const result = await runCli([...args(), '--concurrency', '1'], { API_KEY: KEY });
+    expect(result.code).toBe(0);
     expect(flight.max).toBe(1);
   });
 

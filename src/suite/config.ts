@@ -1,6 +1,12 @@
 import type { TargetEnv } from '../config/settings.ts';
 import type { Contract } from '../contract/model.ts';
 
+/**
+ * Requests a pipelined property keeps on the wire (never more than `concurrency`): enough for the
+ * server never to wait for the suite's generating and judging.
+ */
+export const PIPELINE_DEPTH = 2;
+
 /** What the CLI hands every test worker (through vitest's provide/inject). */
 export interface SuiteConfig {
   /** Parsed and validated once by the CLI, so workers never load swagger-parser. */

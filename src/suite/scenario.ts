@@ -5,6 +5,7 @@ import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import type { CheckResult, Outcome } from '../report/model.ts';
+import { PIPELINE_DEPTH } from './config.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import { isSelected } from './selection.ts';
@@ -49,8 +50,8 @@ export type Judgements = { [N in CheckName]?: ContextOf<N> };
 
 /**
  * A property body in two steps: `send` makes the requests for one input (one at a time) and
- * `judge` judges what came back without sending anything, so the next input's request can be on
- * the wire meanwhile.
+ * `judge` judges what came back without sending anything, so the next inputs' requests can be on
+ * the wire meanwhile. Inputs must not depend on each other's answers.
  */
 export interface Probe<T, R> {
   send: (value: T) => Promise<R>;
@@ -273,24 +274,32 @@ export class Scenario {
   }
 
   /**
-   * Sends input i+1 as soon as the answer to input i is in, then judges i while i+1 is on the wire:
-   * still one request in flight, but the judging no longer waits for the network. Returns the
-   * first MUST failure and its input; every request sent is awaited before it returns.
+   * Keeps PIPELINE_DEPTH inputs' requests on the wire (never more than --concurrency) and judges
+   * each answer, in input order, while the next ones are out: the judging no longer waits for the
+   * network, nor the network for the judging. Returns the first MUST failure and its input; every
+   * request sent is awaited before it returns.
    */
   private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number): Promise<{ error: ConformanceFailures; value: T } | undefined> {
-    let next = values.length ? probe.send(values[0]!) : undefined;
-    next?.catch(() => undefined);
-    for (let i = 0; next; i++) {
-      const result = await next;
-      next = i + 1 < values.length && Date.now() < stopAt ? probe.send(values[i + 1]!) : undefined;
-      // Awaited below; until then a rejection must not count as unhandled.
-      next?.catch(() => undefined);
+    const depth = Math.max(1, Math.min(PIPELINE_DEPTH, this.config.concurrency));
+    const inFlight: Promise<R>[] = [];
+    let sent = 0;
+    const launch = () => {
+      const pending = probe.send(values[sent++]!);
+      // Awaited in turn; until then a rejection must not count as unhandled.
+      pending.catch(() => undefined);
+      inFlight.push(pending);
+    };
+    const more = () => sent < values.length && Date.now() < stopAt;
+    while (inFlight.length < depth && more()) launch();
+    for (let i = 0; inFlight.length; i++) {
+      const result = await inFlight.shift()!;
+      if (more()) launch();
       // undici writes a request on a reused connection in the next check phase: let it go out first.
-      if (next) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (inFlight.length) await new Promise<void>((resolve) => setImmediate(resolve));
       try {
         probe.judge(values[i]!, result);
       } catch (error) {
-        await next?.catch(() => undefined);
+        await Promise.allSettled(inFlight);
         if (error instanceof ConformanceFailures) return { error, value: values[i]! };
         throw error;
       }
