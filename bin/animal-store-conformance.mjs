@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { freshBundle } from './fresh.mjs';
 
 // A closed pipe (`| head`) ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,23 +9,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const bundle = here('../dist/cli.js');
-
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-// The bundle (npm run build, run on install) when it is at least as new as the sources; else the
-// sources themselves through tsx, so an edit to src/ takes effect without a build.
-const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= Math.max(newest(here('../src')), newest(here('../reference')));
+// The bundle when it is fresh, else the sources through tsx (see fresh.mjs).
+const bundle = freshBundle('cli', ['src', 'reference']);
 let main;
-if (fresh) {
+if (bundle) {
   ({ main } = await import(bundle));
 } else {
   const { register } = await import('tsx/esm/api');
