@@ -247,7 +247,8 @@ export class Scenario {
       const failure = await this.runPipelined(fc.sample(arbitrary, { seed, numRuns: runs }), body, Date.now() + timeLimit);
       if (!failure) return true;
       // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
-      if (!(await this.checkProperty(arbitrary, sequential, runs, seed, timeLimit))) return false;
+      const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
+      if (replayLimit > 0 && !(await this.checkProperty(arbitrary, sequential, runs, seed, replayLimit))) return false;
       this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), seed: this.config.seed });
       return false;
     }
@@ -292,7 +293,13 @@ export class Scenario {
     const more = () => sent < values.length && Date.now() < stopAt;
     while (inFlight.length < depth && more()) launch();
     for (let i = 0; inFlight.length; i++) {
-      const result = await inFlight.shift()!;
+      let result: R;
+      try {
+        result = await inFlight.shift()!;
+      } catch (error) {
+        await Promise.allSettled(inFlight);
+        throw error;
+      }
       if (more()) launch();
       // undici writes a request on a reused connection in the next check phase: let it go out first.
       if (inFlight.length) await new Promise<void>((resolve) => setImmediate(resolve));
