@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PIPELINE_DEPTH } from '../src/suite/config.ts';
+import { startReferenceProcess, type ReferenceProcess } from '../selftest/support/reference-process.ts';
 import { runCli } from '../selftest/support/run-cli.ts';
 
 // `npm run bench`: the full run against the reference server in its own process, as a user's server
@@ -12,7 +13,6 @@ import { runCli } from '../selftest/support/run-cli.ts';
 // and --concurrency 1 (one at a time). Every run and every autocannon measurement gets a fresh
 // server: a store that earlier runs filled with long names answers that listing with bigger bodies.
 // Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown).
-const REFERENCE_BIN = fileURLToPath(new URL('../bin/reference.mjs', import.meta.url));
 // Measured as users run them: the bundles, never the sources through tsx (which adds ~170 MB).
 execFileSync(process.execPath, [fileURLToPath(new URL('../bin/build.mjs', import.meta.url))], { stdio: 'inherit' });
 const KEY = 'bench-key-0123456789';
@@ -25,34 +25,10 @@ const SETTINGS = [
   { name: '--concurrency 1', args: ['--concurrency', '1'], connections: 1 },
 ];
 
-interface Reference {
-  child: ChildProcess;
-  baseUrl: string;
-  messagesBaseUrl: string;
-}
-
-async function startReferenceProcess(): Promise<Reference> {
-  const child = spawn(process.execPath, [REFERENCE_BIN, '--port', '0', '--messages-port', '0', '--api-key', KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`the reference server did not start: ${out}`));
-    }, 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const base = /\bbaseUrl:\s+(\S+)/.exec(out)?.[1];
-      const messages = /messagesBaseUrl:\s+(\S+)/.exec(out)?.[1];
-      if (base && messages) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: base, messagesBaseUrl: messages });
-      }
-    });
-  });
-}
+const startServer = () => startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
 
 /** CPU seconds the server process has used (Linux /proc; undefined elsewhere). */
-function serverCpuSeconds(server: Reference): number | undefined {
+function serverCpuSeconds(server: ReferenceProcess): number | undefined {
   try {
     const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime, fields 14 and 15 of stat, in clock ticks of 1/100 s on Linux.
@@ -68,7 +44,7 @@ interface Measured {
 }
 
 async function rawRate(seconds: number, connections: number): Promise<{ rps: number } & Measured> {
-  const server = await startReferenceProcess();
+  const server = await startServer();
   try {
     const options = { url: `${server.baseUrl}/v1/pets?limit=20`, connections, headers: { authorization: `Bearer ${KEY}` } };
     await autocannon({ ...options, duration: 2 }); // warm-up: a cold server's JIT skews the first seconds
@@ -91,7 +67,7 @@ interface Sample extends Measured {
 }
 
 async function runSuite(runs: number, extraArgs: string[]): Promise<Sample> {
-  const server = await startReferenceProcess();
+  const server = await startServer();
   try {
     const before = serverCpuSeconds(server);
     const result = await runCli(

@@ -115,10 +115,11 @@ async function resolveTarget(settings: Settings): Promise<Target> {
   return target;
 }
 
-function suiteConfig(settings: Settings, target: Target, started: number, contract: Contract): SuiteConfig {
+function suiteConfig(settings: Settings, target: Target, started: number, contract: Contract, clauses: Clause[]): SuiteConfig {
   const writes = target.env !== 'production' || settings.allowWrites;
   const config: SuiteConfig = {
     contract,
+    clauses,
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     targetEnv: target.env,
@@ -179,7 +180,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
     }
     const [{ loadContract }, { runSuite }] = await Promise.all([import('./contract/load.ts'), import('./run/vitest.ts')]);
     const contract = await loadContract();
-    const config = suiteConfig(settings, target, started, contract);
+    const config = suiteConfig(settings, target, started, contract, catalogue);
     await preflight(config);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
     const suite = await runSuite(config, {

@@ -1,11 +1,9 @@
 // bin/reference.mjs: help, usage errors (exit 2), standalone start and stop on SIGTERM.
 
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_BIN as BIN, startReferenceProcess } from '../support/reference-process.ts';
 import { call } from './helpers.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/reference.mjs', import.meta.url));
 
 interface Run {
   code: number | null;
@@ -54,23 +52,8 @@ describe('bin/reference.mjs', () => {
   }
 
   it('starts, prints both base URLs, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--messages-port', '0', '--api-key', 'cli-key', '--deviation', 'allowed-empty-store'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, baseUrl: base, messagesBaseUrl: messages } = await startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', 'cli-key', '--deviation', 'allowed-empty-store']);
     try {
-      const out = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        const timer = setTimeout(() => reject(new Error(`no URLs printed: ${text}`)), 20_000);
-        child.stdout.on('data', (d) => {
-          text += String(d);
-          if (/messagesBaseUrl:\s+\S+/.test(text)) {
-            clearTimeout(timer);
-            resolve(text);
-          }
-        });
-      });
-      const base = /baseUrl:\s+(\S+)/.exec(out)?.[1] ?? '';
-      const messages = /messagesBaseUrl:\s+(\S+)/.exec(out)?.[1] ?? '';
       const list = await call(`${base}/v1/pets`, { auth: 'Bearer cli-key' });
       expect(list.status).toBe(200);
       expect(list.json).toEqual([]);

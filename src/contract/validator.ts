@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Contract, SchemaObject } from './load.ts';
+import { someValue } from '../json/lossless.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 
@@ -39,16 +40,8 @@ function validationView(value: unknown): unknown {
   return value;
 }
 
-/** Whether any integer in the value needs more than a double: a bigint, or a number beyond the int64 range. */
-function holdsWideInteger(value: unknown): boolean {
-  if (typeof value === 'bigint') return true;
-  if (typeof value === 'number') return value >= 2 ** 63 || value < -(2 ** 63);
-  if (Array.isArray(value)) return value.some(holdsWideInteger);
-  if (value && typeof value === 'object') {
-    for (const key in value) if (holdsWideInteger((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
-}
+/** A bigint, or a number beyond the int64 range: an integer a double cannot hold as it stands. */
+const isWideInteger = (value: unknown) => typeof value === 'bigint' || (typeof value === 'number' && (value >= 2 ** 63 || value < -(2 ** 63)));
 
 /** Lossless int64 range check, walking the schema beside the value. */
 function int64Errors(schema: SchemaObject, value: unknown, path: string, errors: string[]): void {
@@ -89,7 +82,7 @@ export function createValidators(contract: Contract): Validators {
       const schema = contract.schemas[name];
       if (!fn || !schema) throw new Error(`the contract has no schema ${name}`);
       const errors: string[] = [];
-      const wide = holdsWideInteger(value);
+      const wide = someValue(value, isWideInteger);
       if (!fn(wide ? validationView(value) : value)) {
         for (const e of fn.errors ?? []) errors.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
       }

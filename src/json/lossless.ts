@@ -98,14 +98,15 @@ export function parseJson(input: Uint8Array | string): JsonValue {
 /** Serialises with bigint written as an exact JSON number. */
 export function stringifyJson(value: unknown): string {
   // Without a bigint the native serialiser writes the very same text.
-  return (holdsBigint(value) ? stringify(value) : JSON.stringify(value)) ?? 'null';
+  return (someValue(value, (v) => typeof v === 'bigint') ? stringify(value) : JSON.stringify(value)) ?? 'null';
 }
 
-function holdsBigint(value: unknown): boolean {
-  if (typeof value === 'bigint') return true;
-  if (Array.isArray(value)) return value.some(holdsBigint);
+/** Whether the value, or any value nested in its arrays and objects, passes the test. */
+export function someValue(value: unknown, test: (value: unknown) => boolean): boolean {
+  if (test(value)) return true;
+  if (Array.isArray(value)) return value.some((item) => someValue(item, test));
   if (value && typeof value === 'object') {
-    for (const key in value) if (holdsBigint((value as Record<string, unknown>)[key])) return true;
+    for (const key in value) if (someValue((value as Record<string, unknown>)[key], test)) return true;
   }
   return false;
 }

@@ -1,5 +1,7 @@
 /** The result of one conformance run: what every report writer reads. */
 
+import type { Clause } from '../contract/clauses.ts';
+
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 
 /** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
@@ -50,13 +52,8 @@ export interface CheckResult {
   judged: number;
 }
 
-export interface ClauseResult {
-  id: string;
-  section: string;
-  title: string;
-  sentence: string;
-  level: Level;
-  operations: string[];
+/** A catalogue clause (spec/clauses.yaml) with what this run found. */
+export interface ClauseResult extends Omit<Clause, 'basis'> {
   outcome: Outcome;
   checks: CheckResult[];
 }

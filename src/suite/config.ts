@@ -1,4 +1,5 @@
 import type { TargetEnv } from '../config/settings.ts';
+import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 
 /**
@@ -11,6 +12,8 @@ export const PIPELINE_DEPTH = 2;
 export interface SuiteConfig {
   /** Parsed and validated once by the CLI, so workers never load swagger-parser. */
   contract: Contract;
+  /** The clause catalogue, read once by the CLI. */
+  clauses: Clause[];
   baseUrl: string;
   messagesBaseUrl?: string;
   apiKey: string;

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { loadClauses, type Clause } from '../contract/clauses.ts';
+import type { Clause } from '../contract/clauses.ts';
 import type { Level } from '../report/model.ts';
 import type { Contract } from '../contract/model.ts';
 import { createValidators } from '../contract/validator.ts';
@@ -45,7 +45,7 @@ async function build(): Promise<WorkerContext> {
   return {
     config,
     contract,
-    clauses: new Map(loadClauses().map((clause) => [clause.id, clause])),
+    clauses: new Map(config.clauses.map((clause) => [clause.id, clause])),
     env,
     envOnly: { env },
     gates: new Map(),
