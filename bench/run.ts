@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PIPELINE_DEPTH } from '../src/suite/config.ts';
+import { startRecordingProxy, type RecordedRequest } from '../selftest/support/recording-proxy.ts';
 import { startReferenceProcess, type ReferenceProcess } from '../selftest/support/reference-process.ts';
 import { runCli } from '../selftest/support/run-cli.ts';
 
@@ -12,7 +13,10 @@ import { runCli } from '../selftest/support/run-cli.ts';
 // the raw client rate. Two settings: the default (properties keep PIPELINE_DEPTH requests in flight)
 // and --concurrency 1 (one at a time). Every run and every autocannon measurement gets a fresh
 // server: a store that earlier runs filled with long names answers that listing with bigger bodies.
-// Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown).
+// The suite's requests cost the server more than that GET (most are POSTs, most of them refused),
+// so autocannon also sends the suite's own requests, recorded through a proxy in one extra run: the
+// share of that rate is the suite's own overhead, with the server's work held equal.
+// Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown), --settings=default,c1.
 // Measured as users run them: the bundles, never the sources through tsx (which adds ~170 MB).
 execFileSync(process.execPath, [fileURLToPath(new URL('../bin/build.mjs', import.meta.url))], { stdio: 'inherit' });
 const KEY = 'bench-key-0123456789';
@@ -23,7 +27,7 @@ const WORKERS = 1;
 const SETTINGS = [
   { name: 'default', args: [] as string[], connections: PIPELINE_DEPTH },
   { name: '--concurrency 1', args: ['--concurrency', '1'], connections: 1 },
-];
+].filter((s) => !option('settings') || option('settings')!.split(',').includes(s.name === 'default' ? 'default' : 'c1'));
 
 const startServer = () => startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
 
@@ -57,6 +61,60 @@ async function rawRate(seconds: number, connections: number): Promise<{ rps: num
   } finally {
     server.child.kill('SIGTERM');
   }
+}
+
+/** The requests one run sent, per host, in the order sent. */
+interface Mix {
+  main: RecordedRequest[];
+  messages: RecordedRequest[];
+}
+
+async function recordMix(runs: number, extraArgs: string[]): Promise<Mix> {
+  const server = await startServer();
+  const main = await startRecordingProxy(server.baseUrl, undefined, { whole: true });
+  const messages = await startRecordingProxy(server.messagesBaseUrl, undefined, { whole: true });
+  try {
+    const args = ['--base-url', main.url, '--messages-base-url', messages.url, '--runs', String(runs), '--seed', '1', '--workers', String(WORKERS), '--quiet', ...extraArgs];
+    const result = await runCli(args, { API_KEY: KEY }, { timeoutMs: 600_000 });
+    if (result.code !== 0) throw new Error(`the recording run exited ${result.code}: ${result.stderr.slice(0, 300)}`);
+    return { main: main.requests, messages: messages.requests };
+  } finally {
+    await main.close();
+    await messages.close();
+    server.child.kill('SIGTERM');
+  }
+}
+
+/**
+ * autocannon sending a recorded mix again, each host's requests in their order (one cycle per
+ * connection), against a fresh server; the two hosts in turn, combined in the mix's proportions.
+ * Requests that depend on the store (an id created earlier) may get other statuses than they did.
+ */
+async function mixRate(mix: Mix, seconds: number, connections: number): Promise<{ rps: number } & Measured> {
+  let time = 0;
+  let cpu = 0;
+  let cpuKnown = true;
+  const total = mix.main.length + mix.messages.length;
+  for (const [host, requests] of [['main', mix.main], ['messages', mix.messages]] as const) {
+    if (requests.length === 0) continue;
+    const server = await startServer();
+    try {
+      const url = host === 'main' ? server.baseUrl : server.messagesBaseUrl;
+      const options = { url, connections, requests: requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body })) };
+      await autocannon({ ...options, duration: 1 });
+      const before = serverCpuSeconds(server);
+      const result = await autocannon({ ...options, duration: seconds });
+      const after = serverCpuSeconds(server);
+      time += requests.length / result.requests.average;
+      if (before !== undefined && after !== undefined) cpu += ((after - before) / result.requests.total) * requests.length;
+      else cpuKnown = false;
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  }
+  const measured: { rps: number } & Measured = { rps: total / time };
+  if (cpuKnown) measured.serverCpuUs = (cpu / total) * 1e6;
+  return measured;
 }
 
 interface Sample extends Measured {
@@ -97,27 +155,31 @@ const medianOf = (values: (number | undefined)[]) => {
 // around it, and the rounds' median is the figure.
 interface Round {
   autocannon: { rps: number; serverCpuUs?: number }[];
+  /** autocannon sending the suite's own requests, after the runs. */
+  mix: { rps: number; serverCpuUs?: number };
   samples: Sample[];
-  phase?: { rps: number; share: number; cpuUsPerRequest: number };
+  phase?: { rps: number; share: number; mixShare: number; cpuUsPerRequest: number };
 }
 
 const lines: string[] = [];
 const results = [];
 for (const setting of SETTINGS) {
   const rounds: Round[] = [];
+  const recorded = await recordMix(Math.max(...RUNS), setting.args);
   for (let i = 0; i < REPEAT; i++) {
     const before = await rawRate(3, setting.connections);
     const samples: Sample[] = [];
     for (const runs of RUNS) samples.push(await runSuite(runs, setting.args));
     const after = await rawRate(3, setting.connections);
-    const round: Round = { autocannon: [before, after], samples };
+    const mix = await mixRate(recorded, 3, setting.connections);
+    const round: Round = { autocannon: [before, after], mix, samples };
     const first = samples[0];
     const last = samples[samples.length - 1];
     if (first && last && last !== first) {
       // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
       const extra = last.requests - first.requests;
       const rps = extra / (last.wallS - first.wallS);
-      round.phase = { rps, share: rps / ((before.rps + after.rps) / 2), cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+      round.phase = { rps, share: rps / ((before.rps + after.rps) / 2), mixShare: rps / mix.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
     }
     rounds.push(round);
   }
@@ -130,12 +192,19 @@ for (const setting of SETTINGS) {
   });
   const phases = rounds.flatMap((r) => (r.phase ? [r.phase] : []));
   const phase = phases.length
-    ? { rps: median(phases.map((p) => p.rps)), share: median(phases.map((p) => p.share)), cpuUsPerRequest: median(phases.map((p) => p.cpuUsPerRequest)) }
+    ? {
+        rps: median(phases.map((p) => p.rps)),
+        share: median(phases.map((p) => p.share)),
+        mixShare: median(phases.map((p) => p.mixShare)),
+        cpuUsPerRequest: median(phases.map((p) => p.cpuUsPerRequest)),
+      }
     : undefined;
   const serverCpu = {
     autocannon: medianOf(rounds.flatMap((r) => r.autocannon.map((a) => a.serverCpuUs))),
     suite: medianOf(rounds.map((r) => r.samples[r.samples.length - 1]?.serverCpuUs)),
+    mix: medianOf(rounds.map((r) => r.mix.serverCpuUs)),
   };
+  const mixRps = median(rounds.map((r) => r.mix.rps));
   lines.push(
     `## ${setting.name}: at most ${setting.connections} request${setting.connections === 1 ? '' : 's'} in flight in the properties; autocannon with ${setting.connections} connection${setting.connections === 1 ? '' : 's'}`,
     `autocannon GET /v1/pets?limit=20, 3 s before and after each round, a fresh server each time: ` +
@@ -153,13 +222,30 @@ for (const setting of SETTINGS) {
       '',
       `property phases (--runs ${RUNS[0]} -> ${RUNS[RUNS.length - 1]}), per round: ${phases.map((p) => `${(p.share * 100).toFixed(0)}%`).join(', ')} of autocannon; ` +
         `median ${phase.rps.toFixed(0)} req/s = ${(phase.share * 100).toFixed(0)}%; the suite's own CPU: ${phase.cpuUsPerRequest.toFixed(0)} µs per request`,
+      `autocannon sending the suite's own requests (${recorded.main.length} + ${recorded.messages.length} recorded at --runs ${Math.max(...RUNS)}), ${setting.connections} connection${setting.connections === 1 ? '' : 's'}: ` +
+        `${rounds.map((r) => r.mix.rps.toFixed(0)).join(', ')} req/s (median ${mixRps.toFixed(0)}); the property phases reach, per round: ` +
+        `${phases.map((p) => `${(p.mixShare * 100).toFixed(0)}%`).join(', ')}; median ${(phase.mixShare * 100).toFixed(0)}%`,
     );
   }
   if (serverCpu.autocannon !== undefined && serverCpu.suite !== undefined) {
-    lines.push(`the reference server's CPU per request: ${serverCpu.autocannon.toFixed(0)} µs for autocannon's GET, ${serverCpu.suite.toFixed(0)} µs for the suite's (--runs ${RUNS[RUNS.length - 1]})`);
+    lines.push(
+      `the reference server's CPU per request: ${serverCpu.autocannon.toFixed(0)} µs for autocannon's GET, ` +
+        `${serverCpu.mix === undefined ? '' : `${serverCpu.mix.toFixed(0)} µs for autocannon sending the suite's requests, `}` +
+        `${serverCpu.suite.toFixed(0)} µs for the suite's (--runs ${RUNS[RUNS.length - 1]})`,
+    );
   }
   lines.push('');
-  results.push({ setting: setting.name, connections: setting.connections, autocannonRps: raw, propertyPhase: phase, serverCpuUsPerRequest: serverCpu, rows, rounds });
+  results.push({
+    setting: setting.name,
+    connections: setting.connections,
+    autocannonRps: raw,
+    autocannonSuiteMixRps: mixRps,
+    recordedMix: { main: recorded.main.length, messages: recorded.messages.length },
+    propertyPhase: phase,
+    serverCpuUsPerRequest: serverCpu,
+    rows,
+    rounds,
+  });
 }
 process.stdout.write(`${lines.join('\n')}`);
 await mkdir('reports', { recursive: true });

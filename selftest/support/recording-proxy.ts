@@ -1,11 +1,21 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** With `whole`: the request's headers (hop-by-hop and length headers left out) and body. */
+  headers?: Record<string, string>;
+  body?: Buffer;
+}
+
 export interface RecordingProxy {
   url: string;
-  requests: { method: string; path: string }[];
+  requests: RecordedRequest[];
   close(): Promise<void>;
 }
+
+const NOT_REPLAYED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 /** Requests in flight, now and at most; proxies given the same one count together. */
 export interface Flight {
@@ -13,12 +23,27 @@ export interface Flight {
   max: number;
 }
 
-/** A loopback proxy that records each request's method and path and forwards it to `target`. */
-export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }): Promise<RecordingProxy> {
-  const requests: { method: string; path: string }[] = [];
+/**
+ * A loopback proxy that records each request's method and path (with `whole`, also its headers and
+ * body, enough to send it again) and forwards it to `target`.
+ */
+export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean } = {}): Promise<RecordingProxy> {
+  const requests: RecordedRequest[] = [];
   const upstream = new URL(target);
   const server: Server = createServer((req, res) => {
-    requests.push({ method: req.method ?? '', path: req.url ?? '' });
+    const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '' };
+    requests.push(recorded);
+    if (options.whole) {
+      recorded.headers = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined && !NOT_REPLAYED.has(name)) recorded.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (chunks.length > 0) recorded.body = Buffer.concat(chunks);
+      });
+    }
     flight.max = Math.max(flight.max, ++flight.now);
     res.on('close', () => flight.now--);
     const forward = request(
