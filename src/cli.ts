@@ -8,7 +8,7 @@ import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { applyBaseline, loadBaseline, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { redactText } from './report/common.ts';
+import { redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import type { RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
@@ -173,6 +173,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [target.apiKey];
   const say = (text: string) => io.out(redactText(text, secrets));
+  if (!target.embedded && target.apiKey.length < SHORT_SECRET_LENGTH) {
+    io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
+  }
   try {
     if (settings.dryRun) {
       await plan(settings, target, io, catalogue);

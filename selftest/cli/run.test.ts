@@ -45,6 +45,19 @@ describe('the CLI, run as a user runs it', () => {
     expect(skipped.some((note) => note?.includes('writes are off against production'))).toBe(true);
   });
 
+  it('a short key is noted on stderr, and the outputs stay readable', async () => {
+    // A key that is also part of the operation names in the progress lines.
+    const short = await startReference({ apiKey: 'Pets' });
+    try {
+      const result = await runCli(['--base-url', short.baseUrl, '--messages-base-url', short.messagesBaseUrl, '--runs', '2', '--seed', '7', '--only', '5'], { API_KEY: 'Pets' });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/fewer than 8 characters/);
+      expect(result.stdout).toContain('ok   listPets: Bearer <API_KEY> is accepted');
+    } finally {
+      await short.close();
+    }
+  });
+
   it('a key the server refuses is one line and exit 2, before any test runs', async () => {
     const result = await runCli(['--base-url', reference.baseUrl], { API_KEY: 'not-the-key' });
     expect(result.code).toBe(2);

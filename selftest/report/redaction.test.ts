@@ -85,6 +85,28 @@ describe('writeReports', () => {
   });
 });
 
+describe('a short secret (fewer than 8 characters)', () => {
+  it('is replaced where it stands as a token, never inside a longer word or number', () => {
+    expect(redactText('abcdef abc "abc" Bearer abc x-abc abc_1 ?k=abc. 1abc', ['abc'])).toBe('abcdef $API_KEY "$API_KEY" Bearer $API_KEY x-abc abc_1 ?k=$API_KEY. 1abc');
+    expect(redactText('id 91234567 and 1234567', ['1234567'])).toBe('id 91234567 and $API_KEY');
+  });
+
+  it('leaves the text of a report whole while an echoed key is still replaced', () => {
+    const r = makeReport();
+    const fail = r.clauses[2]!.checks[0]!;
+    fail.actual = 'the key e was echoed back';
+    const out = renderTerminal(r, { color: false, secrets: ['e'] });
+    expect(out).toContain('the key $API_KEY was echoed back');
+    expect(out).toContain(redactText(r.clauses[0]!.title, ['e']));
+    expect(r.clauses[0]!.title).toMatch(/e/);
+    expect(out).toContain(r.clauses[0]!.title);
+  });
+
+  it('a long secret is still replaced inside other text', () => {
+    expect(redactText(`x${KEY}y`, [KEY])).toBe('x$API_KEYy');
+  });
+});
+
 describe('redaction with a secret that also occurs in the model field names', () => {
   it('keeps the report whole: only data is redacted, never the field names', async () => {
     const dir = tempDir();

@@ -165,13 +165,29 @@ function usableSecrets(secrets: readonly string[] | undefined): string[] {
   return [...set].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept). */
+/**
+ * Secrets shorter than this are replaced only where they stand as a whole token: replacing every
+ * occurrence of a key like `abc` would mangle words, ids and clause names in every report.
+ */
+export const SHORT_SECRET_LENGTH = 8;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function secretPattern(secret: string): string {
+  const literal = escapeRegExp(secret);
+  return secret.length < SHORT_SECRET_LENGTH ? `(?<![\\w-])${literal}(?![\\w-])` : literal;
+}
+
+/**
+ * Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept); a
+ * secret shorter than SHORT_SECRET_LENGTH only where no letter, digit, `_` or `-` touches it.
+ */
 export function redactText(text: string, secrets: readonly string[] | undefined): string {
   const list = usableSecrets(secrets);
   if (list.length === 0) return text;
   // One pass with an alternation, longest secret first, so a placeholder just written is never
   // scanned again; existing placeholders are split out so a secret inside "$API_KEY" is left alone.
-  const pattern = new RegExp(list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const pattern = new RegExp(list.map(secretPattern).join('|'), 'g');
   return text
     .split(SECRET_PLACEHOLDER)
     .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
