@@ -13,6 +13,7 @@ import { renderTerminal, writeReports } from './report/index.ts';
 import type { RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
+import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
 
 const PACKAGE_JSON = fromPackage('package.json');
@@ -140,7 +141,21 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
   return config;
 }
 
-async function plan(settings: Settings, target: Target, io: Io, clauses: Clause[]): Promise<void> {
+/** Per clause: whether some scenario would judge it, else why every scenario that would is skipped. */
+function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; reasons: Set<string> }> {
+  const byClause = new Map<string, { runs: boolean; reasons: Set<string> }>();
+  for (const plan of plans) {
+    for (const { clause } of plan.checks) {
+      const entry = byClause.get(clause) ?? { runs: false, reasons: new Set<string>() };
+      if (plan.skipReason === undefined) entry.runs = true;
+      else entry.reasons.add(plan.skipReason);
+      byClause.set(clause, entry);
+    }
+  }
+  return byClause;
+}
+
+function plan(settings: Settings, target: Target, io: Io, clauses: Clause[], plans: ScenarioPlan[]): void {
   const writes = target.env !== 'production' || settings.allowWrites;
   io.out(`Dry run: nothing is sent.\n  target   ${target.baseUrl}/v1  [${target.env}${target.embedded ? ', the embedded reference server' : ''}]\n`);
   io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
@@ -153,11 +168,28 @@ async function plan(settings: Settings, target: Target, io: Io, clauses: Clause[
   } else {
     io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
   }
-  io.out('\nClauses (• runs, - deselected):\n');
+  const planned = plannedClauses(plans);
+  const reasons: string[] = [];
+  const lines: string[] = [];
   for (const clause of clauses.sort((a, b) => compareSections(a.section, b.section))) {
-    const selected = isSelected(clause, settings.only, settings.skip);
-    io.out(`  ${selected ? '•' : '-'} §${clause.section.padEnd(4)} ${clause.level.padEnd(7)} ${clause.id}  ${clause.title}\n`);
+    const entry = planned.get(clause.id);
+    let mark = '-';
+    let why = '';
+    if (isSelected(clause, settings.only, settings.skip)) {
+      mark = entry?.runs ? '•' : '○';
+      if (!entry?.runs) {
+        const keys = [...(entry?.reasons ?? ['no scenario judges it with these settings'])].map((reason) => {
+          if (!reasons.includes(reason)) reasons.push(reason);
+          return `[${reasons.indexOf(reason) + 1}]`;
+        });
+        why = `  skipped ${keys.join(' ')}`;
+      }
+    }
+    lines.push(`  ${mark} §${clause.section.padEnd(4)} ${clause.level.padEnd(7)} ${clause.id}  ${clause.title}${why}\n`);
   }
+  io.out('\nClauses (• runs, ○ skipped, - deselected):\n');
+  for (const line of lines) io.out(line);
+  if (reasons.length > 0) io.out(`\n${reasons.map((reason, i) => `  [${i + 1}] ${reason}\n`).join('')}`);
 }
 
 async function run(settings: Settings, io: Io): Promise<number> {
@@ -177,13 +209,17 @@ async function run(settings: Settings, io: Io): Promise<number> {
     io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
   }
   try {
-    if (settings.dryRun) {
-      await plan(settings, target, io, catalogue);
-      return 0;
-    }
     const [{ loadContract }, { runSuite }] = await Promise.all([import('./contract/load.ts'), import('./run/vitest.ts')]);
     const contract = await loadContract();
     const config = suiteConfig(settings, target, started, contract, catalogue);
+    if (settings.dryRun) {
+      // Every scenario is visited in plan mode: it works out whether it would be skipped and sends nothing.
+      const suite = await runSuite({ ...config, plan: true }, { maxWorkers: 1 });
+      const errors = [...suite.fileErrors, ...suite.scenarios.flatMap((s) => (s.engineError ?? s.meta?.engineError ? [s.engineError ?? s.meta?.engineError ?? ''] : []))];
+      if (errors.length > 0) throw new Error(`the dry run could not visit every scenario: ${errors.join('; ')}`);
+      plan(settings, target, io, catalogue, suite.scenarios.flatMap((s) => (s.meta?.plan ? [s.meta.plan] : [])));
+      return 0;
+    }
     await preflight(config);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
     const suite = await runSuite(config, {

@@ -33,6 +33,8 @@ export interface SuiteConfig {
   skip: string[];
   /** Epoch ms after which properties stop generating new cases. */
   deadline: number;
+  /** --dry-run: every scenario records what it would judge and whether it would be skipped, and sends nothing. */
+  plan?: boolean;
 }
 
 declare module 'vitest' {

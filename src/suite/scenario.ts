@@ -27,6 +27,14 @@ export interface ScenarioMeta {
   rateLimited: number;
   retryAfter: string[];
   engineError?: string;
+  /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
+  plan?: ScenarioPlan;
+}
+
+export interface ScenarioPlan {
+  /** Its selected checks, the common ones included (they judge every exchange a scenario makes). */
+  checks: { check: string; clause: string }[];
+  skipReason?: string;
 }
 
 declare module 'vitest' {
@@ -378,10 +386,11 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const before = { ...ctx.client.stats, retryAfterSeen: ctx.client.stats.retryAfterSeen.length };
     const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [] };
     task.meta.conformance = meta;
-    const declared = options.checks.filter((name) => {
+    const selected = (name: CheckName) => {
       const clause = ctx.clauses.get(getCheck(name).clause);
-      return clause && isSelected(clause, ctx.config.only, ctx.config.skip);
-    });
+      return clause !== undefined && isSelected(clause, ctx.config.only, ctx.config.skip);
+    };
+    const declared = options.checks.filter(selected);
     meta.declared = declared;
     const finish = () => {
       meta.checks = [...records.values()];
@@ -395,6 +404,14 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       return;
     }
     const reason = skipReason(ctx, options);
+    if (ctx.config.plan) {
+      const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
+      meta.plan = { checks: checks.map((check) => ({ check, clause: getCheck(check).clause })) };
+      if (reason) meta.plan.skipReason = reason;
+      finish();
+      skip('dry run: nothing is sent');
+      return;
+    }
     const budgetLeft = ctx.config.deadline - Date.now();
     if (reason || budgetLeft <= 0) {
       for (const name of declared) records.set(name, { check: name, clause: getCheck(name).clause, judged: 0, outcome: 'skip', note: reason ?? 'the run budget ran out' });

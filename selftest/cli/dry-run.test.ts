@@ -1,0 +1,78 @@
+// --dry-run visits every scenario without sending anything and says, per clause, whether it would
+// run or be skipped (writes off, the clock past a removal date, no message host). Checked against
+// what a real run with the same settings reports.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'dry-run-test-key-51c7e0';
+
+/** The mark per clause id in the plan's clause list (• runs, ○ skipped, - deselected). */
+function marks(stdout: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const match of stdout.matchAll(/^ {2}([•○-]) §\S+\s+\S+\s+(\S+)/gm)) found.set(match[2]!, match[1]!);
+  return found;
+}
+
+describe('--dry-run', () => {
+  let reference: RunningReference;
+  let main: RecordingProxy;
+  let messages: RecordingProxy;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+    main = await startRecordingProxy(reference.baseUrl);
+    messages = await startRecordingProxy(reference.messagesBaseUrl);
+  });
+  afterAll(async () => {
+    await main.close();
+    await messages.close();
+    await reference.close();
+  });
+
+  const cases: { name: string; args: () => string[]; reasons: RegExp[] }[] = [
+    {
+      name: 'production, the clock past the removal, no message host',
+      args: () => ['--base-url', main.url, '--env', 'production', '--now', '2031-01-01'],
+      reasons: [/writes are off against production/, /past the 2030-12-05 removal of getPet/],
+    },
+    {
+      name: 'staging with both hosts, one section deselected',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--skip', '8'],
+      reasons: [],
+    },
+    {
+      name: 'staging without a message host',
+      args: () => ['--staging-base-url', main.url, '--env', 'staging', '--only', '4.5,5'],
+      reasons: [/MESSAGES_BASE_URL is not configured/],
+    },
+  ];
+
+  for (const { name, args, reasons } of cases) {
+    it(`${name}: sends nothing, and its skips are the real run's`, async () => {
+      main.requests.length = 0;
+      messages.requests.length = 0;
+      const dry = await runCli([...args(), '--dry-run'], { API_KEY: KEY });
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(main.requests.length + messages.requests.length).toBe(0);
+      for (const reason of reasons) expect(dry.stdout).toMatch(reason);
+      const planned = marks(dry.stdout);
+
+      const real = await runCli([...args(), '--runs', '3', '--seed', '2'], { API_KEY: KEY });
+      expect(real.code, real.stderr).toBe(0);
+      const clauses = real.report?.clauses ?? [];
+      expect(planned.size).toBe(clauses.length);
+      for (const clause of clauses) {
+        const notes = clause.checks.map((check) => check.note ?? '');
+        const mark = planned.get(clause.id);
+        const context = `${clause.id}: planned ${mark}, ran ${clause.outcome} (${notes.join('; ')})`;
+        if (notes.some((note) => note.startsWith('deselected'))) expect(mark, context).toBe('-');
+        else if (mark === '○') expect(clause.outcome, context).toBe('skip');
+        else if (clause.outcome === 'skip' && reasons.some((reason) => notes.some((note) => reason.test(note)))) expect(mark, context).toBe('○');
+        else expect(mark, context).toBe('•');
+      }
+      if (reasons.length > 0) expect([...planned.values()]).toContain('○');
+    });
+  }
+});
