@@ -225,6 +225,7 @@ for (const setting of SETTINGS) {
       `autocannon sending the suite's own requests (${recorded.main.length} + ${recorded.messages.length} recorded at --runs ${Math.max(...RUNS)}), ${setting.connections} connection${setting.connections === 1 ? '' : 's'}: ` +
         `${rounds.map((r) => r.mix.rps.toFixed(0)).join(', ')} req/s (median ${mixRps.toFixed(0)}); the property phases reach, per round: ` +
         `${phases.map((p) => `${(p.mixShare * 100).toFixed(0)}%`).join(', ')}; median ${(phase.mixShare * 100).toFixed(0)}%`,
+      `the ceiling for any client sending these requests: autocannon on them reaches ${((mixRps / raw) * 100).toFixed(0)}% of its GET rate`,
     );
   }
   if (serverCpu.autocannon !== undefined && serverCpu.suite !== undefined) {
