@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PIPELINE_DEPTH } from '../src/suite/config.ts';
-import { startRecordingProxy, type RecordedRequest } from '../selftest/support/recording-proxy.ts';
+import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../selftest/support/recording-proxy.ts';
 import { startReferenceProcess, type ReferenceProcess } from '../selftest/support/reference-process.ts';
 import { runCli } from '../selftest/support/run-cli.ts';
 
@@ -28,6 +28,7 @@ const SETTINGS = [
   { name: 'default', args: [] as string[], connections: PIPELINE_DEPTH },
   { name: '--concurrency 1', args: ['--concurrency', '1'], connections: 1 },
 ].filter((s) => !option('settings') || option('settings')!.split(',').includes(s.name === 'default' ? 'default' : 'c1'));
+if (SETTINGS.length === 0) throw new Error(`--settings=${option('settings')}: name default, c1 or both (comma-separated)`);
 
 const startServer = () => startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
 
@@ -71,16 +72,18 @@ interface Mix {
 
 async function recordMix(runs: number, extraArgs: string[]): Promise<Mix> {
   const server = await startServer();
-  const main = await startRecordingProxy(server.baseUrl, undefined, { whole: true });
-  const messages = await startRecordingProxy(server.messagesBaseUrl, undefined, { whole: true });
+  let main: RecordingProxy | undefined;
+  let messages: RecordingProxy | undefined;
   try {
+    main = await startRecordingProxy(server.baseUrl, undefined, { whole: true });
+    messages = await startRecordingProxy(server.messagesBaseUrl, undefined, { whole: true });
     const args = ['--base-url', main.url, '--messages-base-url', messages.url, '--runs', String(runs), '--seed', '1', '--workers', String(WORKERS), '--quiet', ...extraArgs];
     const result = await runCli(args, { API_KEY: KEY }, { timeoutMs: 600_000 });
     if (result.code !== 0) throw new Error(`the recording run exited ${result.code}: ${result.stderr.slice(0, 300)}`);
     return { main: main.requests, messages: messages.requests };
   } finally {
-    await main.close();
-    await messages.close();
+    await main?.close();
+    await messages?.close();
     server.child.kill('SIGTERM');
   }
 }
@@ -101,10 +104,11 @@ async function mixRate(mix: Mix, seconds: number, connections: number): Promise<
     try {
       const url = host === 'main' ? server.baseUrl : server.messagesBaseUrl;
       const options = { url, connections, requests: requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body })) };
-      await autocannon({ ...options, duration: 1 });
+      await autocannon({ ...options, duration: 2 });
       const before = serverCpuSeconds(server);
       const result = await autocannon({ ...options, duration: seconds });
       const after = serverCpuSeconds(server);
+      if (result.errors > 0 || result.timeouts > 0) throw new Error(`autocannon sending the recorded ${host} requests: ${result.errors} errors, ${result.timeouts} timeouts`);
       time += requests.length / result.requests.average;
       if (before !== undefined && after !== undefined) cpu += ((after - before) / result.requests.total) * requests.length;
       else cpuKnown = false;
@@ -183,7 +187,9 @@ for (const setting of SETTINGS) {
     }
     rounds.push(round);
   }
-  const raw = median(rounds.flatMap((r) => r.autocannon.map((a) => a.rps)));
+  // Each round's GET rate is the mean of the measurements around it; shares are taken per round.
+  const roundGet = (r: Round) => r.autocannon.reduce((sum, a) => sum + a.rps, 0) / r.autocannon.length;
+  const raw = median(rounds.map(roundGet));
   const rows = RUNS.map((runs, index) => {
     const samples = rounds.map((r) => r.samples[index]!);
     const wallS = median(samples.map((s) => s.wallS));
@@ -208,7 +214,7 @@ for (const setting of SETTINGS) {
   lines.push(
     `## ${setting.name}: at most ${setting.connections} request${setting.connections === 1 ? '' : 's'} in flight in the properties; autocannon with ${setting.connections} connection${setting.connections === 1 ? '' : 's'}`,
     `autocannon GET /v1/pets?limit=20, 3 s before and after each round, a fresh server each time: ` +
-      `${rounds.flatMap((r) => r.autocannon).map((a) => a.rps.toFixed(0)).join(', ')} req/s (median ${raw.toFixed(0)})`,
+      `${rounds.map((r) => r.autocannon.map((a) => a.rps.toFixed(0)).join(' and ')).join('; ')} req/s (median of the rounds' means ${raw.toFixed(0)})`,
     `suite: ${WORKERS} worker, a fresh server per run; ${REPEAT} rounds, each row their median (peak RSS: the highest)`,
     '',
     '| --runs | wall | requests | req/s (whole run) | share of autocannon | CPU | peak RSS |',
@@ -222,10 +228,10 @@ for (const setting of SETTINGS) {
       '',
       `property phases (--runs ${RUNS[0]} -> ${RUNS[RUNS.length - 1]}), per round: ${phases.map((p) => `${(p.share * 100).toFixed(0)}%`).join(', ')} of autocannon; ` +
         `median ${phase.rps.toFixed(0)} req/s = ${(phase.share * 100).toFixed(0)}%; the suite's own CPU: ${phase.cpuUsPerRequest.toFixed(0)} µs per request`,
-      `autocannon sending the suite's own requests (${recorded.main.length} + ${recorded.messages.length} recorded at --runs ${Math.max(...RUNS)}), ${setting.connections} connection${setting.connections === 1 ? '' : 's'}: ` +
+      `autocannon sending the suite's own requests (${recorded.main.length} to the main host + ${recorded.messages.length} to the message host, preflight included, recorded at --runs ${Math.max(...RUNS)}), ${setting.connections} connection${setting.connections === 1 ? '' : 's'}: ` +
         `${rounds.map((r) => r.mix.rps.toFixed(0)).join(', ')} req/s (median ${mixRps.toFixed(0)}); the property phases reach, per round: ` +
         `${phases.map((p) => `${(p.mixShare * 100).toFixed(0)}%`).join(', ')}; median ${(phase.mixShare * 100).toFixed(0)}%`,
-      `the ceiling for any client sending these requests: autocannon on them reaches ${((mixRps / raw) * 100).toFixed(0)}% of its GET rate`,
+      `autocannon itself, sending the suite's requests, reaches ${(median(rounds.map((r) => r.mix.rps / roundGet(r))) * 100).toFixed(0)}% of its GET rate (median of the rounds)`,
     );
   }
   if (serverCpu.autocannon !== undefined && serverCpu.suite !== undefined) {

@@ -8,7 +8,7 @@ import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { applyBaseline, loadBaseline, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
+import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import type { RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
@@ -145,10 +145,10 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
 function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; reasons: Set<string> }> {
   const byClause = new Map<string, { runs: boolean; reasons: Set<string> }>();
   for (const plan of plans) {
-    for (const { clause } of plan.checks) {
+    for (const { clause, skipReason } of plan.checks) {
       const entry = byClause.get(clause) ?? { runs: false, reasons: new Set<string>() };
-      if (plan.skipReason === undefined) entry.runs = true;
-      else entry.reasons.add(plan.skipReason);
+      if (skipReason === undefined) entry.runs = true;
+      else entry.reasons.add(skipReason);
       byClause.set(clause, entry);
     }
   }
@@ -203,7 +203,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       })
     : undefined;
   const target = await resolveTarget(settings);
-  const secrets = target.embedded ? [] : [target.apiKey];
+  const secrets = target.embedded ? [] : keyForms(target.apiKey);
   const say = (text: string) => io.out(redactText(text, secrets));
   if (!target.embedded && target.apiKey.length < SHORT_SECRET_LENGTH) {
     io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
@@ -216,6 +216,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
       // Every scenario is visited in plan mode: it works out whether it would be skipped and sends nothing.
       const suite = await runSuite({ ...config, plan: true }, { maxWorkers: 1 });
       const errors = [...suite.fileErrors, ...suite.scenarios.flatMap((s) => (s.engineError ?? s.meta?.engineError ? [s.engineError ?? s.meta?.engineError ?? ''] : []))];
+      if (suite.timedOut) errors.push('the visit overran --max-duration');
+      if (suite.scenarios.length === 0) errors.push('no scenario was found in tests/');
       if (errors.length > 0) throw new Error(`the dry run could not visit every scenario: ${errors.join('; ')}`);
       plan(settings, target, io, catalogue, suite.scenarios.flatMap((s) => (s.meta?.plan ? [s.meta.plan] : [])));
       return 0;
@@ -284,7 +286,7 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
   let secrets: string[] = [];
   try {
     const settings = resolveSettings(argv, environment);
-    if (settings.apiKey) secrets = [settings.apiKey];
+    if (settings.apiKey) secrets = keyForms(settings.apiKey);
     switch (settings.command) {
       case 'help':
         io.out(helpText());

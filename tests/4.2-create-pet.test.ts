@@ -10,6 +10,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
     'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own',
     {
       checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'pet-default-status'],
+      removal: { operationId: 'getPet', before: ['create-location-resolves'] },
       writes: true,
     },
     async (s) => {

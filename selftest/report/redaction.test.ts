@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { redactText } from '../../src/report/common.ts';
+import { keyForms, redactText } from '../../src/report/common.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
@@ -89,20 +89,51 @@ describe('a short secret (fewer than 8 characters)', () => {
   it('is replaced where it stands as a token, never inside a longer word or number', () => {
     expect(redactText('abcdef abc "abc" Bearer abc x-abc abc_1 ?k=abc. 1abc', ['abc'])).toBe('abcdef $API_KEY "$API_KEY" Bearer $API_KEY x-abc abc_1 ?k=$API_KEY. 1abc');
     expect(redactText('id 91234567 and 1234567', ['1234567'])).toBe('id 91234567 and $API_KEY');
+    expect(redactText('ключи ключ', ['ключ'])).toBe('ключи $API_KEY');
+  });
+
+  it('is replaced after an escape that ends in a letter or digit: %20, \\u0027, \\n', () => {
+    expect(redactText('Bearer%20abc k=x%3Dabc \\u0027abc\\u0027 "line\\nabc"', ['abc'])).toBe('Bearer%20$API_KEY k=x%3D$API_KEY \\u0027$API_KEY\\u0027 "line\\n$API_KEY"');
+  });
+
+  it('needs a boundary only where its own edge is a letter or digit', () => {
+    expect(redactText('x+ab ab!x +abc+', ['+ab', 'ab!'])).toBe('x$API_KEY $API_KEYx +abc+');
+  });
+
+  it('with the key forms the suite sends: the suffixed probe and the Basic credentials are replaced too', () => {
+    const forms = keyForms('abc');
+    expect(forms).toEqual(['abc', Buffer.from('abc:').toString('base64'), 'abcx']);
+    expect(redactText(`invalid token abcx; Basic ${forms[1]}`, forms)).toBe('invalid token $API_KEY; Basic $API_KEY');
+    expect(keyForms(KEY)).toEqual([KEY, Buffer.from(`${KEY}:`).toString('base64')]);
   });
 
   it('leaves the text of a report whole while an echoed key is still replaced', () => {
     const r = makeReport();
-    const fail = r.clauses[2]!.checks[0]!;
-    fail.actual = 'the key e was echoed back';
+    r.clauses[2]!.checks[0]!.actual = 'the key e was echoed back';
+    const title = r.clauses[0]!.title;
+    expect(title).toMatch(/\w*e\w/);
     const out = renderTerminal(r, { color: false, secrets: ['e'] });
     expect(out).toContain('the key $API_KEY was echoed back');
-    expect(out).toContain(redactText(r.clauses[0]!.title, ['e']));
-    expect(r.clauses[0]!.title).toMatch(/e/);
-    expect(out).toContain(r.clauses[0]!.title);
+    expect(out).toContain(title);
   });
 
-  it('a long secret is still replaced inside other text', () => {
+  it('keeps the HTML and JUnit markup whole (tag and attribute names are no data)', async () => {
+    const r = makeReport();
+    r.clauses[2]!.checks[0]!.actual = 'the key a was echoed back; class div';
+    const secrets = ['a', 'class', 'div'];
+    const dir = tempDir('short-');
+    const paths = await writeReports(r, dir, { secrets });
+    const html = readFileSync(paths.html, 'utf8');
+    expect(html).toContain('<a ');
+    expect(html).toContain('class="');
+    expect(html).toContain('<div');
+    expect(html).toContain('the key $API_KEY was echoed back; $API_KEY $API_KEY');
+    const junit = readFileSync(paths.junit, 'utf8');
+    expect(junit).toContain('<testsuites');
+    expect(junit).toContain('the key $API_KEY was echoed back');
+  });
+
+  it('a long secret is still replaced inside other text and markup', () => {
     expect(redactText(`x${KEY}y`, [KEY])).toBe('x$API_KEYy');
   });
 });

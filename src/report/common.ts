@@ -171,27 +171,50 @@ function usableSecrets(secrets: readonly string[] | undefined): string[] {
  */
 export const SHORT_SECRET_LENGTH = 8;
 
+/** The forms of the API key the suite itself sends: the key, and those of its wrong-credential probes. */
+export function keyForms(key: string): string[] {
+  const forms = [key, Buffer.from(`${key}:`).toString('base64')];
+  // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
+  if (key.length < SHORT_SECRET_LENGTH) forms.push(`${key}x`);
+  return forms;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const WORD = /[\p{L}\p{N}_-]/u;
+// Before a short secret: no letter, digit, _ or -, unless it ends a %XX, \uXXXX or \n-style escape.
+const TOKEN_START = '(?:(?<![\\p{L}\\p{N}_-])|(?<=%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|\\\\[nrtbf]))';
+const TOKEN_END = '(?![\\p{L}\\p{N}_-])';
 
 function secretPattern(secret: string): string {
   const literal = escapeRegExp(secret);
-  return secret.length < SHORT_SECRET_LENGTH ? `(?<![\\w-])${literal}(?![\\w-])` : literal;
+  if (secret.length >= SHORT_SECRET_LENGTH) return literal;
+  // A boundary is asked for only on a side where the secret's own edge is a word character.
+  const chars = Array.from(secret);
+  return `${WORD.test(chars[0]!) ? TOKEN_START : ''}${literal}${WORD.test(chars[chars.length - 1]!) ? TOKEN_END : ''}`;
 }
 
 /**
  * Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept); a
- * secret shorter than SHORT_SECRET_LENGTH only where no letter, digit, `_` or `-` touches it.
+ * secret shorter than SHORT_SECRET_LENGTH only where it stands as a token.
  */
 export function redactText(text: string, secrets: readonly string[] | undefined): string {
   const list = usableSecrets(secrets);
   if (list.length === 0) return text;
   // One pass with an alternation, longest secret first, so a placeholder just written is never
   // scanned again; existing placeholders are split out so a secret inside "$API_KEY" is left alone.
-  const pattern = new RegExp(list.map(secretPattern).join('|'), 'g');
+  const pattern = new RegExp(list.map(secretPattern).join('|'), 'gu');
   return text
     .split(SECRET_PLACEHOLDER)
     .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
     .join(SECRET_PLACEHOLDER);
+}
+
+/**
+ * The last pass over rendered markup (HTML, XML), whose data was redacted before rendering: short
+ * secrets are left out, as they would match tag and attribute names (`a`, `class`, `div`).
+ */
+export function redactMarkup(markup: string, secrets: readonly string[] | undefined): string {
+  return redactText(markup, secrets?.filter((secret) => secret.length >= SHORT_SECRET_LENGTH));
 }
 
 /** Keys are the model's own names, never data, except inside a `headers` record. */

@@ -14,7 +14,7 @@ import {
   groupBySection,
   notableChecks,
   redactReport,
-  redactText,
+  redactMarkup,
   replayCommand,
   replayText,
   requestText,
@@ -447,12 +447,12 @@ export function renderHtml(input: RunReport, options: RenderOptions = {}): strin
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="${esc(redactText(`${report.tool.name} ${report.tool.version}`, options.secrets))}">
-<title>${redactText(esc(title), options.secrets)}</title>
+<meta name="generator" content="${esc(redactMarkup(`${report.tool.name} ${report.tool.version}`, options.secrets))}">
+<title>${redactMarkup(esc(title), options.secrets)}</title>
 <style>${CSS}</style>
 </head>
 <body>
-${redactText(body, options.secrets)}
+${redactMarkup(body, options.secrets)}
 <script>${SCRIPT}</script>
 </body>
 </html>

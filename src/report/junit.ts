@@ -8,7 +8,7 @@ import {
   groupBySection,
   oneLine,
   redactReport,
-  redactText,
+  redactMarkup,
   replayCommand,
   sanitizeText,
   type RenderOptions,
@@ -181,5 +181,5 @@ export function renderJunit(input: RunReport, options: RenderOptions = {}): stri
       ['time', (Math.max(0, report.durationMs) / 1000).toFixed(3)],
     ])}>`;
   const xml = ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
-  return redactText(xml, options.secrets);
+  return redactMarkup(xml, options.secrets);
 }

@@ -32,9 +32,11 @@ export interface ScenarioMeta {
 }
 
 export interface ScenarioPlan {
-  /** Its selected checks, the common ones included (they judge every exchange a scenario makes). */
-  checks: { check: string; clause: string }[];
-  skipReason?: string;
+  /**
+   * Its selected checks, the common ones included (they judge every exchange a scenario makes), each
+   * with why it would be skipped, if it would.
+   */
+  checks: { check: string; clause: string; skipReason?: string }[];
 }
 
 declare module 'vitest' {
@@ -52,6 +54,11 @@ export interface ScenarioOptions {
   messages?: boolean;
   /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
   deprecated?: string;
+  /**
+   * Checks that apply on one side of a deprecated operation's removal date only (§9): `before`
+   * ones are skipped once the clock is past it, `after` ones until then; the dry run reads the same.
+   */
+  removal?: { operationId: string; before?: readonly CheckName[]; after?: readonly CheckName[] };
 }
 
 export type Judgements = { [N in CheckName]?: ContextOf<N> };
@@ -97,6 +104,8 @@ export class Scenario {
     readonly ctx: WorkerContext,
     readonly title: string,
     private readonly records: Map<string, CheckRecord>,
+    /** Checks this scenario does not judge with this clock (ScenarioOptions.removal). */
+    private readonly excluded: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   get config() {
@@ -185,7 +194,7 @@ export class Scenario {
     for (const name of names) {
       const check = getCheck(name);
       const { selected, level } = this.gate(check.clause);
-      if (!selected) continue;
+      if (!selected || this.excluded.has(name)) continue;
       const record = this.record(name);
       let verdict;
       if (exchange.failure) {
@@ -367,19 +376,37 @@ function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
   return removal === undefined ? undefined : new Date(removal);
 }
 
+function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, past: boolean): string {
+  const day = (iso: string) => iso.slice(0, 10);
+  return past
+    ? `the clock (--now ${day(ctx.config.now)}) is past the ${day(removal.toISOString())} removal of ${operationId}, which may be gone`
+    : `the clock (--now ${day(ctx.config.now)}) is before the ${day(removal.toISOString())} removal of ${operationId}`;
+}
+
 function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
   if (options.writes && !ctx.config.writes) return ctx.config.writesReason ?? 'writes are not allowed';
   const removal = options.deprecated ? removalOf(ctx, options.deprecated) : undefined;
-  if (removal && ctx.env.now >= removal) {
-    return `the clock (--now ${ctx.config.now.slice(0, 10)}) is past the ${removal.toISOString().slice(0, 10)} removal of ${options.deprecated}, which may be gone`;
-  }
+  if (removal && options.deprecated && ctx.env.now >= removal) return clockAgainst(ctx, removal, options.deprecated, true);
   if (options.messages && !ctx.config.messagesBaseUrl) return 'MESSAGES_BASE_URL is not configured';
   return undefined;
 }
 
+/** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
+function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<string, string> {
+  const excluded = new Map<string, string>();
+  const side = options.removal;
+  const removal = side ? removalOf(ctx, side.operationId) : undefined;
+  if (!side || !removal) return excluded;
+  const past = ctx.env.now >= removal;
+  for (const name of (past ? side.before : side.after) ?? []) excluded.set(name, clockAgainst(ctx, removal, side.operationId, past));
+  return excluded;
+}
+
 /** One vitest test: a stimulus and the checks that judge what comes back. */
 export function scenario(title: string, options: ScenarioOptions, body: (s: Scenario) => Promise<void>): void {
-  for (const name of options.checks) if (!(name in CHECKS)) throw new Error(`scenario "${title}" names unknown check ${name}`);
+  for (const name of [...options.checks, ...(options.removal?.before ?? []), ...(options.removal?.after ?? [])]) {
+    if (!(name in CHECKS)) throw new Error(`scenario "${title}" names unknown check ${name}`);
+  }
   test(title, { timeout: 0 }, async ({ task, skip }) => {
     const ctx = await workerContext();
     const records = new Map<string, CheckRecord>();
@@ -404,10 +431,15 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       return;
     }
     const reason = skipReason(ctx, options);
+    const excluded = clockExclusions(ctx, options);
     if (ctx.config.plan) {
       const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
-      meta.plan = { checks: checks.map((check) => ({ check, clause: getCheck(check).clause })) };
-      if (reason) meta.plan.skipReason = reason;
+      meta.plan = {
+        checks: checks.map((check) => {
+          const why = reason ?? excluded.get(check);
+          return why === undefined ? { check, clause: getCheck(check).clause } : { check, clause: getCheck(check).clause, skipReason: why };
+        }),
+      };
       finish();
       skip('dry run: nothing is sent');
       return;
@@ -419,7 +451,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       skip(reason ?? 'the run budget ran out');
       return;
     }
-    const s = new Scenario(ctx, title, records);
+    const s = new Scenario(ctx, title, records, excluded);
     try {
       await body(s);
     } catch (error) {
@@ -433,6 +465,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
         throw error;
       }
     }
+    for (const [name, why] of excluded) if (declared.includes(name as CheckName)) s.skipCheck(name as CheckName, why);
     for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
     for (const [name, record] of records) if (record.outcome === undefined) records.delete(name);
     finish();
