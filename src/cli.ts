@@ -190,6 +190,7 @@ function plan(settings: Settings, target: Target, io: Io, clauses: Clause[], pla
   io.out('\nClauses (• runs, ○ skipped, - deselected):\n');
   for (const line of lines) io.out(line);
   if (reasons.length > 0) io.out(`\n${reasons.map((reason, i) => `  [${i + 1}] ${reason}\n`).join('')}`);
+  if (!lines.some((line) => line.startsWith('  •'))) io.out('\nNothing would run with these settings: every selected clause is skipped or deselected.\n');
 }
 
 async function run(settings: Settings, io: Io): Promise<number> {

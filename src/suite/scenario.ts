@@ -383,12 +383,14 @@ function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, pa
     : `the clock (--now ${day(ctx.config.now)}) is before the ${day(removal.toISOString())} removal of ${operationId}`;
 }
 
+/** Why the whole scenario is skipped with these settings: every reason that applies, or undefined. */
 function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
-  if (options.writes && !ctx.config.writes) return ctx.config.writesReason ?? 'writes are not allowed';
+  const reasons: string[] = [];
+  if (options.writes && !ctx.config.writes) reasons.push(ctx.config.writesReason ?? 'writes are not allowed');
   const removal = options.deprecated ? removalOf(ctx, options.deprecated) : undefined;
-  if (removal && options.deprecated && ctx.env.now >= removal) return clockAgainst(ctx, removal, options.deprecated, true);
-  if (options.messages && !ctx.config.messagesBaseUrl) return 'MESSAGES_BASE_URL is not configured';
-  return undefined;
+  if (removal && options.deprecated && ctx.env.now >= removal) reasons.push(clockAgainst(ctx, removal, options.deprecated, true));
+  if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
+  return reasons.length > 0 ? reasons.join('; and ') : undefined;
 }
 
 /** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
