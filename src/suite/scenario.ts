@@ -105,7 +105,7 @@ export class Scenario {
     readonly title: string,
     private readonly records: Map<string, CheckRecord>,
     /** Checks this scenario does not judge with this clock (ScenarioOptions.removal). */
-    private readonly excluded: ReadonlyMap<string, string> = new Map(),
+    private readonly excluded: ReadonlyMap<CheckName, string> = new Map(),
   ) {}
 
   get config() {
@@ -394,8 +394,8 @@ function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | unde
 }
 
 /** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
-function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<string, string> {
-  const excluded = new Map<string, string>();
+function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<CheckName, string> {
+  const excluded = new Map<CheckName, string>();
   const side = options.removal;
   const removal = side ? removalOf(ctx, side.operationId) : undefined;
   if (!side || !removal) return excluded;
@@ -467,7 +467,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
         throw error;
       }
     }
-    for (const [name, why] of excluded) if (declared.includes(name as CheckName)) s.skipCheck(name as CheckName, why);
+    for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
     for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
     for (const [name, record] of records) if (record.outcome === undefined) records.delete(name);
     finish();
