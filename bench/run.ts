@@ -48,21 +48,42 @@ interface Measured {
   serverCpuUs?: number;
 }
 
-async function rawRate(seconds: number, connections: number): Promise<{ rps: number } & Measured> {
+/** Runs `work` and adds the server's CPU per request it made (left out where /proc is missing). */
+async function withServerCpu<T extends object>(server: ReferenceProcess, work: () => Promise<T>, requests: (result: T) => number): Promise<T & Measured> {
+  const before = serverCpuSeconds(server);
+  const result: T = await work();
+  const after = serverCpuSeconds(server);
+  return before !== undefined && after !== undefined ? { ...result, serverCpuUs: ((after - before) / requests(result)) * 1e6 } : result;
+}
+
+/** autocannon against a fresh server, after a warm-up (a cold server's JIT skews the first seconds). */
+async function autocannonRate(target: (server: ReferenceProcess) => string, options: Omit<autocannon.Options, 'url' | 'duration'>, seconds: number): Promise<{ rps: number; total: number } & Measured> {
   const server = await startServer();
   try {
-    const options = { url: `${server.baseUrl}/v1/pets?limit=20`, connections, headers: { authorization: `Bearer ${KEY}` } };
-    await autocannon({ ...options, duration: 2 }); // warm-up: a cold server's JIT skews the first seconds
-    const before = serverCpuSeconds(server);
-    const result = await autocannon({ ...options, duration: seconds });
-    const after = serverCpuSeconds(server);
-    const measured: { rps: number } & Measured = { rps: result.requests.average };
-    if (before !== undefined && after !== undefined) measured.serverCpuUs = ((after - before) / result.requests.total) * 1e6;
-    return measured;
+    const url = target(server);
+    await autocannon({ ...options, url, duration: 2 });
+    return await withServerCpu(
+      server,
+      async () => {
+        const result = await autocannon({ ...options, url, duration: seconds });
+        if (result.errors > 0 || result.timeouts > 0) throw new Error(`autocannon on ${url}: ${result.errors} errors, ${result.timeouts} timeouts`);
+        return { rps: result.requests.average, total: result.requests.total };
+      },
+      (measured) => measured.total,
+    );
   } finally {
     server.child.kill('SIGTERM');
   }
 }
+
+const rawRate = (seconds: number, connections: number) =>
+  autocannonRate((server) => `${server.baseUrl}/v1/pets?limit=20`, { connections, headers: { authorization: `Bearer ${KEY}` } }, seconds);
+
+/** The CLI's arguments for a run against these hosts. */
+const cliArgs = (baseUrl: string, messagesBaseUrl: string, runs: number, extraArgs: string[]) => [
+  ...['--base-url', baseUrl, '--messages-base-url', messagesBaseUrl, '--runs', String(runs), '--seed', '1', '--workers', String(WORKERS), '--quiet'],
+  ...extraArgs,
+];
 
 /** The requests one run sent, per host, in the order sent. */
 interface Mix {
@@ -77,8 +98,7 @@ async function recordMix(runs: number, extraArgs: string[]): Promise<Mix> {
   try {
     main = await startRecordingProxy(server.baseUrl, undefined, { whole: true });
     messages = await startRecordingProxy(server.messagesBaseUrl, undefined, { whole: true });
-    const args = ['--base-url', main.url, '--messages-base-url', messages.url, '--runs', String(runs), '--seed', '1', '--workers', String(WORKERS), '--quiet', ...extraArgs];
-    const result = await runCli(args, { API_KEY: KEY }, { timeoutMs: 600_000 });
+    const result = await runCli(cliArgs(main.url, messages.url, runs, extraArgs), { API_KEY: KEY }, { timeoutMs: 600_000 });
     if (result.code !== 0) throw new Error(`the recording run exited ${result.code}: ${result.stderr.slice(0, 300)}`);
     return { main: main.requests, messages: messages.requests };
   } finally {
@@ -100,21 +120,11 @@ async function mixRate(mix: Mix, seconds: number, connections: number): Promise<
   const total = mix.main.length + mix.messages.length;
   for (const [host, requests] of [['main', mix.main], ['messages', mix.messages]] as const) {
     if (requests.length === 0) continue;
-    const server = await startServer();
-    try {
-      const url = host === 'main' ? server.baseUrl : server.messagesBaseUrl;
-      const options = { url, connections, requests: requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body })) };
-      await autocannon({ ...options, duration: 2 });
-      const before = serverCpuSeconds(server);
-      const result = await autocannon({ ...options, duration: seconds });
-      const after = serverCpuSeconds(server);
-      if (result.errors > 0 || result.timeouts > 0) throw new Error(`autocannon sending the recorded ${host} requests: ${result.errors} errors, ${result.timeouts} timeouts`);
-      time += requests.length / result.requests.average;
-      if (before !== undefined && after !== undefined) cpu += ((after - before) / result.requests.total) * requests.length;
-      else cpuKnown = false;
-    } finally {
-      server.child.kill('SIGTERM');
-    }
+    const replay = requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body }));
+    const measured = await autocannonRate((server) => (host === 'main' ? server.baseUrl : server.messagesBaseUrl), { connections, requests: replay }, seconds);
+    time += requests.length / measured.rps;
+    if (measured.serverCpuUs !== undefined) cpu += (measured.serverCpuUs / 1e6) * requests.length;
+    else cpuKnown = false;
   }
   const measured: { rps: number } & Measured = { rps: total / time };
   if (cpuKnown) measured.serverCpuUs = (cpu / total) * 1e6;
@@ -131,18 +141,16 @@ interface Sample extends Measured {
 async function runSuite(runs: number, extraArgs: string[]): Promise<Sample> {
   const server = await startServer();
   try {
-    const before = serverCpuSeconds(server);
-    const result = await runCli(
-      ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(runs), '--seed', '1', '--workers', String(WORKERS), '--quiet', ...extraArgs],
-      { API_KEY: KEY },
-      { timeoutMs: 600_000 },
+    return await withServerCpu(
+      server,
+      async (): Promise<Sample> => {
+        const result = await runCli(cliArgs(server.baseUrl, server.messagesBaseUrl, runs, extraArgs), { API_KEY: KEY }, { timeoutMs: 600_000 });
+        if (result.code !== 0) throw new Error(`the run with --runs ${runs} exited ${result.code}: ${result.stderr.slice(0, 300)}`);
+        const figure = (pattern: RegExp) => Number(pattern.exec(result.stdout)?.[1] ?? Number.NaN);
+        return { wallS: result.ms / 1000, requests: figure(/Requests sent: (\d+)/), cpuS: figure(/CPU ([\d.]+) s/), peakRssMb: figure(/peak RSS (\d+) MB/) };
+      },
+      (sample) => sample.requests,
     );
-    const after = serverCpuSeconds(server);
-    if (result.code !== 0) throw new Error(`the run with --runs ${runs} exited ${result.code}: ${result.stderr.slice(0, 300)}`);
-    const figure = (pattern: RegExp) => Number(pattern.exec(result.stdout)?.[1] ?? Number.NaN);
-    const sample: Sample = { wallS: result.ms / 1000, requests: figure(/Requests sent: (\d+)/), cpuS: figure(/CPU ([\d.]+) s/), peakRssMb: figure(/peak RSS (\d+) MB/) };
-    if (before !== undefined && after !== undefined) sample.serverCpuUs = ((after - before) / sample.requests) * 1e6;
-    return sample;
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -157,6 +165,9 @@ const medianOf = (values: (number | undefined)[]) => {
 // Rounds: autocannon, then one run per --runs value, then autocannon again. A shared machine drifts
 // over a minute, so each round's property-phase rate is set against the autocannon rate measured
 // around it, and the rounds' median is the figure.
+// Each round's GET rate is the mean of the measurements around it; shares are taken per round.
+const roundGet = (r: Pick<Round, 'autocannon'>) => r.autocannon.reduce((sum, a) => sum + a.rps, 0) / r.autocannon.length;
+
 interface Round {
   autocannon: { rps: number; serverCpuUs?: number }[];
   /** autocannon sending the suite's own requests, after the runs. */
@@ -183,12 +194,10 @@ for (const setting of SETTINGS) {
       // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
       const extra = last.requests - first.requests;
       const rps = extra / (last.wallS - first.wallS);
-      round.phase = { rps, share: rps / ((before.rps + after.rps) / 2), mixShare: rps / mix.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+      round.phase = { rps, share: rps / roundGet(round), mixShare: rps / mix.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
     }
     rounds.push(round);
   }
-  // Each round's GET rate is the mean of the measurements around it; shares are taken per round.
-  const roundGet = (r: Round) => r.autocannon.reduce((sum, a) => sum + a.rps, 0) / r.autocannon.length;
   const raw = median(rounds.map(roundGet));
   const rows = RUNS.map((runs, index) => {
     const samples = rounds.map((r) => r.samples[index]!);

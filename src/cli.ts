@@ -155,8 +155,7 @@ function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; rea
   return byClause;
 }
 
-function plan(settings: Settings, target: Target, io: Io, clauses: Clause[], plans: ScenarioPlan[]): void {
-  const writes = target.env !== 'production' || settings.allowWrites;
+function plan(settings: Settings, target: Target, writes: boolean, io: Io, clauses: Clause[], plans: ScenarioPlan[]): void {
   io.out(`Dry run: nothing is sent.\n  target   ${target.baseUrl}/v1  [${target.env}${target.embedded ? ', the embedded reference server' : ''}]\n`);
   io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
   io.out(`  runs     ${settings.runs} per property, seed ${settings.seed}\n`);
@@ -171,12 +170,14 @@ function plan(settings: Settings, target: Target, io: Io, clauses: Clause[], pla
   const planned = plannedClauses(plans);
   const reasons: string[] = [];
   const lines: string[] = [];
+  let anyRuns = false;
   for (const clause of clauses.sort((a, b) => compareSections(a.section, b.section))) {
     const entry = planned.get(clause.id);
     let mark = '-';
     let why = '';
     if (isSelected(clause, settings.only, settings.skip)) {
       mark = entry?.runs ? '•' : '○';
+      anyRuns ||= entry?.runs === true;
       if (!entry?.runs) {
         const keys = [...(entry?.reasons ?? ['no scenario judges it with these settings'])].map((reason) => {
           if (!reasons.includes(reason)) reasons.push(reason);
@@ -190,7 +191,7 @@ function plan(settings: Settings, target: Target, io: Io, clauses: Clause[], pla
   io.out('\nClauses (• runs, ○ skipped, - deselected):\n');
   for (const line of lines) io.out(line);
   if (reasons.length > 0) io.out(`\n${reasons.map((reason, i) => `  [${i + 1}] ${reason}\n`).join('')}`);
-  if (!lines.some((line) => line.startsWith('  •'))) io.out('\nNothing would run with these settings: every selected clause is skipped or deselected.\n');
+  if (!anyRuns) io.out('\nNothing would run with these settings: every selected clause is skipped or deselected.\n');
 }
 
 async function run(settings: Settings, io: Io): Promise<number> {
@@ -216,11 +217,11 @@ async function run(settings: Settings, io: Io): Promise<number> {
     if (settings.dryRun) {
       // Every scenario is visited in plan mode: it works out whether it would be skipped and sends nothing.
       const suite = await runSuite({ ...config, plan: true }, { maxWorkers: 1 });
-      const errors = [...suite.fileErrors, ...suite.scenarios.flatMap((s) => (s.engineError ?? s.meta?.engineError ? [s.engineError ?? s.meta?.engineError ?? ''] : []))];
+      const errors = [...suite.fileErrors, ...suite.scenarios.flatMap((s) => s.engineError ?? s.meta?.engineError ?? [])];
       if (suite.timedOut) errors.push('the visit overran --max-duration');
       if (suite.scenarios.length === 0) errors.push('no scenario was found in tests/');
       if (errors.length > 0) throw new Error(`the dry run could not visit every scenario: ${errors.join('; ')}`);
-      plan(settings, target, io, catalogue, suite.scenarios.flatMap((s) => (s.meta?.plan ? [s.meta.plan] : [])));
+      plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
       return 0;
     }
     await preflight(config);

@@ -171,17 +171,6 @@ export class Scenario {
     return record;
   }
 
-  private gate(clauseId: string): ClauseGate {
-    let gate = this.ctx.gates.get(clauseId);
-    if (!gate) {
-      const clause = this.ctx.clauses.get(clauseId);
-      if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
-      gate = { selected: isSelected(clause, this.config.only, this.config.skip), level: clause.level };
-      this.ctx.gates.set(clauseId, gate);
-    }
-    return gate;
-  }
-
   /**
    * Judges one exchange with the named checks, then the common ones. SHOULD failures become
    * warnings and observations are collected; MUST failures are thrown together.
@@ -193,7 +182,7 @@ export class Scenario {
     let transportReported = false;
     for (const name of names) {
       const check = getCheck(name);
-      const { selected, level } = this.gate(check.clause);
+      const { selected, level } = clauseGate(this.ctx, check.clause);
       if (!selected || this.excluded.has(name)) continue;
       const record = this.record(name);
       let verdict;
@@ -371,6 +360,18 @@ export class BudgetExhausted extends Error {
   }
 }
 
+/** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
+function clauseGate(ctx: WorkerContext, clauseId: string): ClauseGate {
+  let gate = ctx.gates.get(clauseId);
+  if (!gate) {
+    const clause = ctx.clauses.get(clauseId);
+    if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
+    gate = { selected: isSelected(clause, ctx.config.only, ctx.config.skip), level: clause.level };
+    ctx.gates.set(clauseId, gate);
+  }
+  return gate;
+}
+
 function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
   const removal = ctx.contract.deprecations.find((d) => d.operationId === operationId)?.removal;
   return removal === undefined ? undefined : new Date(removal);
@@ -387,8 +388,9 @@ function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, pa
 function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
   const reasons: string[] = [];
   if (options.writes && !ctx.config.writes) reasons.push(ctx.config.writesReason ?? 'writes are not allowed');
-  const removal = options.deprecated ? removalOf(ctx, options.deprecated) : undefined;
-  if (removal && options.deprecated && ctx.env.now >= removal) reasons.push(clockAgainst(ctx, removal, options.deprecated, true));
+  const deprecated = options.deprecated;
+  const removal = deprecated ? removalOf(ctx, deprecated) : undefined;
+  if (deprecated && removal && ctx.env.now >= removal) reasons.push(clockAgainst(ctx, removal, deprecated, true));
   if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
   return reasons.length > 0 ? reasons.join('; and ') : undefined;
 }
@@ -415,10 +417,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const before = { ...ctx.client.stats, retryAfterSeen: ctx.client.stats.retryAfterSeen.length };
     const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [] };
     task.meta.conformance = meta;
-    const selected = (name: CheckName) => {
-      const clause = ctx.clauses.get(getCheck(name).clause);
-      return clause !== undefined && isSelected(clause, ctx.config.only, ctx.config.skip);
-    };
+    const selected = (name: CheckName) => clauseGate(ctx, getCheck(name).clause).selected;
     const declared = options.checks.filter(selected);
     meta.declared = declared;
     const finish = () => {
