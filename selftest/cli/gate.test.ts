@@ -1,11 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadClauses } from '../../src/contract/clauses.ts';
 import { isSelected } from '../../src/suite/selection.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { runCli } from '../support/run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const KEY = 'gate-test-key';
 
@@ -14,7 +14,7 @@ describe('gate controls', () => {
   let dir: string;
   beforeAll(async () => {
     faulty = await startReference({ apiKey: KEY, deviations: ['fault-orders-missing', 'allowed-no-location'] });
-    dir = await mkdtemp(join(tmpdir(), 'asc-gate-'));
+    dir = tempDir('asc-gate-');
   });
   afterAll(() => faulty.close());
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
 import { runCli } from '../support/run-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const KEY = 'cli-test-secret-7f3a9c0e1d';
 
@@ -95,13 +96,12 @@ describe('the CLI, run as a user runs it', () => {
   });
 
   it('compare: exit 1 when a clause newly fails', async () => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
+    const { writeFile } = await import('node:fs/promises');
     const { join } = await import('node:path');
     const good = await runCli(['--runs', '3', '--seed', '1', '--only', '4.4'], {});
     const bad = JSON.parse(good.files['report.json']!) as { clauses: { id: string; outcome: string }[] };
     bad.clauses.find((c) => c.id === 'orders.exists')!.outcome = 'fail';
-    const dir = await mkdtemp(join(tmpdir(), 'asc-compare-'));
+    const dir = tempDir('asc-compare-');
     await writeFile(join(dir, 'old.json'), good.files['report.json']!);
     await writeFile(join(dir, 'new.json'), JSON.stringify(bad));
     const result = await runCli(['compare', join(dir, 'old.json'), join(dir, 'new.json')], {});

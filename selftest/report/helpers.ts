@@ -1,28 +1,31 @@
 /** Shared helpers for the report writers' self-tests. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { RunReport } from '../../src/report/model.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 export const XSD = fileURLToPath(new URL('./junit.xsd', import.meta.url));
 export const SCHEMA = fileURLToPath(new URL('../../spec/report.schema.json', import.meta.url));
 export const REPORTS_DIR = fileURLToPath(new URL('../../reports/', import.meta.url));
 
-export function tempDir(prefix = 'report-selftest-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir };
 
 /** Runs xmllint against the JUnit XSD; bounded by a timeout. */
 export function xmllint(xml: string, schema: string | null = XSD): { ok: boolean; output: string } {
-  const file = join(tempDir('junit-'), 'junit.xml');
-  writeFileSync(file, xml, 'utf8');
-  const args = schema ? ['--noout', '--schema', schema, file] : ['--noout', file];
-  const res = spawnSync('xmllint', args, { encoding: 'utf8', timeout: 20_000 });
-  if (res.error) throw res.error;
-  return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
+  const dir = tempDir('junit-');
+  try {
+    const file = join(dir, 'junit.xml');
+    writeFileSync(file, xml, 'utf8');
+    const args = schema ? ['--noout', '--schema', schema, file] : ['--noout', file];
+    const res = spawnSync('xmllint', args, { encoding: 'utf8', timeout: 20_000 });
+    if (res.error) throw res.error;
+    return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Characters a hostile server (or a broken engine) can produce. */

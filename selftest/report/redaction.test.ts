@@ -140,7 +140,7 @@ describe('a short secret (fewer than 8 characters)', () => {
 
 describe('redaction with a secret that also occurs in the model field names', () => {
   it('keeps the report whole: only data is redacted, never the field names', async () => {
-    const dir = tempDir();
+    const dir = tempDir('report-selftest-');
     const paths = await writeReports(makeReport(), dir, { secrets: ['k'] });
     const json = JSON.parse(readFileSync(paths.json, 'utf8')) as RunReport;
     expect(json.clauses.every((clause) => Array.isArray(clause.checks))).toBe(true);
