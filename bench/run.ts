@@ -16,7 +16,11 @@ import { runCli } from '../selftest/support/run-cli.ts';
 // The suite's requests cost the server more than that GET (most are POSTs, most of them refused),
 // so autocannon also sends the suite's own requests, recorded through a proxy in one extra run: the
 // share of that rate is the suite's own overhead, with the server's work held equal.
-// Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown), --settings=default,c1.
+// autocannon measures a server it has warmed for 2 s, so each suite run gets a server warmed the same
+// way, by 2 s per host of the suite's recorded requests (--cold: a fresh server straight away; its
+// JIT warm-up then costs it ~60 µs more per request over a --runs 400 run).
+// Options: --runs=25,100,400 (the rows), --repeat=3 (rounds; medians are shown), --settings=default,c1,
+// --cold.
 // Measured as users run them: the bundles, never the sources through tsx (which adds ~170 MB).
 execFileSync(process.execPath, [fileURLToPath(new URL('../bin/build.mjs', import.meta.url))], { stdio: 'inherit' });
 const KEY = 'bench-key-0123456789';
@@ -24,6 +28,7 @@ const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name
 const RUNS = (option('runs') ?? '25,100,400').split(',').map(Number);
 const REPEAT = Number(option('repeat') ?? 3);
 const WORKERS = 1;
+const COLD = process.argv.includes('--cold');
 const SETTINGS = [
   { name: 'default', args: [] as string[], connections: PIPELINE_DEPTH },
   { name: '--concurrency 1', args: ['--concurrency', '1'], connections: 1 },
@@ -108,6 +113,16 @@ async function recordMix(runs: number, extraArgs: string[]): Promise<Mix> {
   }
 }
 
+const replay = (requests: RecordedRequest[]): autocannon.Request[] =>
+  requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body }));
+
+/** The warm-up autocannon's own measurements get: 2 s per host of the suite's recorded requests. */
+async function warmUp(server: ReferenceProcess, mix: Mix, connections: number): Promise<void> {
+  for (const [url, requests] of [[server.baseUrl, mix.main], [server.messagesBaseUrl, mix.messages]] as const) {
+    if (requests.length) await autocannon({ url, connections, requests: replay(requests), duration: 2 });
+  }
+}
+
 /**
  * autocannon sending a recorded mix again, each host's requests in their order (one cycle per
  * connection), against a fresh server; the two hosts in turn, combined in the mix's proportions.
@@ -120,8 +135,7 @@ async function mixRate(mix: Mix, seconds: number, connections: number): Promise<
   const total = mix.main.length + mix.messages.length;
   for (const [host, requests] of [['main', mix.main], ['messages', mix.messages]] as const) {
     if (requests.length === 0) continue;
-    const replay = requests.map(({ method, path, headers, body }) => ({ method: method as autocannon.Request['method'], path, headers, body }));
-    const measured = await autocannonRate((server) => (host === 'main' ? server.baseUrl : server.messagesBaseUrl), { connections, requests: replay }, seconds);
+    const measured = await autocannonRate((server) => (host === 'main' ? server.baseUrl : server.messagesBaseUrl), { connections, requests: replay(requests) }, seconds);
     time += requests.length / measured.rps;
     if (measured.serverCpuUs !== undefined) cpu += (measured.serverCpuUs / 1e6) * requests.length;
     else cpuKnown = false;
@@ -138,9 +152,10 @@ interface Sample extends Measured {
   peakRssMb: number;
 }
 
-async function runSuite(runs: number, extraArgs: string[]): Promise<Sample> {
+async function runSuite(runs: number, extraArgs: string[], warm: { mix: Mix; connections: number } | undefined): Promise<Sample> {
   const server = await startServer();
   try {
+    if (warm) await warmUp(server, warm.mix, warm.connections);
     return await withServerCpu(
       server,
       async (): Promise<Sample> => {
@@ -173,7 +188,8 @@ interface Round {
   /** autocannon sending the suite's own requests, after the runs. */
   mix: { rps: number; serverCpuUs?: number };
   samples: Sample[];
-  phase?: { rps: number; share: number; mixShare: number; cpuUsPerRequest: number };
+  /** The extra requests of the largest --runs over the smallest: their rate, and the CPU per request they cost the suite and the server. */
+  phase?: { rps: number; share: number; mixShare: number; cpuUsPerRequest: number } & Measured;
 }
 
 const lines: string[] = [];
@@ -184,7 +200,7 @@ for (const setting of SETTINGS) {
   for (let i = 0; i < REPEAT; i++) {
     const before = await rawRate(3, setting.connections);
     const samples: Sample[] = [];
-    for (const runs of RUNS) samples.push(await runSuite(runs, setting.args));
+    for (const runs of RUNS) samples.push(await runSuite(runs, setting.args, COLD ? undefined : { mix: recorded, connections: setting.connections }));
     const after = await rawRate(3, setting.connections);
     const mix = await mixRate(recorded, 3, setting.connections);
     const round: Round = { autocannon: [before, after], mix, samples };
@@ -195,6 +211,7 @@ for (const setting of SETTINGS) {
       const extra = last.requests - first.requests;
       const rps = extra / (last.wallS - first.wallS);
       round.phase = { rps, share: rps / roundGet(round), mixShare: rps / mix.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+      if (first.serverCpuUs !== undefined && last.serverCpuUs !== undefined) round.phase.serverCpuUs = (last.serverCpuUs * last.requests - first.serverCpuUs * first.requests) / extra;
     }
     rounds.push(round);
   }
@@ -216,7 +233,7 @@ for (const setting of SETTINGS) {
     : undefined;
   const serverCpu = {
     autocannon: medianOf(rounds.flatMap((r) => r.autocannon.map((a) => a.serverCpuUs))),
-    suite: medianOf(rounds.map((r) => r.samples[r.samples.length - 1]?.serverCpuUs)),
+    suite: medianOf(rounds.map((r) => r.phase?.serverCpuUs)),
     mix: medianOf(rounds.map((r) => r.mix.serverCpuUs)),
   };
   const mixRps = median(rounds.map((r) => r.mix.rps));
@@ -224,7 +241,7 @@ for (const setting of SETTINGS) {
     `## ${setting.name}: at most ${setting.connections} request${setting.connections === 1 ? '' : 's'} in flight in the properties; autocannon with ${setting.connections} connection${setting.connections === 1 ? '' : 's'}`,
     `autocannon GET /v1/pets?limit=20, 3 s before and after each round, a fresh server each time: ` +
       `${rounds.map((r) => r.autocannon.map((a) => a.rps.toFixed(0)).join(' and ')).join('; ')} req/s (median of the rounds' means ${raw.toFixed(0)})`,
-    `suite: ${WORKERS} worker, a fresh server per run; ${REPEAT} rounds, each row their median (peak RSS: the highest)`,
+    `suite: ${WORKERS} worker, a fresh server per run${COLD ? '' : ", warmed first like autocannon's (2 s per host of the suite's requests)"}; ${REPEAT} rounds, each row their median (peak RSS: the highest)`,
     '',
     '| --runs | wall | requests | req/s (whole run) | share of autocannon | CPU | peak RSS |',
     '|---|---|---|---|---|---|---|',
@@ -247,7 +264,7 @@ for (const setting of SETTINGS) {
     lines.push(
       `the reference server's CPU per request: ${serverCpu.autocannon.toFixed(0)} µs for autocannon's GET, ` +
         `${serverCpu.mix === undefined ? '' : `${serverCpu.mix.toFixed(0)} µs for autocannon sending the suite's requests, `}` +
-        `${serverCpu.suite.toFixed(0)} µs for the suite's (--runs ${RUNS[RUNS.length - 1]})`,
+        `${serverCpu.suite.toFixed(0)} µs for the suite's in its property phases (--runs ${RUNS[0]} -> ${RUNS[RUNS.length - 1]})`,
     );
   }
   lines.push('');
