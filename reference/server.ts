@@ -56,7 +56,12 @@ const MAIN_ROUTES: readonly Route[] = [
 const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messages', methods: { POST: postMessage } }];
 
 function dispatch(routes: readonly Route[], ctx: Ctx) {
+  let served = 0;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
+      sendError(res, ctx, 429, 'rate_limited', 'too many requests', { 'Retry-After': '3600' });
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://reference.invalid');

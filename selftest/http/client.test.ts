@@ -64,6 +64,20 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('retries a 429 without Retry-After after a back-off of its own', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count === 1) res.writeHead(429).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client();
+    const started = performance.now();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    expect(c.stats.rateLimited).toBe(1);
+    await c.close();
+  });
+
   it('gives up on a 429 whose Retry-After is beyond the bound', async () => {
     const url = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end());
     const c = client();

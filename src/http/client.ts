@@ -27,7 +27,7 @@ export interface ClientOptions {
   maxRps: number;
   /** After this many transport failures in a row, further requests fail at once (0 = never). */
   breakAfter: number;
-  /** How many times a 429 is retried, waiting Retry-After (capped at maxRetryAfterMs). */
+  /** How many times a 429 is retried, waiting Retry-After (1 s, then 2 s, without one; never longer than maxRetryAfterMs). */
   retries429: number;
   maxRetryAfterMs: number;
 }
@@ -127,8 +127,9 @@ export class HttpClient {
       this.stats.rateLimited++;
       const retryAfter = exchange.response?.headers['retry-after'];
       if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
-      const wait = retryAfterMs(retryAfter);
-      if (attempt >= this.options.retries429 || wait === undefined || wait > this.options.maxRetryAfterMs) return exchange;
+      // Without a usable Retry-After, back off 1 s, then 2 s.
+      const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
+      if (attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) return exchange;
       await sleep(wait);
     }
   }

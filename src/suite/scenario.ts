@@ -15,7 +15,12 @@ import { workerContext, type ClauseGate, type WorkerContext } from './worker.ts'
 export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   outcome?: Exclude<Outcome, 'error'>;
   observed?: string[];
+  /** Answers that would have borne on it but were 429 (rate limited): they judge nothing. */
+  rateLimited?: number;
 }
+
+/** The checks a 429 is judged by: any error body's shape, and the rate-limit observation (§7, §8). */
+const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['rate-limit-seen', 'error-shape', 'error-status-field', 'json-content-type']);
 
 /** What a scenario hands the run's collector through vitest's task.meta. */
 export interface ScenarioMeta {
@@ -180,11 +185,17 @@ export class Scenario {
     if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
     const failures: { check: string; clause: string; expected: string; actual: string }[] = [];
     let transportReported = false;
+    // Rate limits are not shown (§8): a 429 that outlasted the retries says nothing about the rest.
+    const rateLimited = exchange.response?.status === 429;
     for (const name of names) {
       const check = getCheck(name);
       const { selected, level } = clauseGate(this.ctx, check.clause);
       if (!selected || this.excluded.has(name)) continue;
       const record = this.record(name);
+      if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
+        record.rateLimited = (record.rateLimited ?? 0) + 1;
+        continue;
+      }
       let verdict;
       if (exchange.failure) {
         if (level !== 'MUST' || transportReported) continue;
@@ -348,7 +359,7 @@ export class Scenario {
     const record = this.record(name);
     if (record.outcome === undefined) {
       record.outcome = 'skip';
-      record.note = reason;
+      record.note = record.rateLimited ? `every answer that bore on it was 429 (rate limited; ${record.rateLimited} of them)` : reason;
     }
   }
 }
@@ -468,7 +479,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
     for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
-    for (const [name, record] of records) if (record.outcome === undefined) records.delete(name);
+    for (const [name, record] of records) if (record.outcome === undefined && !record.rateLimited) records.delete(name);
+    for (const [name, record] of records) if (record.outcome === undefined) s.skipCheck(name as CheckName, '');
     finish();
     if (s.hasFailed) {
       const failed = meta.checks.filter((r) => r.outcome === 'fail');
