@@ -67,7 +67,7 @@ export const listPets: Handler = async (req, res, ctx, url) => {
   const status = parseStatus(url.searchParams.getAll('status'));
   if (!limit.ok || !status.ok) {
     const messages = [limit, status].flatMap((p) => (p.ok ? [] : [p.message]));
-    sendError(res, ctx, 400, 'invalid_query', messages.join('; '));
+    sendError(res, ctx, ctx.dev.has('allowed-422-invalid-query') ? 422 : 400, 'invalid_query', messages.join('; '));
     return;
   }
   const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');

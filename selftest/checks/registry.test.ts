@@ -237,10 +237,12 @@ const TABLE: Table = {
     pass: [
       { why: 'a 200 (clamped)', ex: exchange(200, pets(20)) },
       { why: 'a 400 (rejected)', ex: exchange(400, errorBody(400)) },
+      { why: 'a 422 (rejected; GET /pets lists no status for it)', ex: exchange(422, errorBody(422)) },
     ],
     fail: [
-      { why: 'a 422', ex: exchange(422, errorBody(422)), actual: /^422/ },
-      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+      { why: 'a 401 with the valid key', ex: exchange(401, errorBody(401)), actual: /^401/ },
+      { why: 'a 403', ex: exchange(403, errorBody(403)) },
+      { why: 'a 302', ex: exchange(302) },
     ],
     na: [
       { why: 'a 500 (judged by no-5xx)', ex: exchange(500) },
@@ -252,7 +254,8 @@ const TABLE: Table = {
     observe: [
       { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'rejected with 400', detail: 'limit=0' },
       { why: 'a 200', ex: exchange(200, pets(1)), value: 'tolerated with 200', detail: 'limit=0' },
-      { why: 'a 422', ex: exchange(422, errorBody(422)), value: 'answered 422' },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), value: 'rejected with 422' },
+      { why: 'a 302', ex: exchange(302), value: 'answered 302' },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },

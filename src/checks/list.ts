@@ -85,12 +85,13 @@ export const listStatusFilter = defineCheck<{ status: string }>({
 export const listInvalidQuery = defineCheck<{ query: string }>({
   name: 'list-invalid-query',
   clause: 'list.invalid-query',
-  description: 'An invalid query value is answered with 400 and an Error, or with 200 and a listing within bounds',
+  description: 'An invalid query value is refused with a 4xx (GET /pets lists no error status for it), or answered with 200 and a listing within bounds',
   judge(exchange, { query }) {
     const status = exchange.response?.status;
     if (status === undefined || status >= 500) return NOT_APPLICABLE;
-    if (status === 400 || status === 200) return PASS;
-    return fail(`400 (rejected) or 200 (clamped) for ${query}`, describeResponse(exchange));
+    // 401 and 403 speak of the valid key, not of the query.
+    if (status === 200 || (status >= 400 && status < 500 && status !== 401 && status !== 403)) return PASS;
+    return fail(`a 4xx refusal (400, 422...) or 200 (clamped) for ${query}`, describeResponse(exchange));
   },
 });
 
@@ -101,6 +102,6 @@ export const listInvalidQueryHandling = defineCheck<{ query: string }>({
   judge(exchange, { query }) {
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
-    return { outcome: 'observe', value: status === 400 ? 'rejected with 400' : status === 200 ? 'tolerated with 200' : `answered ${status}`, detail: query };
+    return { outcome: 'observe', value: status === 200 ? 'tolerated with 200' : status >= 400 && status < 500 ? `rejected with ${status}` : `answered ${status}`, detail: query };
   },
 });
