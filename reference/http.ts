@@ -1,6 +1,7 @@
 // Response writing, request body reading and content-type checks shared by all routes.
 
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Ctx } from './context.ts';
 import { stringify, type JsonOut } from './json.ts';
 
@@ -13,7 +14,7 @@ export function jsonContentType(ctx: Ctx): string {
 }
 
 /** Writes a JSON body (already serialised) unless the response is already gone. */
-export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
+export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: OutgoingHttpHeaders = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     ...headers,
@@ -24,7 +25,21 @@ export function sendRaw(res: ServerResponse, status: number, contentType: string
 }
 
 export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {
+  if (ctx.dev.has('allowed-gzip-by-default') && acceptsGzip(res.req)) {
+    sendRaw(res, status, jsonContentType(ctx), gzipSync(stringify(body)), { ...headers, 'Content-Encoding': 'gzip' });
+    return;
+  }
   sendRaw(res, status, jsonContentType(ctx), stringify(body), headers);
+}
+
+/** RFC 9110 §12.5.3: without Accept-Encoding any coding is acceptable; with it, gzip (or *) must be listed with q > 0. */
+function acceptsGzip(req: IncomingMessage): boolean {
+  const field = req.headers['accept-encoding'];
+  if (field === undefined) return true;
+  return field.split(',').some((part) => {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    return (coding === 'gzip' || coding === '*') && !params.some((p) => /^q=0(\.0{0,3})?$/.test(p));
+  });
 }
 
 /** The Error shape `{code, message, status}`, with the error-body deviations applied here and only here. */
