@@ -16,8 +16,10 @@ function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   let sunset = SUNSET;
   if (ctx.dev.has('fault-sunset-early')) sunset = 'Sun, 01 Dec 2030 00:00:00 GMT';
   if (ctx.dev.has('allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
+  const draft = ctx.dev.has('allowed-deprecation-draft-cet');
+  if (draft) sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
   return {
-    Deprecation: ctx.dev.has('fault-deprecation-malformed') ? 'yes please' : DEPRECATION,
+    Deprecation: ctx.dev.has('fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : DEPRECATION,
     Sunset: sunset,
     Link: '</v1/pets>; rel="successor-version"',
   };

@@ -431,11 +431,13 @@ const TABLE: Table = {
       { why: 'no deprecation headers at all', ex: exchange(200, pet(7)) },
       { why: 'Sunset in the obsolete RFC 850 form', ex: exchange(200, pet(7), { sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' }) },
       { why: 'Sunset in the asctime form', ex: exchange(200, pet(7), { sunset: 'Thu Dec  5 00:00:00 2030' }) },
+      { why: 'Deprecation: true (the drafts before RFC 9745)', ex: exchange(200, pet(7), { deprecation: 'true' }) },
+      { why: 'Deprecation as an HTTP-date (an earlier draft)', ex: exchange(200, pet(7), { deprecation: 'Sun, 01 Jun 2025 00:00:00 GMT' }) },
       { why: 'two link-values', ex: exchange(200, pet(7), { link: '</v1/pets>; rel="successor-version", <https://docs.example/deprecation>; rel="deprecation"; type="text/html"' }) },
     ],
     fail: [
       { why: 'Deprecation: yes please', ex: exchange(200, pet(7), { deprecation: 'yes please' }), actual: /Deprecation: yes please/ },
-      { why: 'Deprecation: true (an old draft)', ex: exchange(200, pet(7), { deprecation: 'true' }) },
+      { why: 'Deprecation: 2030-12-05 (no HTTP-date)', ex: exchange(200, pet(7), { deprecation: '2030-12-05' }) },
       { why: 'Sunset: 2030-12-05', ex: exchange(200, pet(7), { sunset: '2030-12-05' }), actual: /Sunset: 2030-12-05/ },
       { why: 'Link without angle brackets', ex: exchange(200, pet(7), { link: '/v1/pets; rel="successor-version"' }), actual: /Link/ },
     ],
@@ -446,10 +448,12 @@ const TABLE: Table = {
     pass: [
       { why: 'Sunset on 5 Dec 2030', ex: exchange(200, pet(7), { sunset: SUNSET }) },
       { why: 'Sunset in 2031', ex: exchange(200, pet(7), { sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' }) },
+      { why: 'Sunset at midnight of 5 December in CET', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 23:00:00 GMT' }) },
+      { why: 'Sunset at the start of 5 December at UTC+14', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 10:00:00 GMT' }) },
     ],
     fail: [
       { why: 'Sunset on 1 Dec 2030', ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), actual: /01 Dec 2030/ },
-      { why: 'Sunset one second early', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 23:59:59 GMT' }) },
+      { why: 'Sunset before 5 December began anywhere (UTC+14)', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 09:59:59 GMT' }) },
     ],
     na: [
       { why: 'no Sunset', ex: exchange(200, pet(7)) },

@@ -48,9 +48,10 @@ function splitLinks(value: string): string[] {
 /** Problems with whichever deprecation headers are present. */
 export function deprecationHeaderProblems(exchange: Exchange): string[] {
   const problems: string[] = [];
-  const deprecation = header(exchange, 'deprecation');
-  if (deprecation !== undefined && !SF_DATE.test(deprecation.trim())) {
-    problems.push(`Deprecation: ${deprecation} is not an RFC 9745 date (@<seconds>)`);
+  const deprecation = header(exchange, 'deprecation')?.trim();
+  // `true` and an HTTP-date are the forms of the drafts before RFC 9745, still widely sent.
+  if (deprecation !== undefined && !SF_DATE.test(deprecation) && deprecation !== 'true' && !parseHttpDate(deprecation)) {
+    problems.push(`Deprecation: ${deprecation} is neither an RFC 9745 date (@<seconds>) nor a draft form (true, an HTTP-date)`);
   }
   const sunset = header(exchange, 'sunset');
   if (sunset !== undefined && !parseHttpDate(sunset)) problems.push(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3)`);
@@ -92,7 +93,9 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
     const sunset = header(exchange, 'sunset');
     const date = sunset === undefined ? undefined : parseHttpDate(sunset);
     if (!date) return NOT_APPLICABLE;
-    return date >= removal ? PASS : fail(`Sunset on or after ${removal.toUTCString()}`, `Sunset: ${sunset}`);
+    // The spec names a day, not a zone: 5 December begins at UTC+14, 14 hours before it does in UTC.
+    const earliest = new Date(removal.getTime() - 14 * 3_600_000);
+    return date >= earliest ? PASS : fail(`Sunset on or after ${earliest.toUTCString()} (the removal day's start at UTC+14)`, `Sunset: ${sunset}`);
   },
 });
 
