@@ -102,6 +102,7 @@ const CATALOGUE = [
   allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.'),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
+  allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
   allowed('allowed-list-newest-first', 'Listings are in descending id order (newest first).'),
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),

@@ -67,5 +67,7 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     return;
   }
   const shown = ctx.dev.has('fault-get-wrong-pet') ? anotherPet(ctx, pet) : pet;
-  sendJson(res, ctx, 200, petJson(shown, { withCreatedAt }), headers);
+  const body = petJson(shown, { withCreatedAt });
+  if (ctx.dev.has('allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };
+  sendJson(res, ctx, 200, body, headers);
 };

@@ -356,10 +356,12 @@ const TABLE: Table = {
       { why: 'a 200 with the created animal', ex: exchange(200, pet(7)) },
       { why: 'the same fields in another order', ex: exchange(200, raw('{"status":"available","categoryId":1,"name":"pet 7","id":7}')) },
       { why: 'an int64 id, exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"x","categoryId":1}')), ctx: { created: { id: INT64_MAX, name: 'x', categoryId: 1 } } },
+      { why: 'fields Pet does not define, only in the GET', ex: exchange(200, { ...pet(7), links: { self: '/v1/pets/7' }, updatedAt: '2026-01-01T00:00:00Z' }) },
     ],
     fail: [
       { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
       { why: 'another name', ex: exchange(200, pet(7, { name: 'someone else' })) },
+      { why: 'another categoryId beside an extra field', ex: exchange(200, { ...pet(7, { categoryId: 2 }), links: {} }) },
       { why: 'an int64 id rounded', ex: exchange(200, raw('{"id":9223372036854775806,"name":"x","categoryId":1}')), ctx: { created: { id: INT64_MAX, name: 'x', categoryId: 1 } } },
     ],
   },
@@ -385,12 +387,16 @@ const TABLE: Table = {
   },
   'get-200-pet': {
     ctx: { expected: pet(INT64_MAX) },
-    pass: [{ why: 'a 200 with the animal, int64 id exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) }],
+    pass: [
+      { why: 'a 200 with the animal, int64 id exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) },
+      { why: 'extra fields the listing did not carry', ex: exchange(200, { ...pet(INT64_MAX), category: { id: 1, name: 'dogs' } }) },
+    ],
     fail: [
       { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
       { why: 'the id rounded', ex: exchange(200, raw('{"id":9223372036854775806,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) },
       { why: 'a body that is not a Pet', ex: exchange(200, { id: 1 }) },
       { why: 'another status', ex: exchange(200, pet(INT64_MAX, { status: 'sold' })) },
+      { why: 'no name', ex: exchange(200, { id: 1, categoryId: 1 }) },
     ],
   },
   'get-unknown-404': {

@@ -1,5 +1,6 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { isInt } from '../json/lossless.ts';
+import { isInt, jsonEqual } from '../json/lossless.ts';
+import type { SchemaObject } from '../contract/model.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Verdict } from './types.ts';
 
 /** A response exists; otherwise the check that meets a transport failure fails with it. */
@@ -79,3 +80,39 @@ export const noServerError = defineCheck({
     return status >= 500 ? fail('a status below 500', describeResponse(exchange)) : PASS;
   },
 });
+
+/**
+ * Whether two representations of one animal agree on the fields Pet defines (§2.1). Fields beyond
+ * them may differ between the 201 body, a listing and GET by id; an optional one shown in only one
+ * of the two is not compared.
+ */
+export function samePet(env: JudgeEnv, actual: unknown, expected: Record<string, unknown>): boolean {
+  if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
+  const { names, required } = petFields(env);
+  return names.every((field) => {
+    const [a, b] = [(actual as Record<string, unknown>)[field], expected[field]];
+    if (a === undefined || b === undefined) return a === b || !required.has(field);
+    return jsonEqual(a, b);
+  });
+}
+
+const PET_FIELDS = new WeakMap<object, { names: string[]; required: Set<string> }>();
+
+/** Pet's own fields and the required ones, through its allOf (a NewPet plus an id). */
+function petFields(env: JudgeEnv): { names: string[]; required: Set<string> } {
+  let fields = PET_FIELDS.get(env.contract);
+  if (!fields) {
+    const names = new Set<string>();
+    const required = new Set<string>();
+    const visit = (schema: SchemaObject | undefined): void => {
+      if (!schema) return;
+      for (const name of Object.keys(schema.properties ?? {})) names.add(name);
+      for (const name of schema.required ?? []) required.add(name);
+      for (const part of schema.allOf ?? []) visit(part as SchemaObject);
+    };
+    visit(env.contract.schemas['Pet']);
+    fields = { names: [...names], required };
+    PET_FIELDS.set(env.contract, fields);
+  }
+  return fields;
+}

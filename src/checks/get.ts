@@ -1,6 +1,6 @@
 import { describeResponse, jsonBody, jsonObject } from '../http/exchange.ts';
-import { jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { schemaVerdict } from './common.ts';
+import { stringifyJson } from '../json/lossless.ts';
+import { samePet, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
 export const get200Pet = defineCheck<{ expected: Record<string, unknown> }>({
@@ -12,7 +12,7 @@ export const get200Pet = defineCheck<{ expected: Record<string, unknown> }>({
     const shape = schemaVerdict(exchange, env, 'Pet');
     if (shape.outcome !== 'pass') return shape;
     const body = jsonBody(exchange);
-    if (body.ok && jsonEqual(body.value, expected)) return PASS;
+    if (body.ok && samePet(env, body.value, expected)) return PASS;
     return fail(stringifyJson(expected), describeResponse(exchange));
   },
 });
