@@ -41,6 +41,7 @@ const CATALOGUE = [
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
+  fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
   fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
 

@@ -13,12 +13,17 @@ describe('§8 Limits: limit on GET /pets', () => {
   });
 
   scenario(
-    'over a store of more than 100 animals: no limit gives at most 20, any limit at most 100',
-    { checks: ['list-limit-default', 'list-limit-max', 'list-full-page', 'list-200-pets'] },
+    'over a store of more than 100 animals: no limit gives at most 20, any limit at most 100, a filtered page is as full as the animals of that status allow',
+    { checks: ['list-limit-default', 'list-limit-max', 'list-full-page', 'list-status-filter', 'list-200-pets'] },
     async (s) => {
       const { max, fallback } = limitBounds(s.contract);
       const statuses = statusValues(s.contract);
-      await ensurePets(s, statuses, Math.ceil((max + 5) / statuses.length));
+      const counts = await ensurePets(s, statuses, Math.ceil((max + 5) / statuses.length));
+      // Past the first unfiltered page, a server that filters only what one page holds shows fewer.
+      for (const status of statuses) {
+        const filtered = await s.send('listPets', { query: `limit=${max}&status=${status}` });
+        s.check(filtered, { 'list-200-pets': {}, 'list-status-filter': { status }, 'list-full-page': { limit: max, known: counts[status] ?? 0 } });
+      }
       const full = await s.send('listPets', { query: `limit=${max}` });
       s.judge(full, { 'list-200-pets': {} });
       const known = listed(full)?.length ?? 0;

@@ -48,9 +48,11 @@ function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[
   const source = ctx.dev.has('allowed-list-newest-first') ? ctx.store.all().reverse() : ctx.store.ascending();
   const filtering = status !== undefined && !ctx.dev.has('fault-filter-ignored');
   const effectiveLimit = ctx.dev.has('fault-limit-ignored') ? 20 : limit;
+  const afterPage = ctx.dev.has('fault-filter-after-page');
   let pets: StoredPet[] = [];
+  let scanned = 0;
   for (const pet of source) {
-    if (pets.length >= effectiveLimit) break;
+    if (pets.length >= effectiveLimit || (afterPage && scanned++ >= effectiveLimit)) break;
     if (!filtering || pet.status === status) pets.push(pet);
   }
   if (filtering && pets.length >= 10 && ctx.dev.has('fault-filter-leaks-deep')) {

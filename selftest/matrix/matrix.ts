@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEVIATIONS } from '../../reference/deviations.ts';
+import { loadClauses } from '../../src/contract/clauses.ts';
 import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';
@@ -44,12 +45,16 @@ function args(server: RunningReference, options: MatrixOptions, extra: string[] 
   return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--quiet', ...extra];
 }
 
+const LEVELS = new Map(loadClauses().map((clause) => [clause.id, clause.level]));
+
 async function judgeDeviation(id: string, options: MatrixOptions): Promise<MatrixRow> {
   const deviation = DEVIATIONS.find((d) => d.id === id)!;
+  // A fault of a SHOULD clause is caught when it warns, and with --fail-on should the run fails.
+  const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
   const key = secretKey();
   const server = await startReference({ apiKey: key, deviations: [id] });
   try {
-    const result = await runCli(args(server, options), { API_KEY: key });
+    const result = await runCli(args(server, options, should ? ['--fail-on', 'should'] : []), { API_KEY: key });
     const failed = failedClauses(result.report);
     const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
     const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };
@@ -59,7 +64,7 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     if (leak) row.problem = leak;
     else if (missing.length) row.problem = `no ${missing.join(', ')} written`;
     else if (deviation.kind === 'fault') {
-      row.ok = result.code === 1 && failed.includes(deviation.breaks ?? '');
+      row.ok = result.code === 1 && (should ? warned : failed).includes(deviation.breaks ?? '');
       if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
     } else {
       row.ok = result.code === 0 && failed.length === 0;
@@ -119,10 +124,11 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixRow[]> {
 }
 
 export function renderMatrix(rows: MatrixRow[]): string {
-  const lines = ['| deviation | kind | expected clause | result | failed clauses | exit | time |', '|---|---|---|---|---|---|---|'];
+  const lines = ['| deviation | kind | expected clause | result | failed (warned) clauses | exit | time |', '|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     const verdict = row.ok ? { fault: 'caught', allowed: 'passed', hostile: 'handled' }[row.kind] : `**MISSED** ${row.problem ?? ''}`;
-    lines.push(`| ${row.id} | ${row.kind} | ${row.expected ?? '-'} | ${verdict} | ${row.failed.join(', ') || '-'} | ${row.exitCode} | ${(row.ms / 1000).toFixed(1)} s |`);
+    const clauses = [...row.failed, ...row.warned.map((id) => `(${id})`)].join(', ') || '-';
+    lines.push(`| ${row.id} | ${row.kind} | ${row.expected ?? '-'} | ${verdict} | ${clauses} | ${row.exitCode} | ${(row.ms / 1000).toFixed(1)} s |`);
   }
   const count = (kind: RowKind) => `${rows.filter((r) => r.kind === kind && r.ok).length}/${rows.filter((r) => r.kind === kind).length}`;
   lines.push('', `faults caught ${count('fault')} · allowed passed ${count('allowed')} · hostile handled ${count('hostile')}`);
