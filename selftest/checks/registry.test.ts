@@ -185,6 +185,7 @@ const TABLE: Table = {
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a 200 that is no array', ex: exchange(200, { items: pets(9) }) },
+      { why: 'an empty listing (nothing to judge)', ex: exchange(200, []) },
     ],
   },
   'list-limit-default': {
@@ -217,20 +218,25 @@ const TABLE: Table = {
       { why: '2 animals when 3 exist', ex: exchange(200, pets(2)), actual: /2 animals/ },
       { why: '9 animals for limit 10 when 50 exist', ex: exchange(200, pets(9)), ctx: { limit: 10, known: 50 } },
     ],
-    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'no animal known to exist', ex: exchange(200, []), ctx: { limit: 10, known: 0 } },
+    ],
   },
   'list-status-filter': {
     ctx: { status: 'sold' },
     pass: [
       { why: 'every animal sold', ex: exchange(200, pets(4, { status: 'sold' })) },
-      { why: 'an empty listing', ex: exchange(200, []) },
     ],
     fail: [
       { why: 'one pending among sold', ex: exchange(200, [pet(1, { status: 'sold' }), pet(2, { status: 'pending' })]), actual: /item 1 of 2 has status "pending"/ },
       { why: 'an animal without status', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }]), actual: /null/ },
       { why: 'status in another case', ex: exchange(200, [pet(1, { status: 'SOLD' })]) },
     ],
-    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'an empty listing (nothing to judge)', ex: exchange(200, []) },
+    ],
   },
   'list-invalid-query': {
     ctx: { query: 'limit=abc' },

@@ -10,9 +10,10 @@ function items(exchange: Exchange): unknown[] | undefined {
   return body.ok && Array.isArray(body.value) ? body.value : undefined;
 }
 
+/** An empty listing can break neither a bound nor a filter: it judges nothing. */
 function atMost(exchange: Exchange, max: number, what: string): Verdict {
   const list = items(exchange);
-  if (!list) return NOT_APPLICABLE;
+  if (!list?.length) return NOT_APPLICABLE;
   return list.length <= max ? PASS : fail(`at most ${max} animals (${what})`, `${list.length} animals`);
 }
 
@@ -64,6 +65,7 @@ export const listFullPage = defineCheck<{ limit: number; known: number }>({
     const list = items(exchange);
     if (!list) return NOT_APPLICABLE;
     const want = Math.min(limit, known);
+    if (want === 0) return NOT_APPLICABLE;
     return list.length >= want ? PASS : fail(`${want} animals (limit ${limit}, at least ${known} exist)`, `${list.length} animals`);
   },
 });
@@ -74,7 +76,7 @@ export const listStatusFilter = defineCheck<{ status: string }>({
   description: 'With status=S every animal listed has status S',
   judge(exchange, { status }) {
     const list = items(exchange);
-    if (!list) return NOT_APPLICABLE;
+    if (!list?.length) return NOT_APPLICABLE;
     const index = list.findIndex((pet) => (pet as Record<string, unknown> | null)?.status !== status);
     if (index < 0) return PASS;
     const other = JSON.stringify((list[index] as Record<string, unknown> | null)?.status ?? null);
