@@ -78,6 +78,28 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('waits out a 429 streak once: after one request outlasts its retries, the next 429s come back at once until another answer', async () => {
+    let limiting = true;
+    const url = await serve((_req, res) => (limiting ? res.writeHead(429).end() : res.writeHead(200, { 'content-type': 'application/json' }).end('[]')));
+    const c = client({ retries429: 1 });
+    const timed = async () => {
+      const started = performance.now();
+      const exchange = await c.send({ method: 'GET', url });
+      return { status: exchange.response?.status, ms: performance.now() - started };
+    };
+    const first = await timed();
+    expect(first).toMatchObject({ status: 429 });
+    expect(first.ms).toBeGreaterThanOrEqual(900);
+    const second = await timed();
+    expect(second).toMatchObject({ status: 429 });
+    expect(second.ms).toBeLessThan(500);
+    limiting = false;
+    expect((await timed()).status).toBe(200);
+    limiting = true;
+    expect((await timed()).ms).toBeGreaterThanOrEqual(900);
+    await c.close();
+  });
+
   it('gives up on a 429 whose Retry-After is beyond the bound', async () => {
     const url = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end());
     const c = client();

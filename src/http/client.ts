@@ -98,7 +98,7 @@ export class HttpClient {
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
   /** Per origin, so a dead message host does not stop requests to the main one. */
-  private readonly breaker = new Map<string, { failures: number; since: number }>();
+  private readonly breaker = new Map<string, { failures: number; since: number; rateLimited: boolean }>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {}
 
@@ -111,7 +111,7 @@ export class HttpClient {
       return { request: shownRequest(outgoing), failure: classify(error), durationMs: 0 };
     }
     const origin = url.origin;
-    const state = this.breaker.get(origin) ?? { failures: 0, since: 0 };
+    const state = this.breaker.get(origin) ?? { failures: 0, since: 0, rateLimited: false };
     this.breaker.set(origin, state);
     if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
       // A target that stopped answering is not asked again and again until the budget runs out.
@@ -123,13 +123,21 @@ export class HttpClient {
       state.failures = broken ? state.failures + 1 : 0;
       if (broken && state.failures >= breakAfter) state.since = Date.now();
       const status = exchange.response?.status;
-      if (status !== 429) return exchange;
+      if (status !== 429) {
+        if (exchange.response) state.rateLimited = false;
+        return exchange;
+      }
       this.stats.rateLimited++;
       const retryAfter = exchange.response?.headers['retry-after'];
       if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
       // Without a usable Retry-After, back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) return exchange;
+      if (attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+        // Until the origin answers anything but 429 again, its 429s are not waited out one by one.
+        state.rateLimited = true;
+        return exchange;
+      }
+      if (state.rateLimited) return exchange;
       await sleep(wait);
     }
   }
