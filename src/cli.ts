@@ -10,7 +10,7 @@ import { applyBaseline, loadBaseline, renderBaselineResult } from './report/base
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
-import type { RunReport } from './report/model.ts';
+import { RATE_LIMITED_SKIP, type RunReport } from './report/model.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
@@ -49,7 +49,7 @@ function helpText(): string {
     const left = `  --${flag}${option.type === 'string' ? ' VALUE' : ''}${env}`;
     lines.push(left.length < 50 ? left.padEnd(50) + option.help : `${left}\n${' '.repeat(50)}${option.help}`);
   }
-  lines.push('', 'Exit codes: 0 conformant, 1 a clause failed, 2 bad usage, 3 target unreachable, 4 engine error.', '');
+  lines.push('', 'Exit codes: 0 conformant, 1 a clause failed, 2 bad usage, 3 target unreachable or rate-limiting MUST checks away, 4 engine error.', '');
   return lines.join('\n');
 }
 
@@ -262,8 +262,10 @@ async function run(settings: Settings, io: Io): Promise<number> {
       gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
       say(`${renderBaselineResult(result)}\n`);
     }
-    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : 0;
-    report.verdict = gateFailures > 0 ? 'fail' : 'pass';
+    // A gate must not pass a target it could not judge because it answered 429 instead.
+    const rateLimited = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.note?.startsWith(RATE_LIMITED_SKIP)));
+    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : rateLimited.length ? 3 : 0;
+    report.verdict = gateFailures > 0 || rateLimited.length ? 'fail' : 'pass';
     await mkdir(settings.reportsDir, { recursive: true });
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
@@ -274,6 +276,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
     const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
     if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
+    if (rateLimited.length && report.exitCode === 3) {
+      io.err(`animal-store-conformance: rate limited: ${rateLimited.length} MUST clause${rateLimited.length === 1 ? '' : 's'} got only 429 answers, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+    }
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
     say(`Requests sent: ${collected.requests} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);

@@ -7,6 +7,9 @@ export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 /** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
 
+/** How a skip note begins when only 429s met the check: a gate must not pass on such skips. */
+export const RATE_LIMITED_SKIP = 'every answer that bore on it was 429 (rate limited)';
+
 export interface RecordedRequest {
   method: string;
   url: string;

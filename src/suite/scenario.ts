@@ -4,7 +4,7 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import type { CheckResult, Outcome } from '../report/model.ts';
+import { RATE_LIMITED_SKIP, type CheckResult, type Outcome } from '../report/model.ts';
 import { PIPELINE_DEPTH } from './config.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
@@ -360,7 +360,7 @@ export class Scenario {
     const record = this.record(name);
     if (record.outcome === undefined) {
       record.outcome = 'skip';
-      record.note = record.rateLimited ? `every answer that bore on it was 429 (rate limited; ${record.rateLimited} of them)` : reason;
+      record.note = record.rateLimited ? `${RATE_LIMITED_SKIP} (${record.rateLimited} of them)` : reason;
     }
   }
 }
