@@ -24,7 +24,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   const scheme = match?.[1]?.toLowerCase();
   const credentials = match?.[2] ?? '';
 
-  if (scheme === 'bearer' && credentials === ctx.apiKey && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
+  if (scheme === 'bearer' && isKey(credentials, ctx) && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
     return true;
   }
   if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
@@ -34,6 +34,12 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
 
   reject(res, ctx, scheme === 'bearer' && credentials !== '');
   return false;
+}
+
+function isKey(token: string, ctx: Ctx): boolean {
+  if (token === ctx.apiKey) return true;
+  if (ctx.dev.has('fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
+  return ctx.dev.has('fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }
 
 function basicHoldsKey(credentials: string, key: string): boolean {
