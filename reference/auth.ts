@@ -17,6 +17,7 @@ const CREDENTIALS = /^([^\s]+) (.*)$/s;
  */
 export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
   if (ctx.dev.has(`fault-auth-hole-${op}`)) return true;
+  if (op === 'list-pets' && ctx.dev.has('fault-auth-hole-trailing-slash') && req.url?.split('?')[0] === '/v1/pets/') return true;
 
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;

@@ -27,6 +27,7 @@ const CATALOGUE = [
   fault('fault-auth-hole-get-pet', 'auth.required', 'GET /v1/pets/{petId} skips the authentication check.'),
   fault('fault-auth-hole-store-orders', 'auth.required', 'GET /v1/store/orders skips the authentication check.'),
   fault('fault-auth-hole-messages', 'auth.required', 'POST /messages skips the authentication check.'),
+  fault('fault-auth-hole-trailing-slash', 'auth.required', 'GET /v1/pets/ is routed as GET /v1/pets and serves the listing without the authentication check.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
@@ -108,6 +109,7 @@ const CATALOGUE = [
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-sunset-later', 'Sunset: Fri, 05 Dec 2031 00:00:00 GMT (later than announced).'),
+  allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
 ] as const satisfies readonly Deviation[];
 
