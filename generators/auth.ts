@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Authorization } from '../src/http/client.ts';
+import { nearMissKeys } from '../src/report/common.ts';
 
 /** An Authorization header to send (null: none), with how it is shown: `$API_KEY`, never the key. */
 export interface AuthVariant {
@@ -10,9 +11,15 @@ export interface AuthVariant {
 /**
  * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
  * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
+ * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
+ * truncated comparison.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const basic = Buffer.from(`${key}:`).toString('base64');
+  const { caseSwapped, truncated } = nearMissKeys(key);
+  const nearMisses: AuthVariant[] = [];
+  if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: 'Bearer ${API_KEY~~}' } });
+  if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
   return [
     { id: 'absent', authorization: null },
     { id: 'empty', authorization: { value: '', shown: '' } },
@@ -21,6 +28,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
     { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },
+    ...nearMisses,
   ];
 }
 

@@ -17,6 +17,7 @@ const CREDENTIALS = /^([^\s]+) (.*)$/s;
  */
 export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
   if (ctx.dev.has(`fault-auth-hole-${op}`)) return true;
+  if (op === 'list-pets' && ctx.dev.has('fault-auth-hole-trailing-slash') && req.url?.split('?')[0] === '/v1/pets/') return true;
 
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;
@@ -24,7 +25,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   const scheme = match?.[1]?.toLowerCase();
   const credentials = match?.[2] ?? '';
 
-  if (scheme === 'bearer' && credentials === ctx.apiKey && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
+  if (scheme === 'bearer' && isKey(credentials, ctx) && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
     return true;
   }
   if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
@@ -34,6 +35,12 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
 
   reject(res, ctx, scheme === 'bearer' && credentials !== '');
   return false;
+}
+
+function isKey(token: string, ctx: Ctx): boolean {
+  if (token === ctx.apiKey) return true;
+  if (ctx.dev.has('fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
+  return ctx.dev.has('fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }
 
 function basicHoldsKey(credentials: string, key: string): boolean {

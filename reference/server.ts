@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Ctx, Handler } from './context.ts';
 import { deviationSet } from './deviations.ts';
-import { jsonContentType, sendError, errorBody } from './http.ts';
+import { jsonContentType, sendError, sendRaw, errorBody } from './http.ts';
 import { stringify } from './json.ts';
 import { listen, trackedServer, urlOf } from './lifecycle.ts';
 import { createPet } from './routes/create-pet.ts';
@@ -41,14 +41,14 @@ export interface RunningReference {
 }
 
 interface Route {
-  match(pathname: string): boolean;
+  match(pathname: string, ctx: Ctx): boolean;
   methods: Partial<Record<string, Handler>>;
 }
 
 const GET = (h: Handler) => ({ GET: h, HEAD: h });
 
 const MAIN_ROUTES: readonly Route[] = [
-  { match: (p) => p === '/v1/pets', methods: { ...GET(listPets), POST: createPet } },
+  { match: (p, ctx) => p === '/v1/pets' || (p === '/v1/pets/' && ctx.dev.has('fault-auth-hole-trailing-slash')), methods: { ...GET(listPets), POST: createPet } },
   { match: (p) => /^\/v1\/pets\/[^/]*$/.test(p), methods: GET(getPet) },
   { match: (p) => p === '/v1/store/orders', methods: GET(storeOrders) },
 ];
@@ -69,7 +69,11 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
       sendError(res, ctx, 400, 'invalid_request_target', 'the request target is not a valid URL');
       return;
     }
-    const route = routes.find((r) => r.match(url.pathname));
+    if (url.pathname === '/v1/pets/' && ctx.dev.has('allowed-trailing-slash-html-404')) {
+      sendRaw(res, 404, 'text/html', '<h1>Not Found</h1>');
+      return;
+    }
+    const route = routes.find((r) => r.match(url.pathname, ctx));
     if (!route) {
       sendError(res, ctx, 404, 'not_found', `no such resource: ${url.pathname}`);
       return;

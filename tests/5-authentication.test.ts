@@ -46,4 +46,13 @@ describe('§5 Authentication', () => {
       },
     );
   }
+  scenario(
+    'listPets: GET /v1/pets/ (a trailing slash) does not serve the listing without credentials',
+    { checks: ['auth-alias-not-served'] },
+    async (s) => {
+      const exchange = await s.send('listPets', { url: `${s.url('listPets')}/`, authorization: null });
+      // Whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing.
+      if (!exchange.failure) s.check(exchange, { 'auth-alias-not-served': { alias: 'GET /v1/pets/' } }, { common: false });
+    },
+  );
 });

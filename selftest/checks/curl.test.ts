@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { badAuthorizations, validAuthorization } from '../../generators/auth.ts';
 import { curlLine } from '../../src/http/curl.ts';
+import { nearMissKeys } from '../../src/report/common.ts';
 import type { SentRequest } from '../../src/http/exchange.ts';
 
 const KEY = 'sk_live_9f3Kq2ZxP7mW4tR8yB1nV6cH0dJ5gL';
@@ -44,12 +45,14 @@ function recorded(fields: Partial<SentRequest> = {}): SentRequest {
 }
 
 describe('curlLine', () => {
-  it('never holds the key, for the valid and every bad Authorization', () => {
+  it('never holds the key nor a wrong key derived from it, for the valid and every bad Authorization', () => {
+    const forms = [KEY, ...Object.values(nearMissKeys(KEY))];
+    expect(forms).toHaveLength(3);
     for (const variant of [validAuthorization(KEY), ...badAuthorizations(KEY)]) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (variant.authorization) headers.Authorization = variant.authorization.shown;
       const line = curlLine(recorded({ headers }));
-      expect(line, variant.id).not.toContain(KEY);
+      for (const form of forms) expect(line, variant.id).not.toContain(form);
     }
   });
 

@@ -157,6 +157,20 @@ const TABLE: Table = {
     ],
     na: [{ why: 'a 200', ex: exchange(200, pets(1)) }],
   },
+  'auth-alias-not-served': {
+    ctx: { alias: 'GET /v1/pets/' },
+    pass: [
+      { why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized')) },
+      { why: 'a plain 404 (the alias is not served)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
+      { why: 'a 301 to /v1/pets', ex: exchange(301, undefined, { location: '/v1/pets' }) },
+      { why: 'a 200 that is no listing (some other page)', ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
+    ],
+    fail: [
+      { why: 'the listing without credentials', ex: exchange(200, pets(2)), actual: /^200/ },
+      { why: 'an empty listing without credentials', ex: exchange(200, []) },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
+  },
   'list-200-pets': {
     ctx: {},
     pass: [

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { badAuthorizations, validAuthorization, wrongBearer, type AuthVariant } from '../../generators/index.ts';
 import { curlLine } from '../../src/http/curl.ts';
+import { nearMissKeys } from '../../src/report/common.ts';
 import { SEED } from './helpers.ts';
 
 /** API keys as a service would issue them: 16 to 64 token characters. */
@@ -51,6 +52,7 @@ describe('badAuthorizations', () => {
           expect(authorization.value, id).not.toBe(`Bearer ${key}`);
           expect(bearerToken(authorization.value)?.trim(), id).not.toBe(key);
           expect(authorization.shown, id).not.toContain(key);
+          for (const near of Object.values(nearMissKeys(key))) expect(authorization.shown, id).not.toContain(near);
         }
         expect(new Set(variants.map((v) => v.id)).size).toBe(variants.length);
       }),
@@ -62,6 +64,24 @@ describe('badAuthorizations', () => {
     const variants = badAuthorizations('k'.repeat(32));
     expect(variants.some((v) => v.authorization === null)).toBe(true);
     expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32))).toBe(true);
+  });
+
+  it('sends the key with its letters in the other case and the key without its last character', () => {
+    const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
+    expect(values).toContain('Bearer SK_lIVE-42Ab');
+    expect(values).toContain('Bearer sk_Live-42a');
+  });
+
+  it('sends no case-swapped key when swapping changes nothing, and no empty truncated key', () => {
+    const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && v.authorization.value !== `Bearer ${key}x`).length;
+    expect(count('0123-4567_89')).toBe(1);
+    expect(count('K')).toBe(1);
+    expect(count('7')).toBe(0);
+    for (const key of ['0123-4567_89', 'K', '7']) {
+      const values = badAuthorizations(key).map((v) => v.authorization?.value);
+      expect(new Set(values).size, key).toBe(values.length);
+      expect(values, key).not.toContain('Bearer ');
+    }
   });
 
   it('shows each variant in a form that bash expands to what was sent (keys of 16 to 56 characters)', () => {

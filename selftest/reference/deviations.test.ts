@@ -24,6 +24,9 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-get-pet': (s) => status(call(pets(s, '/1'), { auth: null })),
   'fault-auth-hole-store-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`, { auth: null })),
   'fault-auth-hole-messages': (s) => status(msg(s, '{"message":"x"}', { auth: null })),
+  'fault-auth-hole-trailing-slash': (s) => status(call(pets(s, '/'), { auth: null })),
+  'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
+  'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
   'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
   'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
@@ -108,6 +111,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
 };
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { keyForms, redactText } from '../../src/report/common.ts';
+import { keyForms, nearMissKeys, redactText, SHORT_SECRET_LENGTH } from '../../src/report/common.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
@@ -72,6 +72,54 @@ describe('secrets are redacted in every output', () => {
   });
 });
 
+/** A report where every wrong key the suite sends came back in every field a server can fill. */
+function echoing(tokens: readonly string[]): RunReport {
+  const r = makeReport();
+  const echo = tokens.map((t) => `Bearer ${t}`).join(', ');
+  const fail = r.clauses[2]!.checks[0]!;
+  fail.evidence!.request.headers['X-Echo'] = echo;
+  fail.evidence!.response!.headers['www-authenticate'] = `Bearer error="invalid_token", error_description="${echo}"`;
+  fail.evidence!.response!.bodyExcerpt = JSON.stringify({ code: 'unauthorized', message: `invalid key: ${echo}`, status: 401 });
+  fail.evidence!.curl = `curl -H 'Authorization: Bearer ${tokens[0]}' https://api.example.test/v1/pets`;
+  fail.actual = `200 for ${echo}`;
+  fail.counterexample = JSON.stringify(tokens);
+  r.engineErrors.push(`echoed ${echo}`);
+  return r;
+}
+
+/** Whether the form shows up where redaction promises to replace it: anywhere, or as a token when short. */
+function shows(text: string, form: string): boolean {
+  if (form.length >= SHORT_SECRET_LENGTH) return text.includes(form);
+  return new RegExp(`(?<![\\p{L}\\p{N}_-])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_-])`, 'u').test(text);
+}
+
+describe('the wrong keys derived from the key (case swapped, last character cut) are redacted in every output', () => {
+  const keys = [
+    ['a long key', KEY],
+    ['a short key', 'Qz7w'],
+    ['a long key without letters', '0123456789-42'],
+    ['a short key without letters', '4711'],
+  ] as const;
+  for (const [what, key] of keys) {
+    it(`${what}: no form in the four files or the terminal, which would show each without redaction`, async () => {
+      const { caseSwapped, truncated } = nearMissKeys(key);
+      const sent = [key, ...(caseSwapped ? [caseSwapped] : []), ...(truncated ? [truncated] : [])];
+      expect(sent).toHaveLength(/[A-Za-z]/.test(key) ? 3 : 2);
+      const report = echoing(sent);
+      const outputs = async (secrets: string[]) => {
+        const paths = await writeReports(report, tempDir('near-'), { secrets });
+        return { ...Object.fromEntries(Object.entries(paths).map(([kind, path]) => [kind, readFileSync(path, 'utf8')])), terminal: renderTerminal(report, { color: false, secrets }) };
+      };
+      for (const [kind, text] of Object.entries(await outputs([]))) {
+        for (const form of sent) expect(shows(text, form), `${kind} shows ${form} unredacted`).toBe(true);
+      }
+      for (const [kind, text] of Object.entries(await outputs(keyForms(key)))) {
+        for (const form of sent) expect(shows(text, form), `${kind} shows ${form}`).toBe(false);
+      }
+    });
+  }
+});
+
 describe('writeReports', () => {
   it('creates the directory and returns the four paths', async () => {
     const dir = `${tempDir('write-')}/nested/out`;
@@ -100,11 +148,11 @@ describe('a short secret (fewer than 8 characters)', () => {
     expect(redactText('x+ab ab!x +abc+', ['+ab', 'ab!'])).toBe('x$API_KEY $API_KEYx +abc+');
   });
 
-  it('with the key forms the suite sends: the suffixed probe and the Basic credentials are replaced too', () => {
+  it('with the key forms the suite sends: the suffixed, case-swapped and truncated probes and the Basic credentials are replaced too', () => {
     const forms = keyForms('abc');
-    expect(forms).toEqual(['abc', Buffer.from('abc:').toString('base64'), 'abcx']);
-    expect(redactText(`invalid token abcx; Basic ${forms[1]}`, forms)).toBe('invalid token $API_KEY; Basic $API_KEY');
-    expect(keyForms(KEY)).toEqual([KEY, Buffer.from(`${KEY}:`).toString('base64')]);
+    expect(forms).toEqual(['abc', Buffer.from('abc:').toString('base64'), 'abcx', 'ABC', 'ab']);
+    expect(redactText(`invalid token abcx; Basic ${forms[1]}; ABC; "ab"`, forms)).toBe('invalid token $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"');
+    expect(keyForms(KEY)).toEqual([KEY, Buffer.from(`${KEY}:`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1)]);
   });
 
   it('leaves the text of a report whole while an echoed key is still replaced', () => {

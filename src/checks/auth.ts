@@ -46,3 +46,15 @@ export const authWwwAuthenticate = defineCheck({
     return fail('WWW-Authenticate: Bearer …', 'no WWW-Authenticate header on the 401');
   },
 });
+
+export const authAliasNotServed = defineCheck<{ alias: string }>({
+  name: 'auth-alias-not-served',
+  clause: 'auth.required',
+  description: 'An alias of GET /v1/pets (a trailing slash) does not serve the listing without credentials',
+  judge(exchange, { alias, env }) {
+    const status = exchange.response?.status;
+    if (status === undefined) return NOT_APPLICABLE;
+    if (status < 200 || status > 299 || schemaVerdict(exchange, env, 'Pets').outcome !== 'pass') return PASS;
+    return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
+  },
+});

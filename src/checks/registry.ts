@@ -1,4 +1,4 @@
-import { auth401, auth401Body, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
+import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
   create201Pet, createEcho, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
@@ -29,6 +29,7 @@ export const CHECKS = {
   'auth-401-error-body': auth401Body,
   'auth-valid-key-accepted': authValidKeyAccepted,
   'auth-www-authenticate': authWwwAuthenticate,
+  'auth-alias-not-served': authAliasNotServed,
   'list-200-pets': list200Pets,
   'list-limit-respected': listLimitRespected,
   'list-limit-default': listLimitDefault,

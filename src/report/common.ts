@@ -171,11 +171,30 @@ function usableSecrets(secrets: readonly string[] | undefined): string[] {
  */
 export const SHORT_SECRET_LENGTH = 8;
 
+export interface NearMissKeys {
+  /** The key with the case of its ASCII letters swapped (bash: `${API_KEY~~}`), unless it has none. */
+  caseSwapped?: string;
+  /** The key without its last character (bash: `${API_KEY%?}`), unless that leaves nothing. */
+  truncated?: string;
+}
+
+/** Wrong keys that hold almost all of the key: the suite sends them, so outputs must redact them. */
+export function nearMissKeys(key: string): NearMissKeys {
+  const near: NearMissKeys = {};
+  const caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  if (caseSwapped !== key) near.caseSwapped = caseSwapped;
+  if (key.length > 1) near.truncated = key.slice(0, -1);
+  return near;
+}
+
 /** The forms of the API key the suite itself sends: the key, and those of its wrong-credential probes. */
 export function keyForms(key: string): string[] {
+  const { caseSwapped, truncated } = nearMissKeys(key);
   const forms = [key, Buffer.from(`${key}:`).toString('base64')];
   // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
   if (key.length < SHORT_SECRET_LENGTH) forms.push(`${key}x`);
+  if (caseSwapped) forms.push(caseSwapped);
+  if (truncated) forms.push(truncated);
   return forms;
 }
 

@@ -1,0 +1,61 @@
+/**
+ * The wrong keys the suite derives from the key (its letters' case swapped, its last character cut)
+ * hold almost all of it: a server that echoes them back must not get them into any output.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nearMissKeys, SHORT_SECRET_LENGTH } from '../../src/report/common.ts';
+import { runCli } from '../support/run-cli.ts';
+
+/** Whether `form` is in `text`; as a token when short, as a short key is only redacted as one. */
+function shows(text: string, form: string): boolean {
+  if (form.length >= SHORT_SECRET_LENGTH) return text.includes(form);
+  return new RegExp(`(?<![\\p{L}\\p{N}_-])${form}(?![\\p{L}\\p{N}_-])`, 'u').test(text);
+}
+
+/**
+ * Accepts the key, and the case-swapped and truncated keys too, answering those with every one of
+ * them it has seen: the evidence of the failing check shows both. Any other key gets 401.
+ */
+async function echoServer(key: string): Promise<{ server: Server; url: string }> {
+  const nearMisses = Object.values(nearMissKeys(key)).map((near) => `Bearer ${near}`);
+  const seen = new Set<string>();
+  const server = createServer((req, res) => {
+    const authorization = req.headers.authorization ?? '';
+    if (nearMisses.includes(authorization)) seen.add(authorization);
+    if (authorization === `Bearer ${key}` || seen.has(authorization)) {
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-echo': authorization });
+      res.end(seen.has(authorization) ? JSON.stringify({ seen: [...seen] }) : '[]');
+      return;
+    }
+    res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+    res.end(JSON.stringify({ code: 'unauthorized', message: 'missing or invalid API key', status: 401 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('a server that echoes the case-swapped and truncated keys back', () => {
+  for (const key of ['Cli-Echo-Secret-9f2b7e', 'Qz7w']) {
+    describe(`key of ${key.length} characters`, () => {
+      let echo: { server: Server; url: string };
+      beforeAll(async () => {
+        echo = await echoServer(key);
+      });
+      afterAll(() => new Promise<void>((resolve) => echo.server.close(() => resolve())));
+
+      it('fails auth.required, and no output holds the key or a wrong key derived from it', async () => {
+        const result = await runCli(['--base-url', echo.url, '--only', 'auth.required', '--runs', '1', '--seed', '3'], { API_KEY: key });
+        expect(result.code).toBe(1);
+        const evidence = result.report?.clauses.find((c) => c.id === 'auth.required')?.checks.map((c) => c.evidence?.response?.bodyExcerpt);
+        expect(evidence).toContain('{"seen":["Bearer $API_KEY","Bearer $API_KEY"]}');
+        const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
+        expect(Object.keys(outputs)).toHaveLength(6);
+        for (const form of [key, ...Object.values(nearMissKeys(key))]) {
+          for (const [where, text] of Object.entries(outputs)) expect(shows(text, form), `${form} in ${where}`).toBe(false);
+        }
+      });
+    });
+  }
+});
