@@ -72,12 +72,14 @@ describe('badAuthorizations', () => {
     expect(values).toContain('Bearer sk_Live-42a');
   });
 
-  it('sends no case-swapped key when swapping changes nothing, and no empty truncated key', () => {
+  it('sends a case-swapped key only for a key of both cases, and no empty truncated key', () => {
     const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && v.authorization.value !== `Bearer ${key}x`).length;
     expect(count('0123-4567_89')).toBe(1);
-    expect(count('K')).toBe(1);
+    expect(count('deadbeef0042')).toBe(1);
+    expect(count('DEADBEEF0042')).toBe(1);
+    expect(count('K')).toBe(0);
     expect(count('7')).toBe(0);
-    for (const key of ['0123-4567_89', 'K', '7']) {
+    for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
       expect(new Set(values).size, key).toBe(values.length);
       expect(values, key).not.toContain('Bearer ');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEVIATIONS } from '../../reference/deviations.ts';
 import { loadClauses } from '../../src/contract/clauses.ts';
+import { nearMissKeys } from '../../src/report/common.ts';
 import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';
@@ -31,15 +32,12 @@ export interface MatrixOptions {
 
 /** The key each matrix run uses; it must appear in no output. */
 function secretKey(): string {
-  return `matrix-secret-${randomBytes(16).toString('hex')}`;
+  return `Matrix-Secret-${randomBytes(16).toString('hex')}`;
 }
 
-/**
- * The key, or a wrong key the suite derives from it, in an output: the key minus its last character
- * (found in the key too) and, the matrix key being lower-case, the key with its letters' case swapped.
- */
+/** The key, or a wrong key the suite derives from it, in an output (the key minus its last character is found in the key too). */
 function leaks(result: CliResult, key: string): string | undefined {
-  const forms = [key.slice(0, -1), key.toUpperCase()];
+  const forms = Object.values(nearMissKeys(key));
   const outputs: [string, string][] = [['stdout', result.stdout], ['stderr', result.stderr], ...Object.entries(result.files)];
   for (const [where, text] of outputs) {
     if (forms.some((form) => text.includes(form))) return `key in ${where}`;

@@ -181,8 +181,8 @@ export interface NearMissKeys {
 /** Wrong keys that hold almost all of the key: the suite sends them, so outputs must redact them. */
 export function nearMissKeys(key: string): NearMissKeys {
   const near: NearMissKeys = {};
-  const caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-  if (caseSwapped !== key) near.caseSwapped = caseSwapped;
+  // Only a key of both cases shows case is part of its alphabet; a hex key may be read either way.
+  if (/[a-z]/.test(key) && /[A-Z]/.test(key)) near.caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
   if (key.length > 1) near.truncated = key.slice(0, -1);
   return near;
 }
