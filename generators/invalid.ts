@@ -13,8 +13,6 @@ export interface InvalidBody {
   body: string | undefined;
   /** null sends no Content-Type. */
   contentType: string | null;
-  /** The broken rule is the media type (415 fits as well as 400). */
-  contentTypeRule: boolean;
 }
 
 const RAW = '\u0000raw\u0000';
@@ -56,17 +54,11 @@ export interface InvalidCase {
 
 /**
  * Every way to break an object schema one rule at a time, derived from its required list, property
- * types, formats and enums, plus the body-level ways (not an object, not JSON, empty, wrong media type).
- * A list, so a suite can visit every rule, not only those a random draw happens to pick.
+ * types, formats and enums, plus the body-level ways (not an object, not JSON, empty). A list, so a
+ * suite can visit every rule, not only those a random draw happens to pick.
  */
 export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {
-  const json = (kind: InvalidKind, rule: string, text: string | undefined, contentType: string | null = 'application/json'): InvalidBody => ({
-    rule,
-    kind,
-    body: text,
-    contentType,
-    contentTypeRule: contentType !== 'application/json',
-  });
+  const json = (kind: InvalidKind, rule: string, text: string | undefined): InvalidBody => ({ rule, kind, body: text, contentType: 'application/json' });
   const cases: InvalidCase[] = [];
   const add = (kind: InvalidKind, rule: string, arbitrary: fc.Arbitrary<InvalidBody>) => cases.push({ rule, kind, arbitrary });
   for (const field of schema.required ?? []) {
@@ -103,11 +95,18 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
   for (const [rule, breakText] of malformed) add('syntax', rule, valid.map((v) => json('syntax', rule, breakText(stringifyJson(v)))));
   add('empty', 'empty body', fc.constant(json('empty', 'empty body', '')));
   add('empty', 'no body', fc.constant(json('empty', 'no body', undefined)));
-  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', null]) {
-    const rule = `Content-Type ${contentType ?? 'missing'} (not application/json)`;
-    add('media-type', rule, valid.map((v) => json('media-type', rule, stringifyJson(v), contentType)));
-  }
   return cases;
+}
+
+/** Content-Types other than application/json (null: none at all). */
+export const OTHER_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', null] as const;
+
+/** A valid body under each of OTHER_MEDIA_TYPES: only the label is wrong. */
+export function mediaTypeCases(valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {
+  return OTHER_MEDIA_TYPES.map((contentType) => {
+    const rule = `Content-Type ${contentType ?? 'missing'} (not application/json)`;
+    return { rule, kind: 'media-type', arbitrary: valid.map((v): InvalidBody => ({ rule, kind: 'media-type', body: stringifyJson(v), contentType })) };
+  });
 }
 
 /** Any one of the invalid cases. */

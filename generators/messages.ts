@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
-import { invalidCases, type InvalidCase } from './invalid.ts';
+import { invalidCases, mediaTypeCases, type InvalidCase } from './invalid.ts';
 import { fromSchema } from './schema.ts';
 
 function newMessageSchema(contract: Contract): SchemaObject {
@@ -19,7 +19,8 @@ export function newMessage(contract: Contract): fc.Arbitrary<{ message: string }
  * message missing, another content type); a message of another type is invalid by the body table only.
  */
 export function invalidMessageCases(contract: Contract): (InvalidCase & { stated: boolean })[] {
-  return invalidCases(newMessageSchema(contract), newMessage(contract)).map((c) => ({ ...c, stated: c.kind !== 'type' && c.kind !== 'null' }));
+  const valid = newMessage(contract);
+  return [...invalidCases(newMessageSchema(contract), valid), ...mediaTypeCases(valid)].map((c) => ({ ...c, stated: c.kind !== 'type' && c.kind !== 'null' }));
 }
 
 /** Edge messages tried first: whitespace a server might trim, Unicode, empty, long. */

@@ -15,7 +15,7 @@ export function newPet(contract: Contract): fc.Arbitrary<Record<string, unknown>
   return fromSchema(schema(contract, 'NewPet')) as fc.Arbitrary<Record<string, unknown>>;
 }
 
-/** NewPet bodies that each break one rule of the NewPet schema or of the request's form. */
+/** NewPet bodies that each break one rule of the NewPet schema or of the body's form. */
 export function invalidNewPet(contract: Contract): fc.Arbitrary<InvalidBody> {
   return invalidBodies(schema(contract, 'NewPet'), newPet(contract));
 }

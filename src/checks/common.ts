@@ -17,6 +17,17 @@ export function schemaVerdict(exchange: Exchange, env: JudgeEnv, schema: string,
   return PASS;
 }
 
+/**
+ * Records whether an input the spec leaves open was accepted (a status `accepted` holds for) or
+ * refused (a 4xx); other answers are for the MUST checks to judge.
+ */
+export function acceptedOrRefused(exchange: Exchange, label: string, accepted: (status: number) => boolean): Verdict {
+  const status = exchange.response?.status;
+  if (status !== undefined && accepted(status)) return { outcome: 'observe', value: `${label}: accepted (${status})` };
+  if (status !== undefined && status >= 400 && status < 500) return { outcome: 'observe', value: `${label}: refused (${status})` };
+  return NOT_APPLICABLE;
+}
+
 export function isJsonMediaType(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? '');
 }

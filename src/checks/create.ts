@@ -1,6 +1,6 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { schemaVerdict } from './common.ts';
+import { acceptedOrRefused, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
 type Fields = Record<string, unknown>;
@@ -50,14 +50,21 @@ export const createIdUnique = defineCheck<{ seenIds: Set<string> }>({
   },
 });
 
-export const createInvalid400 = defineCheck<{ rule: string; contentTypeRule: boolean }>({
+export const createInvalid400 = defineCheck<{ rule: string }>({
   name: 'create-invalid-400',
   clause: 'create.invalid-400',
-  description: 'An invalid NewPet is refused with 400 (415 also fits a wrong Content-Type)',
-  judge(exchange, { rule, contentTypeRule }) {
-    const status = exchange.response?.status;
-    if (status === 400 || (contentTypeRule && status === 415)) return PASS;
-    return fail(`400${contentTypeRule ? ' or 415' : ''} for a body that breaks "${rule}"`, describeResponse(exchange));
+  description: 'An invalid NewPet is refused with 400',
+  judge(exchange, { rule }) {
+    return exchange.response?.status === 400 ? PASS : fail(`400 for a body that breaks "${rule}"`, describeResponse(exchange));
+  },
+});
+
+export const createContentType = defineCheck<{ contentType: string | null }>({
+  name: 'create-content-type',
+  clause: 'create.content-type',
+  description: 'Records whether a valid NewPet under another Content-Type (or none) is refused or read as JSON',
+  judge(exchange, { contentType }) {
+    return acceptedOrRefused(exchange, `Content-Type ${contentType ?? '(none)'}`, (status) => status === 201);
   },
 });
 

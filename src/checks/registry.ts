@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createEcho, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createContentType, createEcho, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -42,6 +42,7 @@ export const CHECKS = {
   'create-echo': createEcho,
   'create-id-unique': createIdUnique,
   'create-invalid-400': createInvalid400,
+  'create-content-type': createContentType,
   'create-location': createLocation,
   'create-location-resolves': createLocationResolves,
   'pet-default-status': petDefaultStatus,
