@@ -95,6 +95,8 @@ const CATALOGUE = [
   allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
   allowed('allowed-rejects-unknown-fields', 'POST /v1/pets rejects a NewPet with fields other than name, categoryId, status (400 Error).'),
   allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
+  allowed('allowed-name-max-255', 'POST /v1/pets refuses (400 Error) a name that is empty, longer than 255 characters or holds NUL.'),
+  allowed('allowed-message-max-4096', 'POST /messages refuses an empty message (400 Error) and one longer than 4096 characters (413 Error).'),
   allowed('allowed-create-ignores-content-type', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),
   allowed('allowed-empty-store', 'The store starts empty (no seed pets).'),
   allowed('allowed-no-deprecation-headers', 'GET /v1/pets/{petId} carries no Deprecation, Sunset or Link header.'),

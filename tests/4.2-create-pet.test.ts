@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { edgeNewPets, invalidNewPetCases, newPet, newPetWithUnknownField, OTHER_MEDIA_TYPES } from '../generators/index.ts';
+import { edgeNewPets, invalidNewPetCases, newPet, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
 import { header } from '../src/http/exchange.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
@@ -7,9 +7,9 @@ import { createdBody } from '../src/suite/store.ts';
 
 describe('§4.2 Add an animal: POST /pets', () => {
   scenario(
-    'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own',
+    'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own (or 400 for a name the spec does not guarantee)',
     {
-      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'pet-default-status'],
+      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'pet-default-status', 'create-name-constraints'],
       removal: { operationId: 'getPet', before: ['create-location-resolves'] },
       writes: true,
     },
@@ -31,7 +31,9 @@ describe('§4.2 Add an animal: POST /pets', () => {
             return { exchange, created, fetched: await s.send('getPet', { url: target.href }) };
           },
           judge: (input, { exchange, created, fetched }) => {
-            const judgements: Judgements = { 'create-201-pet': {}, 'create-echo': { input }, 'create-id-unique': { seenIds }, 'create-location': {} };
+            const refusable = textEdge(input.name as string);
+            const judgements: Judgements = { 'create-201-pet': { refusable }, 'create-echo': { input }, 'create-id-unique': { seenIds }, 'create-location': {} };
+            if (refusable) judgements['create-name-constraints'] = { refusable };
             if (!('status' in input)) judgements['pet-default-status'] = {};
             s.judge(exchange, judgements);
             if (created && fetched) s.judge(fetched, { 'create-location-resolves': { created } });

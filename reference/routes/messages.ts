@@ -61,6 +61,10 @@ export const postMessage: Handler = async (req, res, ctx) => {
     } else if (typeof value !== 'string') {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
       return;
+    } else if (ctx.dev.has('allowed-message-max-4096') && (value === '' || [...value].length > 4096)) {
+      if (value === '') sendError(res, ctx, 400, 'invalid_message', '"message" must not be empty');
+      else sendError(res, ctx, 413, 'payload_too_large', '"message" must be at most 4096 characters');
+      return;
     } else {
       message = value;
     }

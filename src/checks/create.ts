@@ -1,7 +1,7 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+import { acceptedOrRefused, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -9,13 +9,23 @@ function createdPet(exchange: Exchange): Fields | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
-export const create201Pet = defineCheck({
+export const create201Pet = defineCheck<{ refusable?: Refusable }>({
   name: 'create-201-pet',
   clause: 'create.201-pet',
-  description: 'A valid NewPet is answered with 201 and a Pet',
-  judge(exchange, { env }) {
-    if (exchange.response?.status !== 201) return fail('201 with the created Pet', describeResponse(exchange));
+  description: 'A valid NewPet is answered with 201 and a Pet (one whose name the spec does not guarantee may be refused with 400)',
+  judge(exchange, { env, refusable }) {
+    if (refusedAsAllowed(exchange, refusable)) return PASS;
+    if (exchange.response?.status !== 201) return fail(`201 with the created Pet${refusalExpected(refusable)}`, describeResponse(exchange));
     return schemaVerdict(exchange, env, 'Pet');
+  },
+});
+
+export const createNameConstraints = defineCheck<{ refusable: Refusable }>({
+  name: 'create-name-constraints',
+  clause: 'create.name-constraints',
+  description: 'Records which names outside the core (empty, long, control characters, lone surrogates) are refused',
+  judge(exchange, { refusable }) {
+    return acceptedOrRefused(exchange, `name ${refusable.why}`, (status) => status === 201);
   },
 });
 
