@@ -2,7 +2,7 @@
 export { badAuthorizations, validAuthorization, wrongBearer, type AuthVariant } from './auth.ts';
 export { invalidBodies, invalidCases, mediaTypeCases, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase, type InvalidKind } from './invalid.ts';
 export { EDGE_MESSAGES, invalidMessageCases, newMessage } from './messages.ts';
-export { coreNewPet, edgeNewPets, invalidNewPet, invalidNewPetCases, newPet, newPetWithUnknownField, statusValues } from './pets.ts';
+export { coreNewPet, edgeNewPets, invalidNewPet, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues } from './pets.ts';
 export { invalidQuery, invalidQueryCases, limitBounds, validLimit, validQuery, type InvalidQuery, type QueryInput } from './query.ts';
 export { anyString, fromSchema, int64, INT64_MAX, INT64_MIN } from './schema.ts';
 export { CORE_LENGTH, textEdge } from './text.ts';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
 import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 import { fromSchema } from './schema.ts';
@@ -50,6 +51,16 @@ export function edgeNewPets(contract: Contract): Record<string, unknown>[] {
     { name: 'lone \ud800 surrogate', categoryId: 5 },
     { name: 'black cat 🐈\u200d⬛', categoryId: 6 },
   ];
+}
+
+/** A valid NewPet with one optional field sent as null; `input` is the NewPet without it. */
+export function newPetWithNullOptional(contract: Contract): fc.Arbitrary<{ field: string; input: Record<string, unknown>; body: string }> {
+  const { properties = {}, required = [] } = schema(contract, 'NewPet');
+  const optional = Object.keys(properties).filter((field) => !required.includes(field));
+  return fc.tuple(coreNewPet(contract), fc.constantFrom(...optional)).map(([pet, field]) => {
+    const input = Object.fromEntries(Object.entries(pet).filter(([key]) => key !== field));
+    return { field, input, body: stringifyJson({ ...input, [field]: null }) };
+  });
 }
 
 /** A valid NewPet with one field the schema does not list. */

@@ -95,6 +95,7 @@ const CATALOGUE = [
   allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
   allowed('allowed-rejects-unknown-fields', 'POST /v1/pets rejects a NewPet with fields other than name, categoryId, status (400 Error).'),
   allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
+  allowed('allowed-null-status-as-omitted', 'POST /v1/pets takes "status": null as if status were omitted (201).'),
   allowed('allowed-name-max-255', 'POST /v1/pets refuses (400 Error) a name that is empty, longer than 255 characters or holds NUL.'),
   allowed('allowed-message-max-4096', 'POST /messages refuses an empty message (400 Error) and one longer than 4096 characters (413 Error).'),
   allowed('allowed-create-ignores-content-type', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { edgeNewPets, invalidNewPetCases, newPet, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
+import { edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
 import { header } from '../src/http/exchange.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
@@ -52,6 +52,28 @@ describe('§4.2 Add an animal: POST /pets', () => {
         send: (input) => s.send('createPet', { body: input.body, contentType: input.contentType }),
         judge: (input, exchange) => s.judge(exchange, { 'create-invalid-400': { rule: input.rule } }),
       });
+    },
+  );
+
+  // Jackson, Pydantic and others read an optional null as absent; §2.2 says only that status is optional.
+  scenario(
+    'a NewPet with an optional field null is refused with 400, or created as if the field were omitted',
+    { checks: ['create-null-optional', 'create-201-pet', 'create-echo', 'error-shape', 'no-5xx'], writes: true },
+    async (s) => {
+      await s.property(
+        'NewPet with an optional field null',
+        newPetWithNullOptional(s.contract),
+        {
+          send: (input) => s.send('createPet', { body: input.body }),
+          judge: (input, exchange) =>
+            s.judge(exchange, {
+              'create-null-optional': { field: input.field },
+              'create-201-pet': { refusable: { why: `${input.field} null`, tooLong: false } },
+              'create-echo': { input: input.input },
+            }),
+        },
+        { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
+      );
     },
   );
 

@@ -265,6 +265,7 @@ const TABLE: Table = {
       { why: 'a 200 (the spec says 201)', ex: exchange(200, pet(7)), actual: /^200/ },
       { why: 'a 201 without id', ex: exchange(201, { name: 'Rex', categoryId: 1 }), actual: /id/ },
       { why: 'categoryId as a string', ex: exchange(201, pet(7, { categoryId: '1' })) },
+      { why: 'status null in a 201 for a status sent as null', ex: exchange(201, pet(7, { status: null })), ctx: { refusable: { why: 'status null', tooLong: false } }, actual: /status/ },
       { why: 'an empty 201', ex: exchange(201) },
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a 400 refusing a name every server must take', ex: exchange(400, errorBody(400)), ctx: { refusable: undefined }, actual: /^400/ },
@@ -357,6 +358,17 @@ const TABLE: Table = {
     ],
     na: [
       { why: 'a 500 (create-201-pet and errors.no-5xx judge it)', ex: exchange(500, errorBody(500)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'create-null-optional': {
+    ctx: { field: 'status' },
+    observe: [
+      { why: 'a 201 without status', ex: exchange(201, { id: 7, name: 'Rex', categoryId: 1 }), value: 'status null: accepted (201)' },
+      { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'status null: refused (400)' },
+    ],
+    na: [
+      { why: 'a 500', ex: exchange(500, errorBody(500)) },
       { why: 'a transport failure', ex: failed() },
     ],
   },

@@ -1,7 +1,7 @@
 /** generators/pets.ts: every NewPet it draws is valid by the contract, and the draws reach the edges. */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { coreNewPet, edgeNewPets, invalidNewPetCases, newPet, newPetWithUnknownField, statusValues, textEdge } from '../../generators/index.ts';
+import { coreNewPet, edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues, textEdge } from '../../generators/index.ts';
 import { parseJson, stringifyJson } from '../../src/json/lossless.ts';
 import { makeEnv, SEED, type Env } from './helpers.ts';
 
@@ -120,6 +120,27 @@ describe('coreNewPet', () => {
     for (const body of fc.sample(missingCategory.arbitrary, { seed: SEED, numRuns: 50 })) {
       expect(textEdge(JSON.parse(body.body!).name)).toBeUndefined();
     }
+  });
+});
+
+describe('newPetWithNullOptional', () => {
+  it('sends a valid NewPet with status null; the NewPet without it is valid (100 draws)', () => {
+    fc.assert(
+      fc.property(newPetWithNullOptional(env.contract), ({ field, input, body }) => {
+        expect(field).toBe('status');
+        expect(Object.hasOwn(input, 'status')).toBe(false);
+        expect(env.validators.validate('NewPet', input)).toEqual([]);
+        expect(parseJson(body)).toEqual({ ...input, status: null });
+      }),
+      { numRuns: 100, seed: SEED },
+    );
+  });
+
+  it('is no longer among the invalid bodies, while null for a required field is', () => {
+    const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
+    expect(rules).not.toContain('status null (not nullable)');
+    expect(rules).toContain('name null (not nullable)');
+    expect(rules).toContain('categoryId null (not nullable)');
   });
 });
 

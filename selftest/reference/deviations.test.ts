@@ -97,6 +97,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-big-ids': async (s) => /"id":(\d+)/.exec((await createPet(s, validPet)).text)?.[1],
   'allowed-rejects-unknown-fields': (s) => status(createPet(s, { ...validPet, extra: true })),
   'allowed-415-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
+  'allowed-null-status-as-omitted': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: null })),
   'allowed-name-max-255': (s) => status(createPet(s, { name: 'x'.repeat(256), categoryId: 1 })),
   'allowed-message-max-4096': (s) => status(msg(s, '{"message":""}')),
   'allowed-create-ignores-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),

@@ -69,6 +69,15 @@ export const createInvalid400 = defineCheck<{ rule: string }>({
   },
 });
 
+export const createNullOptional = defineCheck<{ field: string }>({
+  name: 'create-null-optional',
+  clause: 'create.null-optional',
+  description: 'Records whether an optional NewPet field sent as null is refused or taken as omitted',
+  judge(exchange, { field }) {
+    return acceptedOrRefused(exchange, `${field} null`, (status) => status === 201);
+  },
+});
+
 export const createContentType = defineCheck<{ contentType: string | null }>({
   name: 'create-content-type',
   clause: 'create.content-type',

@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createContentType, createEcho, createNameConstraints, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -44,6 +44,7 @@ export const CHECKS = {
   'create-id-unique': createIdUnique,
   'create-invalid-400': createInvalid400,
   'create-content-type': createContentType,
+  'create-null-optional': createNullOptional,
   'create-location': createLocation,
   'create-location-resolves': createLocationResolves,
   'pet-default-status': petDefaultStatus,
