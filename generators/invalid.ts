@@ -31,13 +31,15 @@ const JSON_TYPES: Record<string, unknown[]> = {
   array: [[], [1, 'a']],
 };
 
-/** Values of every JSON type the schema does not allow (integers are numbers too). */
+/** Values of every JSON type the schema does not allow (integers are numbers too); for a number, also a numeric string, which a lax parser coerces. */
 function wrongTypes(schema: SchemaObject): { kind: string; value: unknown }[] {
   const allowed = new Set([schema.type ?? 'string']);
   if (allowed.has('number')) allowed.add('integer');
-  return Object.entries(JSON_TYPES)
+  const wrong = Object.entries(JSON_TYPES)
     .filter(([kind]) => !allowed.has(kind as never))
     .flatMap(([kind, values]) => values.map((value) => ({ kind, value })));
+  if (allowed.has('integer')) wrong.push({ kind: 'string', value: '7' }, { kind: 'string', value: '-3' });
+  return wrong;
 }
 
 function caseVariants(value: string): string[] {

@@ -53,6 +53,7 @@ const CATALOGUE = [
   fault('fault-create-accepts-bad-status', 'create.invalid-400', 'Any string status is accepted and stored as given.'),
   fault('fault-create-accepts-fractional-category', 'create.invalid-400', 'A fractional categoryId (1.5) is accepted and stored truncated toward zero.'),
   fault('fault-create-accepts-out-of-range-category', 'create.invalid-400', 'An integer categoryId outside int64 is accepted and stored clamped into int64.'),
+  fault('fault-create-coerces-numeric-string', 'create.invalid-400', 'A categoryId that is a string of decimal digits ("7") is read as the number (201).'),
   fault('fault-create-accepts-null-name', 'create.invalid-400', 'name: null is accepted (201, stored with name "").'),
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
   fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
-import { field, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
+import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
@@ -30,6 +30,8 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
   if (value === undefined) {
     return ctx.dev.has('fault-create-accepts-missing-category') ? { ok: true, categoryId: 0n } : { ok: false, message: 'categoryId is required' };
   }
+  const coerced = typeof value === 'string' && ctx.dev.has('fault-create-coerces-numeric-string') ? int64OfDecimal(value) : undefined;
+  if (coerced !== undefined) return { ok: true, categoryId: coerced };
   if (!isJsonNumber(value)) return { ok: false, message: 'categoryId must be an integer (int64)' };
   const literal = int64OfLiteral(value.value);
   switch (literal.kind) {

@@ -65,7 +65,7 @@ describe('invalidNewPetCases', () => {
     const kinds = new Set(invalidNewPetCases(env.contract).map((c) => c.kind));
     expect([...kinds].sort()).toEqual(['empty', 'enum', 'missing', 'not-integer', 'not-object', 'null', 'range', 'syntax', 'type']);
     const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
-    for (const rule of ['name missing', 'categoryId missing', 'categoryId above int64', 'categoryId below int64', 'categoryId not an integer (1e400)', 'status outside the enum ("Available")']) {
+    for (const rule of ['name missing', 'categoryId missing', 'categoryId above int64', 'categoryId below int64', 'categoryId not an integer (1e400)', 'status outside the enum ("Available")', 'categoryId of the wrong JSON type (string "7")', 'categoryId of the wrong JSON type (boolean true)']) {
       expect(rules).toContain(rule);
     }
   });

@@ -54,6 +54,7 @@ const PROBES: Record<string, Probe> = {
   'fault-create-accepts-bad-status': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: 'lost' })),
   'fault-create-accepts-fractional-category': (s) => status(createPet(s, '{"name":"x","categoryId":1.5}')),
   'fault-create-accepts-out-of-range-category': (s) => status(createPet(s, '{"name":"x","categoryId":9223372036854775808}')),
+  'fault-create-coerces-numeric-string': (s) => status(createPet(s, { name: 'x', categoryId: '7' })),
   'fault-create-accepts-null-name': (s) => status(createPet(s, { name: null, categoryId: 1 })),
   'fault-create-500-on-malformed-json': (s) => status(createPet(s, '{"name":')),
   'fault-create-trims-name': async (s) => obj(await createPet(s, { name: '  padded  ', categoryId: 1 }))['name'],
