@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { SchemaObject } from '../src/contract/model.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
+import { OTHER_MEDIA_TYPES } from './media-types.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 
 /** A request body that breaks exactly one rule, named in `rule`. */
@@ -100,9 +101,6 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
   add('empty', 'no body', fc.constant(json('empty', 'no body', undefined)));
   return cases;
 }
-
-/** Content-Types other than application/json (null: none at all). */
-export const OTHER_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', null] as const;
 
 /** A valid body under each of OTHER_MEDIA_TYPES: only the label is wrong. */
 export function mediaTypeCases(valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
+import { edgeNewPets, invalidNewPetCases, JSON_WITH_CHARSET, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
 import { header } from '../src/http/exchange.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
@@ -41,6 +41,10 @@ describe('§4.2 Add an animal: POST /pets', () => {
         },
         { examples: edgeNewPets(s.contract) },
       );
+      for (const [index, contentType] of JSON_WITH_CHARSET.entries()) {
+        const input = { name: 'Ünïcödé 🐈 名前', categoryId: index + 1 };
+        s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-201-pet': {}, 'create-echo': { input } });
+      }
     },
   );
 

@@ -98,7 +98,7 @@ function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
 
 export const createPet: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'create-pet')) return;
-  if (!isJsonContentType(req) && !ctx.dev.has('allowed-create-ignores-content-type')) {
+  if (!isJsonContentType(req, ctx.dev.has('fault-create-rejects-json-charset')) && !ctx.dev.has('allowed-create-ignores-content-type')) {
     const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
     if (ctx.dev.has('allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
     else sendError(res, ctx, 400, 'invalid_content_type', message);

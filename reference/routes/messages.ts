@@ -31,7 +31,7 @@ function successStatus(ctx: Ctx): number {
 
 export const postMessage: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'messages')) return;
-  if (!isJsonContentType(req) && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
+  if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invalidMessageCases, invalidNewPet, invalidNewPetCases, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { invalidMessageCases, invalidNewPet, invalidNewPetCases, JSON_WITH_CHARSET, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { isJsonMediaType } from '../../src/checks/common.ts';
 import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
 import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
 
@@ -111,5 +112,15 @@ describe('invalidMessageCases', () => {
   it('has unique rule labels', () => {
     const rules = invalidMessageCases(env.contract).map((c) => c.rule);
     expect(rules.filter((rule, i) => rules.indexOf(rule) !== i)).toEqual([]);
+  });
+});
+
+describe('media types', () => {
+  it('JSON_WITH_CHARSET are application/json with a parameter; OTHER_MEDIA_TYPES are not application/json', () => {
+    for (const type of JSON_WITH_CHARSET) {
+      expect(isJsonMediaType(type), type).toBe(true);
+      expect(type).toMatch(/;\s*charset=/i);
+    }
+    for (const type of OTHER_MEDIA_TYPES) expect(isJsonMediaType(type ?? undefined), String(type)).toBe(false);
   });
 });

@@ -56,6 +56,7 @@ const PROBES: Record<string, Probe> = {
   'fault-create-accepts-out-of-range-category': (s) => status(createPet(s, '{"name":"x","categoryId":9223372036854775808}')),
   'fault-create-coerces-numeric-string': (s) => status(createPet(s, { name: 'x', categoryId: '7' })),
   'fault-create-accepts-null-name': (s) => status(createPet(s, { name: null, categoryId: 1 })),
+  'fault-create-rejects-json-charset': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })),
   'fault-create-500-on-malformed-json': (s) => status(createPet(s, '{"name":')),
   'fault-create-trims-name': async (s) => obj(await createPet(s, { name: '  padded  ', categoryId: 1 }))['name'],
   'fault-create-drops-status': async (s) => obj(await createPet(s, { name: 'x', categoryId: 1, status: 'sold' }))['status'],
@@ -89,6 +90,7 @@ const PROBES: Record<string, Probe> = {
   'fault-message-echo-trimmed': async (s) => obj(await msg(s, '{"message":"  hi  "}'))['message'],
   'fault-message-accepts-invalid-json': (s) => status(msg(s, '{"message":')),
   'fault-message-accepts-missing-message': (s) => status(msg(s, '{}')),
+  'fault-message-rejects-json-charset': (s) => status(msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })),
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
 
   'allowed-limit-clamped': (s) => status(call(pets(s, '?limit=0'))),
