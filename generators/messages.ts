@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
-import { invalidCases, type InvalidCase } from './invalid.ts';
+import { invalidCases, mediaTypeCases, type InvalidCase } from './invalid.ts';
 import { fromSchema } from './schema.ts';
+import { textEdge } from './text.ts';
 
 function newMessageSchema(contract: Contract): SchemaObject {
   const schema = contract.schemas.NewMessage;
@@ -19,8 +20,16 @@ export function newMessage(contract: Contract): fc.Arbitrary<{ message: string }
  * message missing, another content type); a message of another type is invalid by the body table only.
  */
 export function invalidMessageCases(contract: Contract): (InvalidCase & { stated: boolean })[] {
-  return invalidCases(newMessageSchema(contract), newMessage(contract)).map((c) => ({ ...c, stated: c.kind !== 'type' && c.kind !== 'null' }));
+  const valid = newMessage(contract).filter((m) => textEdge(m.message) === undefined);
+  return [...invalidCases(newMessageSchema(contract), valid), ...mediaTypeCases(valid)].map((c) => ({ ...c, stated: c.kind !== 'type' && c.kind !== 'null' }));
 }
 
-/** Edge messages tried first: whitespace a server might trim, Unicode, empty, long. */
-export const EDGE_MESSAGES: { message: string }[] = [{ message: '  padded  ' }, { message: 'Ünïcödé 🐈‍⬛' }, { message: '' }, { message: 'm'.repeat(10_000) }];
+/** Edge messages tried first: Unicode every server must take, then whitespace a server might trim, and texts it may refuse (textEdge). */
+export const EDGE_MESSAGES: { message: string }[] = [
+  { message: 'Ünïcödé 🐈 名前' },
+  { message: '  padded  ' },
+  { message: '' },
+  { message: 'm'.repeat(10_000) },
+  { message: 'a\u0000b' },
+  { message: 'lone \ud800 surrogate' },
+];

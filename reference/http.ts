@@ -55,10 +55,14 @@ export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: s
   sendJson(res, ctx, status, errorBody(ctx, status, code, message), headers);
 }
 
-/** True when the Content-Type media type is application/json (any parameters, e.g. charset, allowed). */
-export function isJsonContentType(req: IncomingMessage): boolean {
+/**
+ * True when the Content-Type media type is application/json (any parameters, e.g. charset, allowed);
+ * `exact` wants the header to be exactly "application/json" (a fault).
+ */
+export function isJsonContentType(req: IncomingMessage, exact = false): boolean {
   const header = req.headers['content-type'];
   if (header === undefined) return false;
+  if (exact) return header === 'application/json';
   const mediaType = header.split(';', 1)[0] ?? '';
   return mediaType.trim().toLowerCase() === 'application/json';
 }

@@ -1,13 +1,13 @@
 import { describe } from 'vitest';
-import { EDGE_MESSAGES, invalidMessageCases, newMessage } from '../generators/index.ts';
+import { EDGE_MESSAGES, invalidMessageCases, JSON_WITH_CHARSET, newMessage, textEdge } from '../generators/index.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
-import { scenario } from '../src/suite/scenario.ts';
+import { scenario, type Judgements } from '../src/suite/scenario.ts';
 
 describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages', () => {
   scenario(
-    'every valid message gives 2xx with a string id, the echoed text, status queued and a UTC createdAt',
+    'every valid message gives 2xx with a string id, the echoed text, status queued and a UTC createdAt (or 400 for a text the spec does not guarantee)',
     {
-      checks: ['messages-accepted', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status'],
+      checks: ['messages-accepted', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status', 'messages-text-constraints'],
       writes: true,
       messages: true,
     },
@@ -20,18 +20,26 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             const sentAt = new Date();
             return { sentAt, exchange: await s.send('sendMessage', { body: stringifyJson(input) }) };
           },
-          judge: (input, { sentAt, exchange }) =>
-            s.judge(exchange, {
-              'messages-accepted': {},
+          judge: (input, { sentAt, exchange }) => {
+            const refusable = textEdge(input.message);
+            const judgements: Judgements = {
+              'messages-accepted': { refusable },
               'messages-echo': { text: input.message },
               'messages-status-queued': {},
               'messages-created-at': {},
               'messages-created-at-recent': { sentAt },
               'messages-success-status': {},
-            }),
+            };
+            if (refusable) judgements['messages-text-constraints'] = { refusable };
+            s.judge(exchange, judgements);
+          },
         },
         { examples: EDGE_MESSAGES },
       );
+      for (const contentType of JSON_WITH_CHARSET) {
+        const text = 'Ünïcödé 🐈 名前';
+        s.check(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages-accepted': {}, 'messages-echo': { text } });
+      }
     },
   );
 

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
-import { field, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
+import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
@@ -20,6 +20,9 @@ function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name
     return ctx.dev.has('fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
   }
   if (typeof value !== 'string') return { ok: false, message: 'name must be a string' };
+  if (ctx.dev.has('allowed-name-max-255') && (value === '' || [...value].length > 255 || value.includes('\u0000'))) {
+    return { ok: false, message: 'name must be 1 to 255 characters, without NUL' };
+  }
   return { ok: true, name: value };
 }
 
@@ -27,6 +30,8 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
   if (value === undefined) {
     return ctx.dev.has('fault-create-accepts-missing-category') ? { ok: true, categoryId: 0n } : { ok: false, message: 'categoryId is required' };
   }
+  const coerced = typeof value === 'string' && ctx.dev.has('fault-create-coerces-numeric-string') ? int64OfDecimal(value) : undefined;
+  if (coerced !== undefined) return { ok: true, categoryId: coerced };
   if (!isJsonNumber(value)) return { ok: false, message: 'categoryId must be an integer (int64)' };
   const literal = int64OfLiteral(value.value);
   switch (literal.kind) {
@@ -42,7 +47,8 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
 }
 
 function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
-  if (value === undefined) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
+  const omitted = value === undefined || (value === null && ctx.dev.has('allowed-null-status-as-omitted'));
+  if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
   if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
   if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
     return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(value)}` };
@@ -92,7 +98,7 @@ function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
 
 export const createPet: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'create-pet')) return;
-  if (!isJsonContentType(req) && !ctx.dev.has('fault-create-accepts-wrong-content-type')) {
+  if (!isJsonContentType(req, ctx.dev.has('fault-create-rejects-json-charset')) && !ctx.dev.has('allowed-create-ignores-content-type')) {
     const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
     if (ctx.dev.has('allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
     else sendError(res, ctx, 400, 'invalid_content_type', message);

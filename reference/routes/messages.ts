@@ -31,7 +31,7 @@ function successStatus(ctx: Ctx): number {
 
 export const postMessage: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'messages')) return;
-  if (!isJsonContentType(req) && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
+  if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }
@@ -60,6 +60,10 @@ export const postMessage: Handler = async (req, res, ctx) => {
       return;
     } else if (typeof value !== 'string') {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
+      return;
+    } else if (ctx.dev.has('allowed-message-max-4096') && (value === '' || [...value].length > 4096)) {
+      if (value === '') sendError(res, ctx, 400, 'invalid_message', '"message" must not be empty');
+      else sendError(res, ctx, 413, 'payload_too_large', '"message" must be at most 4096 characters');
       return;
     } else {
       message = value;

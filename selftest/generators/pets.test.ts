@@ -1,7 +1,7 @@
 /** generators/pets.ts: every NewPet it draws is valid by the contract, and the draws reach the edges. */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { edgeNewPets, newPet, newPetWithUnknownField, statusValues } from '../../generators/index.ts';
+import { coreNewPet, edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues, textEdge } from '../../generators/index.ts';
 import { parseJson, stringifyJson } from '../../src/json/lossless.ts';
 import { makeEnv, SEED, type Env } from './helpers.ts';
 
@@ -88,15 +88,59 @@ describe('edgeNewPets', () => {
     }
   });
 
-  it('reach the int64 limits, an unsafe integer, every status and none', () => {
+  it('reach the int64 limits, an unsafe integer and every status under core names, and none', () => {
     const edges = edgeNewPets(env.contract);
-    const ids = edges.map((p) => p.categoryId);
+    const core = edges.filter((p) => textEdge(p.name as string) === undefined);
+    const ids = core.map((p) => p.categoryId);
     expect(ids).toContain(INT64_MAX);
     expect(ids).toContain(INT64_MIN);
     expect(ids).toContain(SAFE + 1n);
-    const statuses = new Set(edges.map((p) => p.status));
+    const statuses = new Set(core.map((p) => p.status));
     for (const status of statusValues(env.contract)) expect(statuses.has(status)).toBe(true);
-    expect(statuses.has(undefined)).toBe(true);
+    expect(edges.some((p) => !Object.hasOwn(p, 'status'))).toBe(true);
+  });
+
+  it('always try the names a server may refuse: empty, long, NUL, a control character, a lone surrogate, padded', () => {
+    const whys = edgeNewPets(env.contract).map((p) => textEdge(p.name as string)?.why);
+    for (const why of ['empty', 'over 50 characters', 'a NUL character', 'a control character', 'a lone surrogate', 'blank or padded with white space']) expect(whys).toContain(why);
+  });
+});
+
+describe('coreNewPet', () => {
+  it('is a valid NewPet with a core name, and is the base of the invalid and unknown-field bodies (100 draws)', () => {
+    fc.assert(
+      fc.property(coreNewPet(env.contract), newPetWithUnknownField(env.contract), (pet, withUnknown) => {
+        expect(env.validators.validate('NewPet', pet)).toEqual([]);
+        expect(textEdge(pet.name as string)).toBeUndefined();
+        expect(textEdge(withUnknown.name as string)).toBeUndefined();
+      }),
+      { numRuns: 100, seed: SEED },
+    );
+    const missingCategory = invalidNewPetCases(env.contract).find((c) => c.rule === 'categoryId missing')!;
+    for (const body of fc.sample(missingCategory.arbitrary, { seed: SEED, numRuns: 50 })) {
+      expect(textEdge(JSON.parse(body.body!).name)).toBeUndefined();
+    }
+  });
+});
+
+describe('newPetWithNullOptional', () => {
+  it('sends a valid NewPet with status null; the NewPet without it is valid (100 draws)', () => {
+    fc.assert(
+      fc.property(newPetWithNullOptional(env.contract), ({ field, input, body }) => {
+        expect(field).toBe('status');
+        expect(Object.hasOwn(input, 'status')).toBe(false);
+        expect(env.validators.validate('NewPet', input)).toEqual([]);
+        expect(parseJson(body)).toEqual({ ...input, status: null });
+      }),
+      { numRuns: 100, seed: SEED },
+    );
+  });
+
+  it('is no longer among the invalid bodies, while null for a required field is', () => {
+    const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
+    expect(rules).not.toContain('status null (not nullable)');
+    expect(rules).toContain('name null (not nullable)');
+    expect(rules).toContain('categoryId null (not nullable)');
   });
 });
 

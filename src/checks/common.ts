@@ -1,7 +1,7 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Verdict } from './types.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Refusable, type Verdict } from './types.ts';
 
 /** A response exists; otherwise the check that meets a transport failure fails with it. */
 export function transportVerdict(exchange: Exchange): Verdict | undefined {
@@ -16,6 +16,28 @@ export function schemaVerdict(exchange: Exchange, env: JudgeEnv, schema: string,
   const problems = env.validators.validate(schema, body.value).filter((p) => !ignore?.(p));
   if (problems.length) return fail(`a body valid as ${schema}`, `${problems.slice(0, 5).join('; ')} in ${describeResponse(exchange)}`);
   return PASS;
+}
+
+/** Whether a refusable input got a refusal the spec allows (its Error body is errors.shape's to judge). */
+export function refusedAsAllowed(exchange: Exchange, refusable: Refusable | undefined): boolean {
+  const status = exchange.response?.status;
+  return refusable !== undefined && (status === 400 || (refusable.tooLong && status === 413));
+}
+
+/** ", or 400 refusing it (<why>)", added to a refusable input's Expected line. */
+export function refusalExpected(refusable: Refusable | undefined): string {
+  return refusable ? `, or ${refusable.tooLong ? '400 or 413' : '400'} refusing it (${refusable.why})` : '';
+}
+
+/**
+ * Records whether an input the spec leaves open was accepted (a status `accepted` holds for) or
+ * refused (a 4xx); other answers are for the MUST checks to judge.
+ */
+export function acceptedOrRefused(exchange: Exchange, label: string, accepted: (status: number) => boolean): Verdict {
+  const status = exchange.response?.status;
+  if (status !== undefined && accepted(status)) return { outcome: 'observe', value: `${label}: accepted (${status})` };
+  if (status !== undefined && status >= 400 && status < 500) return { outcome: 'observe', value: `${label}: refused (${status})` };
+  return NOT_APPLICABLE;
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
-import { schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+import { acceptedOrRefused, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 /** ISO 8601 extended date-time in UTC: a `Z` or a zero offset. */
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/;
@@ -25,13 +25,15 @@ function message(exchange: Exchange): Record<string, unknown> | undefined {
   return jsonObject(exchange);
 }
 
-export const messagesAccepted = defineCheck({
+const isSuccess = (status: number) => status >= 200 && status <= 299;
+
+export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
   name: 'messages-accepted',
   clause: 'messages.accepted',
-  description: 'A valid message is answered with 2xx and id, message, status and createdAt strings',
-  judge(exchange, { env }) {
-    const status = exchange.response?.status ?? 0;
-    if (status < 200 || status > 299) return fail('2xx with the message body', describeResponse(exchange));
+  description: 'A valid message is answered with 2xx and id, message, status and createdAt strings (a text the spec does not guarantee may be refused with 400)',
+  judge(exchange, { env, refusable }) {
+    if (refusedAsAllowed(exchange, refusable)) return PASS;
+    if (!isSuccess(exchange.response?.status ?? 0)) return fail(`2xx with the message body${refusalExpected(refusable)}`, describeResponse(exchange));
     // The createdAt format has a clause of its own (messages.created-at).
     return schemaVerdict(exchange, env, 'Message', (problem) => problem.startsWith('/createdAt must match format'));
   },
@@ -83,6 +85,15 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
     return Math.abs(time - sentAt.getTime()) <= RECENT_MS
       ? PASS
       : fail(`createdAt within 5 minutes of ${sentAt.toISOString()}`, `createdAt = ${String(value)}`);
+  },
+});
+
+export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
+  name: 'messages-text-constraints',
+  clause: 'messages.text-constraints',
+  description: 'Records which message texts outside the core (empty, long, control characters, lone surrogates) are refused',
+  judge(exchange, { refusable }) {
+    return acceptedOrRefused(exchange, `message ${refusable.why}`, isSuccess);
   },
 });
 

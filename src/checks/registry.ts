@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createEcho, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -13,7 +13,7 @@ import {
 } from './list.ts';
 import {
   messagesAccepted, messagesCreatedAt, messagesCreatedAtRecent, messagesEcho, messagesInvalid400, messagesNonString,
-  messagesStatusQueued, messagesSuccessStatus,
+  messagesStatusQueued, messagesSuccessStatus, messagesTextConstraints,
 } from './messages.ts';
 import { ordersExists } from './orders.ts';
 import { rateLimitSeen } from './limits.ts';
@@ -41,8 +41,11 @@ export const CHECKS = {
   'list-invalid-query-handling': listInvalidQueryHandling,
   'create-201-pet': create201Pet,
   'create-echo': createEcho,
+  'create-name-constraints': createNameConstraints,
   'create-id-unique': createIdUnique,
   'create-invalid-400': createInvalid400,
+  'create-content-type': createContentType,
+  'create-null-optional': createNullOptional,
   'create-location': createLocation,
   'create-location-resolves': createLocationResolves,
   'pet-default-status': petDefaultStatus,
@@ -64,6 +67,7 @@ export const CHECKS = {
   'messages-invalid-400': messagesInvalid400,
   'messages-non-string': messagesNonString,
   'messages-success-status': messagesSuccessStatus,
+  'messages-text-constraints': messagesTextConstraints,
   'rate-limit-seen': rateLimitSeen,
 } as const;
 

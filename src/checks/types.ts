@@ -17,6 +17,16 @@ export type Verdict =
   | { outcome: 'n/a' }
   | { outcome: 'observe'; value: string; detail?: string };
 
+/**
+ * A valid input a server may still refuse, because the spec leaves its limits open: with 400 (the
+ * status §4.2 gives invalid values) or, for a long one, 413 (§8 shows no body size limit).
+ */
+export interface Refusable {
+  /** What puts the input outside the core every server must take, e.g. "a NUL character". */
+  why: string;
+  tooLong: boolean;
+}
+
 export interface Check<Ctx = object> {
   name: string;
   /** The clause id in spec/clauses.yaml this check verifies. */
