@@ -112,6 +112,7 @@ const CATALOGUE = [
   allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.'),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
+  allowed('allowed-go-style-strings', 'A lone surrogate in a name is stored as U+FFFD, as Go\'s encoding/json decodes it (RFC 8259 §8.2 leaves it open).'),
   allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
   allowed('allowed-list-newest-first', 'Listings are in descending id order (newest first).'),
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),

@@ -124,7 +124,7 @@ export const createPet: Handler = async (req, res, ctx) => {
   const input = valid.pet;
   const pet: StoredPet = {
     id: allocateId(ctx),
-    name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : input.name,
+    name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : ctx.dev.has('allowed-go-style-strings') ? input.name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : input.name,
     categoryId: ctx.dev.has('fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
     status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,
     createdAt: new Date().toISOString(),

@@ -315,8 +315,12 @@ const TABLE: Table = {
         ctx: { input: { name: '  padded  ', categoryId: 2, status: 'sold' } },
         ex: exchange(201, { id: 1, name: '  padded  ', categoryId: 2, status: 'sold' }),
       },
+      { why: 'a lone surrogate back as itself', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, raw('{"id":1,"name":"a\\ud800b","categoryId":2}')) },
+      { why: 'a lone surrogate back as U+FFFD (RFC 8259 §8.2)', ctx: { input: { name: 'a\uDC00b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
     ],
     fail: [
+      { why: 'a U+FFFD where the name had none', ctx: { input: { name: 'ab', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
+      { why: 'a lone surrogate dropped', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'ab', categoryId: 2 }) },
       {
         why: 'categoryId 9223372036854775807 back as 9223372036854775806',
         ex: exchange(201, raw('{"id":1,"name":"Rex","categoryId":9223372036854775806}')),
@@ -595,8 +599,12 @@ const TABLE: Table = {
   },
   'messages-echo': {
     ctx: { text: '  padded  ' },
-    pass: [{ why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) }],
+    pass: [
+      { why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) },
+      { why: 'a lone surrogate back as U+FFFD', ctx: { text: '\uD800 x' }, ex: exchange(202, messageBody({ message: '\uFFFD x' })) },
+    ],
     fail: [
+      { why: 'a pair of surrogates back as two U+FFFD', ctx: { text: '\uD83D\uDE00' }, ex: exchange(202, messageBody({ message: '\uFFFD\uFFFD' })) },
       { why: 'the text trimmed', ex: exchange(202, messageBody({ message: 'padded' })), actual: /"padded"/ },
       { why: 'no message field', ex: exchange(202, { id: 'm', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
     ],

@@ -138,3 +138,16 @@ function petFields(env: JudgeEnv): { names: string[]; required: Set<string> } {
   }
   return fields;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Whether a string came back as sent. A lone surrogate may come back as U+FFFD: RFC 8259 §8.2
+ * leaves what a receiver makes of one unpredictable (Go's encoding/json replaces it).
+ */
+export function echoes(actual: unknown, sent: string): boolean {
+  if (actual === sent) return true;
+  if (typeof actual !== 'string') return false;
+  const replaced = sent.replace(LONE_SURROGATE, '\uFFFD');
+  return replaced !== sent && actual === replaced;
+}

@@ -1,6 +1,6 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 type Fields = Record<string, unknown>;
@@ -38,7 +38,8 @@ export const createEcho = defineCheck<{ input: Fields }>({
     if (!pet) return NOT_APPLICABLE;
     for (const field of ['name', 'categoryId', 'status'] as const) {
       if (!Object.hasOwn(input, field)) continue;
-      if (!jsonEqual(pet[field], input[field])) {
+      const sent = input[field];
+      if (typeof sent === 'string' ? !echoes(pet[field], sent) : !jsonEqual(pet[field], sent)) {
         return fail(`${field} = ${stringifyJson(input[field])}`, `${field} = ${pet[field] === undefined ? '(absent)' : stringifyJson(pet[field])}`);
       }
     }

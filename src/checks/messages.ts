@@ -1,5 +1,5 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
-import { acceptedOrRefused, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 /** ISO 8601 extended date-time in UTC: a `Z` or a zero offset. */
@@ -46,7 +46,7 @@ export const messagesEcho = defineCheck<{ text: string }>({
   judge(exchange, { text }) {
     const body = message(exchange);
     if (!body) return NOT_APPLICABLE;
-    return body.message === text ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
+    return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
   },
 });
 
