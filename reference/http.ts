@@ -25,11 +25,16 @@ export function sendRaw(res: ServerResponse, status: number, contentType: string
 }
 
 export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {
+  sendCoded(res, ctx, status, jsonContentType(ctx), stringify(body), headers);
+}
+
+/** sendRaw, gzip-coded under allowed-gzip-by-default where the request accepts it. */
+export function sendCoded(res: ServerResponse, ctx: Ctx, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
   if (ctx.dev.has('allowed-gzip-by-default') && acceptsGzip(res.req)) {
-    sendRaw(res, status, jsonContentType(ctx), gzipSync(stringify(body)), { ...headers, 'Content-Encoding': 'gzip' });
+    sendRaw(res, status, contentType, gzipSync(body), { ...headers, 'Content-Encoding': 'gzip' });
     return;
   }
-  sendRaw(res, status, jsonContentType(ctx), stringify(body), headers);
+  sendRaw(res, status, contentType, body, headers);
 }
 
 /** RFC 9110 §12.5.3: without Accept-Encoding any coding is acceptable; with it, gzip (or *) must be listed with q > 0. */

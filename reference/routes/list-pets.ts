@@ -2,7 +2,7 @@
 
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
-import { sendError, sendRaw, jsonContentType } from '../http.ts';
+import { sendError, sendCoded, jsonContentType } from '../http.ts';
 import { stringify, type JsonOut } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
@@ -79,5 +79,5 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     return json;
   });
   const contentType = ctx.dev.has('fault-list-content-type-text') ? 'text/plain' : jsonContentType(ctx);
-  sendRaw(res, 200, contentType, stringify(items));
+  sendCoded(res, ctx, 200, contentType, stringify(items));
 };

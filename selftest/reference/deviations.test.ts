@@ -46,6 +46,11 @@ const PROBES: Record<string, Probe> = {
     await createMany(s, 10, 'sold');
     return arr(await call(pets(s, '?status=sold'))).map((p) => p['status']);
   },
+  'fault-filter-after-page': async (s) => {
+    await createMany(s, 30);
+    await createMany(s, 5, 'sold');
+    return arr(await call(pets(s, '?status=sold&limit=20'))).length;
+  },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
   'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
 
@@ -118,6 +123,16 @@ const PROBES: Record<string, Probe> = {
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
+  'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
+  'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),
+  'allowed-rate-limited': async (s) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 37; i++) statuses.push(await status(call(pets(s))));
+    return statuses.filter((code) => code === 429).length;
+  },
+  'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
+  'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
 };
 
