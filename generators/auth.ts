@@ -18,7 +18,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
   const basic = Buffer.from(`${key}:`).toString('base64');
   const { caseSwapped, truncated } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
-  if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: 'Bearer ${API_KEY~~}' } });
+  if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
   return [
     { id: 'absent', authorization: null },

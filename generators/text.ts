@@ -20,6 +20,7 @@ export function textEdge(text: string): Refusable | undefined {
   if (text.includes('\u0000')) return { why: 'a NUL character', tooLong: false };
   if (/\p{Cs}/u.test(text)) return { why: 'a lone surrogate', tooLong: false };
   if (/\p{Cc}/u.test(text)) return { why: 'a control character', tooLong: false };
+  if (/[\u2028\u2029]/.test(text)) return { why: 'a line or paragraph separator', tooLong: false };
   if (!PRINTABLE.test(text)) return { why: 'a format, private-use or unassigned character', tooLong: false };
   if (/^\s|\s$/u.test(text)) return { why: 'blank or padded with white space', tooLong: false };
   return undefined;

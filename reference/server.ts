@@ -59,7 +59,8 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
-      sendError(res, ctx, 429, 'rate_limited', 'too many requests', { 'Retry-After': '3600' });
+      // As a gateway in front of a service answers: no Error body.
+      sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '3600' });
       return;
     }
     let url: URL;

@@ -38,7 +38,7 @@ describe('§4.1 List animals: GET /pets', () => {
   );
 
   scenario(
-    'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is 400 with an Error',
+    'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is a 4xx with an Error',
     { checks: ['list-invalid-query', 'list-invalid-query-handling', 'list-limit-max', 'error-shape', 'error-status-field', 'no-5xx'] },
     async (s) => {
       await s.everyCase('invalid queries', invalidQueryCases(s.contract), {

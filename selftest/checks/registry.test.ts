@@ -171,6 +171,7 @@ const TABLE: Table = {
     fail: [
       { why: 'the listing without credentials', ex: exchange(200, pets(2)), actual: /^200/ },
       { why: 'an empty listing without credentials', ex: exchange(200, []) },
+      { why: 'a listing whose items are no valid Pet', ex: exchange(200, [{ id: '1', name: 7 }]) },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
@@ -457,6 +458,7 @@ const TABLE: Table = {
     pass: [
       { why: 'a 200 with the animal, int64 id exact', ex: exchange(200, raw('{"id":9223372036854775807,"name":"pet 9223372036854775807","categoryId":1,"status":"available"}')) },
       { why: 'extra fields the listing did not carry', ex: exchange(200, { ...pet(INT64_MAX), category: { id: 1, name: 'dogs' } }) },
+      { why: 'a status the listing did not show', ctx: { expected: { id: 3, name: 'x', categoryId: 1 } }, ex: exchange(200, { id: 3, name: 'x', categoryId: 1, status: 'sold' }) },
     ],
     fail: [
       { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
@@ -464,6 +466,7 @@ const TABLE: Table = {
       { why: 'a body that is not a Pet', ex: exchange(200, { id: 1 }) },
       { why: 'another status', ex: exchange(200, pet(INT64_MAX, { status: 'sold' })) },
       { why: 'no name', ex: exchange(200, { id: 1, categoryId: 1 }) },
+      { why: 'the status the listing showed left out', ex: exchange(200, { id: INT64_MAX, name: `pet ${INT64_MAX}`, categoryId: 1 }) },
     ],
   },
   'get-unknown-404': {

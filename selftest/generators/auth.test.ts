@@ -1,6 +1,6 @@
 /**
  * generators/auth.ts: no bad Authorization is the valid one, no shown form holds the key, and each
- * shown form, expanded by bash with API_KEY set, is what was sent (that is what the curl line replays).
+ * shown form, expanded by a POSIX sh (dash here) with API_KEY set, is what was sent (that is what the curl line replays).
  */
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
@@ -20,13 +20,13 @@ function bearerToken(value: string): string | undefined {
 
 const END = '\u0001end\u0001';
 
-/** For each request, the -H values bash hands to curl, with API_KEY=key. One bash for them all. */
+/** For each request, the -H values a POSIX sh hands to curl, with API_KEY=key. One sh for them all. */
 function expandedHeaders(key: string, variants: AuthVariant[]): string[][] {
   const lines = variants.map((v) =>
     curlLine({ method: 'GET', url: 'https://api.example.test/v1/pets', headers: v.authorization ? { Authorization: v.authorization.shown } : {} }),
   );
   const script = lines.map((line) => `printf '%s\\0' ${line.slice('curl '.length)} '${END}'`).join('\n');
-  const out = execFileSync('bash', ['-c', script], {
+  const out = execFileSync('sh', ['-c', script], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', API_KEY: key },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +78,8 @@ describe('badAuthorizations', () => {
     expect(count('deadbeef0042')).toBe(1);
     expect(count('DEADBEEF0042')).toBe(1);
     expect(count('K')).toBe(0);
+    expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(0);
+    expect(count('abcd12345')).toBe(1);
     expect(count('7')).toBe(0);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
@@ -86,7 +88,7 @@ describe('badAuthorizations', () => {
     }
   });
 
-  it('shows each variant in a form that bash expands to what was sent (keys of 16 to 56 characters)', () => {
+  it('shows each variant in a form that a POSIX sh expands to what was sent (keys of 16 to 56 characters)', () => {
     const keys = fc.sample(fc.stringMatching(/^[A-Za-z0-9._~+/-]{16,56}$/), { seed: SEED, numRuns: 8 });
     for (const key of keys) {
       const variants = badAuthorizations(key).filter((v) => v.authorization !== null);
@@ -95,7 +97,7 @@ describe('badAuthorizations', () => {
     }
   });
 
-  it('shows the Basic variant in a form bash expands to what was sent, for a 64-character key', () => {
+  it('shows the Basic variant in a form a POSIX sh expands to what was sent, for a 64-character key', () => {
     const key = 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4Y5z6A7b8C9d0E1f2';
     expect(key).toHaveLength(64);
     const basic = badAuthorizations(key).filter((v) => v.id === 'Basic scheme');

@@ -104,16 +104,17 @@ export const noServerError = defineCheck({
 });
 
 /**
- * Whether two representations of one animal agree on the fields Pet defines (§2.1). Fields beyond
- * them may differ between the 201 body, a listing and GET by id; an optional one shown in only one
- * of the two is not compared.
+ * Whether a later representation of an animal (GET by id) agrees with an earlier one (the 201 body,
+ * a listing) on the fields Pet defines (§2.1): what the earlier one showed must be there, the same.
+ * Fields beyond them may differ, and the later one may show an optional field the earlier lacked.
  */
 export function samePet(env: JudgeEnv, actual: unknown, expected: Record<string, unknown>): boolean {
   if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
   const { names, required } = petFields(env);
   return names.every((field) => {
     const [a, b] = [(actual as Record<string, unknown>)[field], expected[field]];
-    if (a === undefined || b === undefined) return a === b || !required.has(field);
+    if (b === undefined) return a === undefined || !required.has(field);
+    if (a === undefined) return false;
     return jsonEqual(a, b);
   });
 }

@@ -45,6 +45,8 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
 export interface ClientStats {
   sent: number;
   rateLimited: number;
+  /** 429s handed back to the caller, the retries spent or not attempted. */
+  gaveUp429: number;
   retryAfterSeen: string[];
 }
 
@@ -92,7 +94,7 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * layer above it); every body read up to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, retryAfterSeen: [] };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [] };
   private readonly pools = new Map<string, Pool>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -135,9 +137,13 @@ export class HttpClient {
       if (attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
         // Until the origin answers anything but 429 again, its 429s are not waited out one by one.
         state.rateLimited = true;
+        this.stats.gaveUp429++;
         return exchange;
       }
-      if (state.rateLimited) return exchange;
+      if (state.rateLimited) {
+        this.stats.gaveUp429++;
+        return exchange;
+      }
       await sleep(wait);
     }
   }

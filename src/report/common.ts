@@ -172,9 +172,9 @@ function usableSecrets(secrets: readonly string[] | undefined): string[] {
 export const SHORT_SECRET_LENGTH = 8;
 
 export interface NearMissKeys {
-  /** The key with the case of its ASCII letters swapped (bash: `${API_KEY~~}`), unless it has none. */
+  /** The key with the case of its ASCII letters swapped (sh: `$(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')`), unless it has none. */
   caseSwapped?: string;
-  /** The key without its last character (bash: `${API_KEY%?}`), unless that leaves nothing. */
+  /** The key without its last character (sh: `${API_KEY%?}`), unless that leaves nothing. */
   truncated?: string;
 }
 
@@ -183,7 +183,8 @@ export function nearMissKeys(key: string): NearMissKeys {
   const near: NearMissKeys = {};
   // Only a key of both cases shows case is part of its alphabet; a hex key may be read either way.
   if (/[a-z]/.test(key) && /[A-Z]/.test(key)) near.caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-  if (key.length > 1) near.truncated = key.slice(0, -1);
+  // Cut from a key of exactly SHORT_SECRET_LENGTH, it would be redacted only as a token while the key is redacted everywhere.
+  if (key.length > 1 && key.length !== SHORT_SECRET_LENGTH) near.truncated = key.slice(0, -1);
   return near;
 }
 

@@ -7,8 +7,8 @@ export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 /** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
 
-/** How a skip note begins when only 429s met the check: a gate must not pass on such skips. */
-export const RATE_LIMITED_SKIP = 'every answer that bore on it was 429 (rate limited)';
+/** In the note of a check skipped where 429s were met: a gate must not pass on such skips. */
+export const RATE_LIMITED_MARK = 'rate limited (429)';
 
 export interface RecordedRequest {
   method: string;

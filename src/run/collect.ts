@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
-import type { CheckResult, ClauseResult, Capability, Outcome, RunSummary } from '../report/model.ts';
+import { RATE_LIMITED_MARK, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 
 const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
@@ -19,6 +19,9 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   if (RANK[outcome] > RANK[into.outcome]) {
     const judged = into.judged;
     Object.assign(into, merge(undefined, record), { judged });
+  } else if (outcome === 'skip' && into.outcome === 'skip' && record.note?.includes(RATE_LIMITED_MARK) && !into.note?.includes(RATE_LIMITED_MARK)) {
+    // A skip the target's 429s may explain outweighs one that is only the suite's choice.
+    into.note = record.note;
   } else if (outcome === 'observe' && record.observed?.length) {
     const values = new Set([...(into.note?.split('; ') ?? []), ...record.observed]);
     into.note = [...values].slice(0, 20).join('; ');

@@ -4,7 +4,7 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { RATE_LIMITED_SKIP, type CheckResult, type Outcome } from '../report/model.ts';
+import { RATE_LIMITED_MARK, type CheckResult, type Outcome } from '../report/model.ts';
 import { PIPELINE_DEPTH } from './config.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
@@ -19,8 +19,8 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   rateLimited?: number;
 }
 
-/** The checks a 429 is judged by: any error body's shape, and the rate-limit observation (§7, §8). */
-const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['rate-limit-seen', 'error-shape', 'error-status-field', 'json-content-type']);
+/** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
+const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['rate-limit-seen']);
 
 /** What a scenario hands the run's collector through vitest's task.meta. */
 export interface ScenarioMeta {
@@ -104,6 +104,8 @@ const PROPERTY_BUDGET_MS = 30_000;
 
 export class Scenario {
   private failures = 0;
+  /** 429s given up on before this scenario: the ones after it may explain a skip. */
+  private readonly gaveUp429AtStart: number;
 
   constructor(
     readonly ctx: WorkerContext,
@@ -111,7 +113,9 @@ export class Scenario {
     private readonly records: Map<string, CheckRecord>,
     /** Checks this scenario does not judge with this clock (ScenarioOptions.removal). */
     private readonly excluded: ReadonlyMap<CheckName, string> = new Map(),
-  ) {}
+  ) {
+    this.gaveUp429AtStart = ctx.client.stats.gaveUp429;
+  }
 
   get config() {
     return this.ctx.config;
@@ -360,7 +364,9 @@ export class Scenario {
     const record = this.record(name);
     if (record.outcome === undefined) {
       record.outcome = 'skip';
-      record.note = record.rateLimited ? `${RATE_LIMITED_SKIP} (${record.rateLimited} of them)` : reason;
+      const limited = this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart;
+      if (record.rateLimited) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.rateLimited}`;
+      else record.note = limited > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${limited} times` : reason;
     }
   }
 }
