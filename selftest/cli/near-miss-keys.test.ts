@@ -5,14 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nearMissKeys, SHORT_SECRET_LENGTH } from '../../src/report/common.ts';
+import { nearMissKeys } from '../../src/report/common.ts';
 import { runCli } from '../support/run-cli.ts';
-
-/** Whether `form` is in `text`; as a token when short, as a short key is only redacted as one. */
-function shows(text: string, form: string): boolean {
-  if (form.length >= SHORT_SECRET_LENGTH) return text.includes(form);
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${form}(?![\\p{L}\\p{N}_-])`, 'u').test(text);
-}
+import { shows } from '../support/secrets.ts';
 
 /**
  * Accepts the key, and the case-swapped and truncated keys too, answering those with every one of

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { keyForms, nearMissKeys, redactText, SHORT_SECRET_LENGTH } from '../../src/report/common.ts';
+import { keyForms, nearMissKeys, redactText } from '../../src/report/common.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
+import { shows } from '../support/secrets.ts';
 
 const KEY = 'sk_live_51Hc9vQ2eZvKYlo2C0FAKEKEY';
 const ODD = 'tok&<en>"42"\'x';
@@ -85,12 +86,6 @@ function echoing(tokens: readonly string[]): RunReport {
   fail.counterexample = JSON.stringify(tokens);
   r.engineErrors.push(`echoed ${echo}`);
   return r;
-}
-
-/** Whether the form shows up where redaction promises to replace it: anywhere, or as a token when short. */
-function shows(text: string, form: string): boolean {
-  if (form.length >= SHORT_SECRET_LENGTH) return text.includes(form);
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_-])`, 'u').test(text);
 }
 
 describe('the wrong keys derived from the key (case swapped, last character cut) are redacted in every output', () => {

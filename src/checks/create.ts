@@ -5,6 +5,8 @@ import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types
 
 type Fields = Record<string, unknown>;
 
+const isCreated = (status: number) => status === 201;
+
 function createdPet(exchange: Exchange): Fields | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
@@ -25,7 +27,7 @@ export const createNameConstraints = defineCheck<{ refusable: Refusable }>({
   clause: 'create.name-constraints',
   description: 'Records which names outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
-    return acceptedOrRefused(exchange, `name ${refusable.why}`, (status) => status === 201);
+    return acceptedOrRefused(exchange, `name ${refusable.why}`, isCreated);
   },
 });
 
@@ -75,7 +77,7 @@ export const createNullOptional = defineCheck<{ field: string }>({
   clause: 'create.null-optional',
   description: 'Records whether an optional NewPet field sent as null is refused or taken as omitted',
   judge(exchange, { field }) {
-    return acceptedOrRefused(exchange, `${field} null`, (status) => status === 201);
+    return acceptedOrRefused(exchange, `${field} null`, isCreated);
   },
 });
 
@@ -84,7 +86,7 @@ export const createContentType = defineCheck<{ contentType: string | null }>({
   clause: 'create.content-type',
   description: 'Records whether a valid NewPet under another Content-Type (or none) is refused or read as JSON',
   judge(exchange, { contentType }) {
-    return acceptedOrRefused(exchange, `Content-Type ${contentType ?? '(none)'}`, (status) => status === 201);
+    return acceptedOrRefused(exchange, `Content-Type ${contentType ?? '(none)'}`, isCreated);
   },
 });
 

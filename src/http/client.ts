@@ -134,13 +134,9 @@ export class HttpClient {
       if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
       // Without a usable Retry-After, back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+      if (state.rateLimited || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
         // Until the origin answers anything but 429 again, its 429s are not waited out one by one.
         state.rateLimited = true;
-        this.stats.gaveUp429++;
-        return exchange;
-      }
-      if (state.rateLimited) {
         this.stats.gaveUp429++;
         return exchange;
       }

@@ -486,8 +486,11 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
     for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
-    for (const [name, record] of records) if (record.outcome === undefined && !record.rateLimited) records.delete(name);
-    for (const [name, record] of records) if (record.outcome === undefined) s.skipCheck(name as CheckName, '');
+    for (const [name, record] of records) {
+      if (record.outcome !== undefined) continue;
+      if (record.rateLimited) s.skipCheck(name as CheckName, '');
+      else records.delete(name);
+    }
     finish();
     if (s.hasFailed) {
       const failed = meta.checks.filter((r) => r.outcome === 'fail');

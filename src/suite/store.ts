@@ -23,6 +23,14 @@ export function plainPet(index: number, status?: string): Pet {
   return pet;
 }
 
+/** Each status filter at `limit`: only that status, and as full as the animals known of it allow. */
+export async function checkFilteredPages(s: Scenario, counts: Record<string, number>, limit: number): Promise<void> {
+  for (const [status, known] of Object.entries(counts)) {
+    const exchange = await s.send('listPets', { query: `limit=${limit}&status=${status}` });
+    s.check(exchange, { 'list-200-pets': {}, 'list-status-filter': { status }, 'list-full-page': { limit, known } });
+  }
+}
+
 /**
  * Makes sure the store shows at least `perStatus` animals of every status, creating them where
  * writes are allowed. Returns how many of each it can count on (capped by what one page shows).
