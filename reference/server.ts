@@ -60,7 +60,7 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
       // As a gateway in front of a service answers: no Error body.
-      sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '3600' });
+      sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '0' });
       return;
     }
     let url: URL;
