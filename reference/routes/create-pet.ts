@@ -76,6 +76,18 @@ function throughDouble(v: bigint): bigint {
   return rounded > INT64_MAX ? 2n ** 63n - 1024n : rounded;
 }
 
+/** The categories allowed-category-must-exist (and its 422 fault) know of. */
+const FIRST_CATEGORY = 1n;
+const LAST_CATEGORY = 1000n;
+
+/** Refuses a categoryId that names no category, where a deviation makes categories exist; returns whether it answered. */
+function refusedUnknownCategory(res: ServerResponse, ctx: Ctx, categoryId: bigint): boolean {
+  const status = ctx.dev.has('fault-create-unknown-category-422') ? 422 : ctx.dev.has('allowed-category-must-exist') ? 400 : undefined;
+  if (status === undefined || (categoryId >= FIRST_CATEGORY && categoryId <= LAST_CATEGORY)) return false;
+  sendError(res, ctx, status, 'unknown_category', `no category ${categoryId} (categories are ${FIRST_CATEGORY} to ${LAST_CATEGORY})`);
+  return true;
+}
+
 function allocateId(ctx: Ctx): bigint {
   ctx.store.createdCount += 1;
   const previous = ctx.store.previousId;
@@ -122,6 +134,7 @@ export const createPet: Handler = async (req, res, ctx) => {
     return;
   }
   const input = valid.pet;
+  if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
   const pet: StoredPet = {
     id: allocateId(ctx),
     name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : ctx.dev.has('allowed-go-style-strings') ? input.name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : input.name,
