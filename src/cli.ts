@@ -134,6 +134,7 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
     maxRps: settings.maxRps > 0 ? Math.max(1, Math.floor(settings.maxRps / settings.workers)) : 0,
     only: settings.only,
     skip: settings.skip,
+    categoryIds: settings.categoryIds,
     deadline: started + settings.maxDurationMs,
   };
   if (!writes) config.writesReason = 'writes are off against production (give --allow-writes, or --env staging)';

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.ts';
 import { main, type Io } from '../../src/cli.ts';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../support/temp-dir.ts';
 
 function capture(): Io & { text: () => string } {
   let out = '';
@@ -21,6 +24,10 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
     ['a bad --now', ['--now', 'yesterday'], {}, /--now: "yesterday" is not an ISO 8601 date/],
     ['a bad --fail-on', ['--fail-on', 'may'], {}, /--fail-on: expected must or should/],
+    ['a word in --category-ids', ['--category-ids', '1,cats'], {}, /^--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1,cats"$/],
+    ['an empty item in --category-ids', ['--category-ids', '1,,2'], {}, /--category-ids: expected integers separated by commas/],
+    ['a fraction in CATEGORY_IDS', [], { CATEGORY_IDS: '1.5' }, /--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1\.5"/],
+    ['a categoryId beyond int64', ['--category-ids', '9223372036854775808'], {}, /--category-ids: 9223372036854775808 is not an int64/],
   ];
   it.each(bad)('rejects %s', (_name, argv, env, message) => {
     expect(() => resolveSettings(argv, env, cwd)).toThrow(message);
@@ -31,6 +38,22 @@ describe('settings: one line naming the setting, exit 2', () => {
     const code = await main(['--base-url', 'https://api.example.com/v1'], io, { API_KEY: 'x' });
     expect(code).toBe(2);
     expect(io.text().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 with one line for a malformed --category-ids, as for any other setting', async () => {
+    const io = capture();
+    expect(await main(['--category-ids', '1;2'], io, {})).toBe(2);
+    expect(io.text().trim().split('\n')).toEqual(['animal-store-conformance: --category-ids: expected integers separated by commas (e.g. 1,2,5), got "1;2"']);
+  });
+
+  it('reads --category-ids, CATEGORY_IDS and .env alike: int64 decimals, each once, flags first; unset is empty', async () => {
+    expect(resolveSettings(['--category-ids', ' 1, 2,5 ,2,-0,9223372036854775807'], {}, cwd).categoryIds).toEqual(['1', '2', '5', '0', '9223372036854775807']);
+    expect(resolveSettings([], { CATEGORY_IDS: '-9223372036854775808' }, cwd).categoryIds).toEqual(['-9223372036854775808']);
+    expect(resolveSettings(['--category-ids', '3'], { CATEGORY_IDS: '4' }, cwd).categoryIds).toEqual(['3']);
+    expect(resolveSettings([], { CATEGORY_IDS: '' }, cwd).categoryIds).toEqual([]);
+    const dir = tempDir('asc-category-ids-');
+    await writeFile(join(dir, '.env'), 'CATEGORY_IDS=12,13\n');
+    expect(resolveSettings([], {}, dir).categoryIds).toEqual(['12', '13']);
   });
 
   it('lets flags win over the environment, and the environment over nothing', () => {

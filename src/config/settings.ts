@@ -30,6 +30,11 @@ export interface Settings {
   only: string[];
   skip: string[];
   baseline?: string;
+  /**
+   * categoryIds the target is known to accept (decimal int64, no duplicates). Empty: the suite
+   * learns them from the listing (§2.5 shows no category resource).
+   */
+  categoryIds: string[];
   dryRun: boolean;
   quiet: boolean;
 }
@@ -58,6 +63,7 @@ export const OPTIONS = {
   'fail-on': { type: 'string', env: 'FAIL_ON', help: 'must | should: which level fails the run (default must)' },
   only: { type: 'string', multiple: true, help: 'Run only these sections, operations or clause ids (repeatable, or comma-separated)' },
   skip: { type: 'string', multiple: true, help: 'Skip these sections, operations or clause ids' },
+  'category-ids': { type: 'string', env: 'CATEGORY_IDS', help: 'categoryIds the target is known to accept, comma-separated (e.g. 1,2,5); unset: those of the animals it lists' },
   baseline: { type: 'string', env: 'BASELINE', help: 'A file of known failures; only new ones fail the run' },
   'dry-run': { type: 'boolean', help: 'Print the plan and send nothing' },
   quiet: { type: 'boolean', help: 'Print the summary only' },
@@ -73,6 +79,22 @@ function integer(name: string, text: string | undefined, fallback: number, min: 
   const value = Number(text);
   if (value < min || value > max) throw new UsageError(`--${name}: expected ${min} to ${max}, got ${value}`);
   return value;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** --category-ids: int64 decimals separated by commas, each once; empty means unset. */
+function categoryIds(text: string | undefined): string[] {
+  if (text === undefined || text.trim() === '') return [];
+  const ids = new Set<string>();
+  for (const item of text.split(',').map((part) => part.trim())) {
+    if (!/^-?\d+$/.test(item)) throw new UsageError(`--category-ids: expected integers separated by commas (e.g. 1,2,5), got ${JSON.stringify(text)}`);
+    const id = BigInt(item);
+    if (id < INT64_MIN || id > INT64_MAX) throw new UsageError(`--category-ids: ${item} is not an int64 (§2.2)`);
+    ids.add(id.toString());
+  }
+  return [...ids];
 }
 
 function isLoopback(hostname: string): boolean {
@@ -195,6 +217,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     only: list(raw.only),
     skip: list(raw.skip),
     baseline: raw.baseline as string | undefined,
+    categoryIds: categoryIds(raw['category-ids'] as string | undefined),
     dryRun: raw['dry-run'] === true,
     quiet: raw.quiet === true,
   };

@@ -31,6 +31,8 @@ export interface SuiteConfig {
   maxRps: number;
   only: string[];
   skip: string[];
+  /** --category-ids (decimal int64): categoryIds a NewPet may carry and must be taken; empty: learned from the listing. */
+  categoryIds: string[];
   /** Epoch ms after which properties stop generating new cases. */
   deadline: number;
   /** --dry-run: every scenario records what it would judge and whether it would be skipped, and sends nothing. */
