@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
+import type { CategoryId } from '../src/suite/categories.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
@@ -12,60 +13,92 @@ function schema(contract: Contract, name: string): SchemaObject {
   return found;
 }
 
-/** Valid NewPet values, with and without status, derived from the contract's NewPet schema. */
-export function newPet(contract: Contract): fc.Arbitrary<Record<string, unknown>> {
+/**
+ * categoryIds the target is known to accept (src/suite/categories.ts): §2.5 shows no category
+ * resource, so a server may refuse one that names no category it knows. At least one.
+ */
+type Known = readonly CategoryId[];
+
+function knownCategory(known: Known): fc.Arbitrary<CategoryId> {
+  if (known.length === 0) throw new Error('a NewPet every server must take needs a categoryId the target accepts');
+  return fc.constantFrom(...known);
+}
+
+/** NewPet values as the schema allows them: any name, any int64 categoryId. */
+function anyNewPet(contract: Contract): fc.Arbitrary<Record<string, unknown>> {
   return fromSchema(schema(contract, 'NewPet')) as fc.Arbitrary<Record<string, unknown>>;
 }
 
-/** Valid NewPet values whose name every server must take (textEdge), so an answer is about the rest. */
-export function coreNewPet(contract: Contract): fc.Arbitrary<Record<string, unknown>> {
-  return newPet(contract).filter((pet) => textEdge(pet.name as string) === undefined);
+/**
+ * Valid NewPet values, with and without status, derived from the contract's NewPet schema: about
+ * half under a categoryId the target is known to accept, the others under any int64 (which a server
+ * may refuse, as it may refuse a name outside the core).
+ */
+export function newPet(contract: Contract, known: Known): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(anyNewPet(contract), fc.option(knownCategory(known), { nil: undefined, freq: 2 }))
+    .map(([pet, categoryId]) => (categoryId === undefined ? pet : { ...pet, categoryId }));
+}
+
+/** Valid NewPet values every server must take: a name in the core (textEdge) and a known categoryId, so an answer is about the rest. */
+export function coreNewPet(contract: Contract, known: Known): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(anyNewPet(contract).filter((pet) => textEdge(pet.name as string) === undefined), knownCategory(known))
+    .map(([pet, categoryId]) => ({ ...pet, categoryId }));
 }
 
 /** NewPet bodies that each break one rule of the NewPet schema or of the body's form. */
-export function invalidNewPet(contract: Contract): fc.Arbitrary<InvalidBody> {
-  return invalidBodies(schema(contract, 'NewPet'), coreNewPet(contract));
+export function invalidNewPet(contract: Contract, known: Known): fc.Arbitrary<InvalidBody> {
+  return invalidBodies(schema(contract, 'NewPet'), coreNewPet(contract, known));
 }
 
 /** Every rule a NewPet body can break, each with its own arbitrary. */
-export function invalidNewPetCases(contract: Contract): InvalidCase[] {
-  return invalidCases(schema(contract, 'NewPet'), coreNewPet(contract));
+export function invalidNewPetCases(contract: Contract, known: Known): InvalidCase[] {
+  return invalidCases(schema(contract, 'NewPet'), coreNewPet(contract, known));
 }
 
 /**
- * Edge values tried before the random ones: int64 limits a double would round, every status as
- * well as none (all under names every server must take), then names a server might trim, truncate,
- * mangle or, as the spec states no constraint on them, refuse.
+ * Edge values tried before the random ones: every status as well as none, under names and
+ * categoryIds every server must take; categoryIds a double would round and ones that may name no
+ * category (0, negative), under a name every server must take; then names a server might trim,
+ * truncate, mangle or, as the spec states no constraint on them, refuse, under known categoryIds.
  */
-export function edgeNewPets(contract: Contract): Record<string, unknown>[] {
+export function edgeNewPets(contract: Contract, known: Known): Record<string, unknown>[] {
+  knownCategory(known);
   const statuses = statusValues(contract);
+  const category = (index: number) => known[index % known.length]!;
   return [
+    { name: 'Ünïcödé 🐈 名前', categoryId: category(0), status: statuses[0] },
+    { name: 'Rex', categoryId: category(1), status: statuses[1] },
+    { name: 'Rex', categoryId: category(2), status: statuses[2] },
     { name: 'Ünïcödé 🐈 名前', categoryId: INT64_MAX, status: statuses[0] },
     { name: 'Rex', categoryId: INT64_MIN, status: statuses[1] },
     { name: 'Rex', categoryId: 2n ** 53n + 1n, status: statuses[2] },
-    { name: '  padded name  ', categoryId: 1 },
-    { name: '', categoryId: 0 },
-    { name: 'x'.repeat(5_000), categoryId: 2 },
-    { name: 'a\u0000b', categoryId: 3 },
-    { name: 'line\nbreak', categoryId: 4 },
-    { name: 'lone \ud800 surrogate', categoryId: 5 },
-    { name: 'black cat 🐈\u200d⬛', categoryId: 6 },
+    { name: 'Rex', categoryId: 0 },
+    { name: 'Rex', categoryId: -1 },
+    { name: '  padded name  ', categoryId: category(0) },
+    { name: '', categoryId: category(1) },
+    { name: 'x'.repeat(5_000), categoryId: category(2) },
+    { name: 'a\u0000b', categoryId: category(3) },
+    { name: 'line\nbreak', categoryId: category(4) },
+    { name: 'lone \ud800 surrogate', categoryId: category(5) },
+    { name: 'black cat 🐈\u200d⬛', categoryId: category(6) },
   ];
 }
 
-/** A valid NewPet with one optional field sent as null; `input` is the NewPet without it. */
-export function newPetWithNullOptional(contract: Contract): fc.Arbitrary<{ field: string; input: Record<string, unknown>; body: string }> {
+/** A valid NewPet every server must take with one optional field sent as null; `input` is the NewPet without it. */
+export function newPetWithNullOptional(contract: Contract, known: Known): fc.Arbitrary<{ field: string; input: Record<string, unknown>; body: string }> {
   const { properties = {}, required = [] } = schema(contract, 'NewPet');
   const optional = Object.keys(properties).filter((field) => !required.includes(field));
-  return fc.tuple(coreNewPet(contract), fc.constantFrom(...optional)).map(([pet, field]) => {
+  return fc.tuple(coreNewPet(contract, known), fc.constantFrom(...optional)).map(([pet, field]) => {
     const input = Object.fromEntries(Object.entries(pet).filter(([key]) => key !== field));
     return { field, input, body: stringifyJson({ ...input, [field]: null }) };
   });
 }
 
-/** A valid NewPet with one field the schema does not list. */
-export function newPetWithUnknownField(contract: Contract): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(coreNewPet(contract), fc.constantFrom('color', 'nickname', 'tags')).map(([pet, field]) => ({ ...pet, [field]: 'extra' }));
+/** A valid NewPet every server must take, with one field the schema does not list. */
+export function newPetWithUnknownField(contract: Contract, known: Known): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(coreNewPet(contract, known), fc.constantFrom('color', 'nickname', 'tags')).map(([pet, field]) => ({ ...pet, [field]: 'extra' }));
 }
 
 export function statusValues(contract: Contract): string[] {

@@ -11,6 +11,7 @@ import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import { RATE_LIMITED_MARK, type RunReport } from './report/model.ts';
+import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
@@ -165,6 +166,10 @@ function plan(settings: Settings, target: Target, writes: boolean, io: Io, claus
   if (writes) {
     io.out('  writes   POST /v1/pets: valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7), up to 105 set-up pets so listings can be paged (§4.1, §8)\n');
     io.out(`           POST /messages: valid and invalid messages (§4.5, §5)${target.messagesBaseUrl ? '' : ', skipped: no MESSAGES_BASE_URL'}\n`);
+    const categories = settings.categoryIds.length
+      ? `${settings.categoryIds.join(', ')} (--category-ids)`
+      : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;
+    io.out(`           a NewPet that must get 201 carries a categoryId the target is known to accept: ${categories}\n`);
   } else {
     io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
   }

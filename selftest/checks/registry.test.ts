@@ -25,6 +25,8 @@ interface Case<C> {
   detail?: string;
   /** fail: what the Actual line must say. */
   actual?: RegExp;
+  /** fail: what the Expected line must say. */
+  expected?: RegExp;
 }
 
 interface Cases<C> {
@@ -44,6 +46,8 @@ const NEW_PET = { name: 'Rex', categoryId: INT64_MAX };
 const NUL_NAME = { why: 'a NUL character', tooLong: false };
 const LONG_NAME = { why: 'over 50 characters', tooLong: true };
 const EMPTY_TEXT = { why: 'empty', tooLong: false };
+const UNKNOWN_CATEGORY = { why: 'categoryId 0 is not known to name a category, §2.5', tooLong: false };
+const FROM_SETTING = 'categoryId 3 is one --category-ids names';
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const DEPRECATION_HEADERS = { deprecation: '@1735689600', sunset: SUNSET, link: '</v1/pets>; rel="successor-version"' };
 
@@ -291,8 +295,19 @@ const TABLE: Table = {
       { why: 'a 201 Pet for a name with NUL', ex: exchange(201, pet(7, { name: 'a\u0000b' })), ctx: { refusable: NUL_NAME } },
       { why: 'a 400 refusing a name with NUL', ex: exchange(400, errorBody(400)), ctx: { refusable: NUL_NAME } },
       { why: 'a 413 refusing a long name', ex: exchange(413, errorBody(413)), ctx: { refusable: LONG_NAME } },
+      { why: 'a 400 refusing a categoryId not known to name a category', ex: exchange(400, errorBody(400)), ctx: { refusable: UNKNOWN_CATEGORY } },
+      { why: 'a 201 Pet for a categoryId not known to name a category', ex: exchange(201, pet(7, { categoryId: 0 })), ctx: { refusable: UNKNOWN_CATEGORY } },
     ],
     fail: [
+      {
+        why: 'a 400 for a categoryId --category-ids names: the Expected line says so, and where to change it',
+        ex: exchange(400, errorBody(400)),
+        ctx: { category: FROM_SETTING },
+        expected: /^201 with the created Pet \(categoryId 3 is one --category-ids names; if the target refuses it, give categoryIds it accepts with --category-ids\)$/,
+      },
+      { why: 'a 500 for a categoryId --category-ids names: no hint', ex: exchange(500, errorBody(500)), ctx: { category: FROM_SETTING }, expected: /^201 with the created Pet$/ },
+      { why: 'a 422 refusing a categoryId not known to name a category (§4.2 says 400)', ex: exchange(422, errorBody(422)), ctx: { refusable: UNKNOWN_CATEGORY }, expected: /or 400 refusing it \(categoryId 0 is not known/ },
+      { why: 'a 404 refusing a categoryId not known to name a category (§7 gives 404 to GET /pets/{petId} alone)', ex: exchange(404, errorBody(404)), ctx: { refusable: UNKNOWN_CATEGORY } },
       { why: 'a 200 (the spec says 201)', ex: exchange(200, pet(7)), actual: /^200/ },
       { why: 'a 201 without id', ex: exchange(201, { name: 'Rex', categoryId: 1 }), actual: /id/ },
       { why: 'categoryId as a string', ex: exchange(201, pet(7, { categoryId: '1' })) },
@@ -442,6 +457,23 @@ const TABLE: Table = {
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a 200', ex: exchange(200, pet(7)) },
+    ],
+  },
+  'create-category-constraints': {
+    ctx: { categoryId: 0 },
+    observe: [
+      { why: 'a 201 for categoryId 0', ex: exchange(201, pet(7, { categoryId: 0 })), value: 'categoryId 0: accepted (201)' },
+      { why: 'a 400 for categoryId 0', ex: exchange(400, errorBody(400)), value: 'categoryId 0: refused (400)' },
+      { why: 'a 422 (create-201-pet fails it)', ex: exchange(422, errorBody(422)), value: 'categoryId 0: refused (422)' },
+      { why: 'a 400 for -1', ex: exchange(400, errorBody(400)), ctx: { categoryId: -1 }, value: 'a negative categoryId: refused (400)' },
+      { why: 'a 400 for int64 min', ex: exchange(400, errorBody(400)), ctx: { categoryId: -(2n ** 63n) }, value: 'a categoryId below -2^53: refused (400)' },
+      { why: 'a 201 for int64 max', ex: exchange(201, pet(7, { categoryId: INT64_MAX })), ctx: { categoryId: INT64_MAX }, value: 'a categoryId beyond 2^53: accepted (201)' },
+      { why: 'a 400 for 1001', ex: exchange(400, errorBody(400)), ctx: { categoryId: 1001 }, value: 'a positive categoryId: refused (400)' },
+    ],
+    na: [
+      { why: 'a 500 (create-201-pet and errors.no-5xx judge it)', ex: exchange(500, errorBody(500)) },
+      { why: 'a 200 (create-201-pet judges it)', ex: exchange(200, pet(7)) },
+      { why: 'a transport failure', ex: failed() },
     ],
   },
   'create-unknown-fields': {
@@ -721,6 +753,7 @@ function expectVerdict(kind: Kind, c: Case<unknown>, verdict: Verdict): void {
       expect(verdict.expected.trim()).not.toBe('');
       expect(verdict.actual.trim()).not.toBe('');
       if (c.actual) expect(verdict.actual).toMatch(c.actual);
+      if (c.expected) expect(verdict.expected).toMatch(c.expected);
       break;
     case 'observe':
       expect(verdict.outcome).toBe('observe');

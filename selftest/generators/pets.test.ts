@@ -8,6 +8,9 @@ import { makeEnv, SEED, type Env } from './helpers.ts';
 const SAFE = 2n ** 53n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+/** categoryIds the target is known to accept (src/suite/categories.ts), one beyond 2^53. */
+const KNOWN = [7, 2n ** 60n];
+const isKnown = (id: unknown) => KNOWN.some((known) => known === id);
 
 let env: Env;
 beforeAll(async () => {
@@ -17,7 +20,7 @@ beforeAll(async () => {
 describe('newPet', () => {
   it('always validates as NewPet, as drawn and as sent on the wire', () => {
     fc.assert(
-      fc.property(newPet(env.contract), (pet) => {
+      fc.property(newPet(env.contract, KNOWN), (pet) => {
         expect(env.validators.validate('NewPet', pet)).toEqual([]);
         expect(env.validators.validate('NewPet', parseJson(stringifyJson(pet)))).toEqual([]);
       }),
@@ -27,7 +30,7 @@ describe('newPet', () => {
 
   it('uses a bigint exactly when a double could not hold the categoryId', () => {
     fc.assert(
-      fc.property(newPet(env.contract), ({ categoryId }) => {
+      fc.property(newPet(env.contract, KNOWN), ({ categoryId }) => {
         if (typeof categoryId === 'number') expect(Number.isSafeInteger(categoryId)).toBe(true);
         else {
           expect(typeof categoryId).toBe('bigint');
@@ -43,7 +46,7 @@ describe('newPet', () => {
   describe('over 500 draws', () => {
     let pets: Record<string, unknown>[];
     beforeAll(() => {
-      pets = fc.sample(newPet(env.contract), { seed: SEED, numRuns: 500 });
+      pets = fc.sample(newPet(env.contract, KNOWN), { seed: SEED, numRuns: 500 });
     });
 
     it('some have status and some do not', () => {
@@ -69,6 +72,13 @@ describe('newPet', () => {
       expect(big).toContain(INT64_MIN);
     });
 
+    it('about half carry a known categoryId, the others any int64', () => {
+      const known = pets.filter((p) => isKnown(p.categoryId)).length;
+      expect(known).toBeGreaterThan(pets.length / 3);
+      expect(known).toBeLessThan((pets.length * 2) / 3);
+      for (const id of KNOWN) expect(pets.some((p) => p.categoryId === id)).toBe(true);
+    });
+
     it('some names are empty, some longer than 1000 characters, some non-ASCII', () => {
       const names = pets.map((p) => p.name as string);
       expect(names.some((n) => n === '')).toBe(true);
@@ -80,7 +90,7 @@ describe('newPet', () => {
 
 describe('edgeNewPets', () => {
   it('all validate as NewPet, as given and on the wire', () => {
-    const edges = edgeNewPets(env.contract);
+    const edges = edgeNewPets(env.contract, KNOWN);
     expect(edges.length).toBeGreaterThan(0);
     for (const pet of edges) {
       expect(env.validators.validate('NewPet', pet), stringifyJson(pet).slice(0, 80)).toEqual([]);
@@ -88,20 +98,32 @@ describe('edgeNewPets', () => {
     }
   });
 
-  it('reach the int64 limits, an unsafe integer and every status under core names, and none', () => {
-    const edges = edgeNewPets(env.contract);
-    const core = edges.filter((p) => textEdge(p.name as string) === undefined);
-    const ids = core.map((p) => p.categoryId);
-    expect(ids).toContain(INT64_MAX);
-    expect(ids).toContain(INT64_MIN);
-    expect(ids).toContain(SAFE + 1n);
+  it('try every status under a core name and a known categoryId, and none', () => {
+    const edges = edgeNewPets(env.contract, KNOWN);
+    const core = edges.filter((p) => textEdge(p.name as string) === undefined && isKnown(p.categoryId));
     const statuses = new Set(core.map((p) => p.status));
     for (const status of statusValues(env.contract)) expect(statuses.has(status)).toBe(true);
     expect(edges.some((p) => !Object.hasOwn(p, 'status'))).toBe(true);
   });
 
+  it('try the int64 limits, an unsafe integer, 0 and a negative categoryId, each under a core name', () => {
+    const edges = edgeNewPets(env.contract, KNOWN).filter((p) => !isKnown(p.categoryId));
+    for (const pet of edges) expect(textEdge(pet.name as string), String(pet.categoryId)).toBeUndefined();
+    const ids = edges.map((p) => p.categoryId);
+    for (const id of [INT64_MAX, INT64_MIN, SAFE + 1n, 0, -1]) expect(ids).toContain(id);
+  });
+
+  it('try the names a server may refuse under known categoryIds only, so a refusal is down to the name', () => {
+    for (const pet of edgeNewPets(env.contract, KNOWN).filter((p) => textEdge(p.name as string))) expect(isKnown(pet.categoryId)).toBe(true);
+  });
+
+  it('need a known categoryId, as every NewPet a server must take does', () => {
+    expect(() => edgeNewPets(env.contract, [])).toThrow(/categoryId the target accepts/);
+    expect(() => coreNewPet(env.contract, [])).toThrow(/categoryId the target accepts/);
+  });
+
   it('always try the names a server may refuse: empty, long, NUL, a control character, a lone surrogate, padded', () => {
-    const whys = edgeNewPets(env.contract).map((p) => textEdge(p.name as string)?.why);
+    const whys = edgeNewPets(env.contract, KNOWN).map((p) => textEdge(p.name as string)?.why);
     for (const why of ['empty', 'over 50 characters', 'a NUL character', 'a control character', 'a lone surrogate', 'blank or padded with white space']) expect(whys).toContain(why);
   });
 });
@@ -109,27 +131,32 @@ describe('edgeNewPets', () => {
 describe('coreNewPet', () => {
   it('is a valid NewPet with a core name, and is the base of the invalid and unknown-field bodies (100 draws)', () => {
     fc.assert(
-      fc.property(coreNewPet(env.contract), newPetWithUnknownField(env.contract), (pet, withUnknown) => {
+      fc.property(coreNewPet(env.contract, KNOWN), newPetWithUnknownField(env.contract, KNOWN), (pet, withUnknown) => {
         expect(env.validators.validate('NewPet', pet)).toEqual([]);
         expect(textEdge(pet.name as string)).toBeUndefined();
+        expect(isKnown(pet.categoryId)).toBe(true);
         expect(textEdge(withUnknown.name as string)).toBeUndefined();
+        expect(isKnown(withUnknown.categoryId)).toBe(true);
       }),
       { numRuns: 100, seed: SEED },
     );
-    const missingCategory = invalidNewPetCases(env.contract).find((c) => c.rule === 'categoryId missing')!;
+    const missingCategory = invalidNewPetCases(env.contract, KNOWN).find((c) => c.rule === 'categoryId missing')!;
     for (const body of fc.sample(missingCategory.arbitrary, { seed: SEED, numRuns: 50 })) {
       expect(textEdge(JSON.parse(body.body!).name)).toBeUndefined();
     }
+    const missingName = invalidNewPetCases(env.contract, KNOWN).find((c) => c.rule === 'name missing')!;
+    for (const body of fc.sample(missingName.arbitrary, { seed: SEED, numRuns: 50 })) expect(isKnown((parseJson(body.body!) as Record<string, unknown>).categoryId)).toBe(true);
   });
 });
 
 describe('newPetWithNullOptional', () => {
   it('sends a valid NewPet with status null; the NewPet without it is valid (100 draws)', () => {
     fc.assert(
-      fc.property(newPetWithNullOptional(env.contract), ({ field, input, body }) => {
+      fc.property(newPetWithNullOptional(env.contract, KNOWN), ({ field, input, body }) => {
         expect(field).toBe('status');
         expect(Object.hasOwn(input, 'status')).toBe(false);
         expect(env.validators.validate('NewPet', input)).toEqual([]);
+        expect(isKnown(input.categoryId)).toBe(true);
         expect(parseJson(body)).toEqual({ ...input, status: null });
       }),
       { numRuns: 100, seed: SEED },
@@ -137,7 +164,7 @@ describe('newPetWithNullOptional', () => {
   });
 
   it('is no longer among the invalid bodies, while null for a required field is', () => {
-    const rules = invalidNewPetCases(env.contract).map((c) => c.rule);
+    const rules = invalidNewPetCases(env.contract, KNOWN).map((c) => c.rule);
     expect(rules).not.toContain('status null (not nullable)');
     expect(rules).toContain('name null (not nullable)');
     expect(rules).toContain('categoryId null (not nullable)');
@@ -148,7 +175,7 @@ describe('newPetWithUnknownField', () => {
   it('is a valid NewPet (schemas stay open) with one field the schema does not list', () => {
     const listed = Object.keys(env.contract.schemas.NewPet?.properties ?? {});
     fc.assert(
-      fc.property(newPetWithUnknownField(env.contract), (pet) => {
+      fc.property(newPetWithUnknownField(env.contract, KNOWN), (pet) => {
         expect(env.validators.validate('NewPet', pet)).toEqual([]);
         expect(Object.keys(pet).filter((k) => !listed.includes(k))).toHaveLength(1);
       }),

@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
-import { jsonEqual, stringifyJson } from '../json/lossless.ts';
+import { isInt, jsonEqual, stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
@@ -11,13 +11,21 @@ function createdPet(exchange: Exchange): Fields | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
-export const create201Pet = defineCheck<{ refusable?: Refusable }>({
+/**
+ * `category`: why the suite takes the NewPet's categoryId to be accepted (src/suite/categories.ts);
+ * a 400 for it is then named as what a server that knows other categories answers.
+ */
+export const create201Pet = defineCheck<{ refusable?: Refusable; category?: string }>({
   name: 'create-201-pet',
   clause: 'create.201-pet',
-  description: 'A valid NewPet is answered with 201 and a Pet (one whose name the spec does not guarantee may be refused with 400)',
-  judge(exchange, { env, refusable }) {
+  description: 'A valid NewPet is answered with 201 and a Pet (one whose name or categoryId the spec does not guarantee may be refused with 400)',
+  judge(exchange, { env, refusable, category }) {
     if (refusedAsAllowed(exchange, refusable)) return PASS;
-    if (exchange.response?.status !== 201) return fail(`201 with the created Pet${refusalExpected(refusable)}`, describeResponse(exchange));
+    const status = exchange.response?.status;
+    if (status !== 201) {
+      const hint = status === 400 && category ? ` (${category}; if the target refuses it, give categoryIds it accepts with --category-ids)` : '';
+      return fail(`201 with the created Pet${refusalExpected(refusable)}${hint}`, describeResponse(exchange));
+    }
     return schemaVerdict(exchange, env, 'Pet');
   },
 });
@@ -28,6 +36,26 @@ export const createNameConstraints = defineCheck<{ refusable: Refusable }>({
   description: 'Records which names outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
     return acceptedOrRefused(exchange, `name ${refusable.why}`, isCreated);
+  },
+});
+
+const SAFE = 2n ** 53n;
+
+/** What kind of categoryId an observation is about: one line per kind, not per value. */
+function categoryKind(categoryId: unknown): string {
+  if (!isInt(categoryId)) return `categoryId ${stringifyJson(categoryId)}`;
+  const id = BigInt(categoryId);
+  if (id === 0n) return 'categoryId 0';
+  if (id < 0n) return id <= -SAFE ? 'a categoryId below -2^53' : 'a negative categoryId';
+  return id >= SAFE ? 'a categoryId beyond 2^53' : 'a positive categoryId';
+}
+
+export const createCategoryConstraints = defineCheck<{ categoryId: unknown }>({
+  name: 'create-category-constraints',
+  clause: 'create.category-constraints',
+  description: 'Records which categoryIds not known to name a category (0, negative, beyond 2^53, others) are refused',
+  judge(exchange, { categoryId }) {
+    return acceptedOrRefused(exchange, categoryKind(categoryId), isCreated);
   },
 });
 

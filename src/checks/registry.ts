@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createCategoryConstraints, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -42,6 +42,7 @@ export const CHECKS = {
   'create-201-pet': create201Pet,
   'create-echo': createEcho,
   'create-name-constraints': createNameConstraints,
+  'create-category-constraints': createCategoryConstraints,
   'create-id-unique': createIdUnique,
   'create-invalid-400': createInvalid400,
   'create-content-type': createContentType,

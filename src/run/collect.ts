@@ -89,6 +89,7 @@ const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[]
   { clause: 'list.invalid-query-handling', title: 'Invalid limit or status' },
   { clause: 'pet.default-status', title: 'Status given when omitted' },
   { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
+  { clause: 'create.category-constraints', title: 'categoryIds not known to name a category' },
   { clause: 'messages.success-status', title: 'Message operation success status' },
   { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
 ];

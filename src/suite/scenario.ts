@@ -104,6 +104,8 @@ const PROPERTY_BUDGET_MS = 30_000;
 
 export class Scenario {
   private failures = 0;
+  /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
+  private unjudged?: string;
   /** 429s given up on before this scenario: the ones after it may explain a skip. */
   private readonly gaveUp429AtStart: number;
 
@@ -359,6 +361,19 @@ export class Scenario {
     }
   }
 
+  /**
+   * Says why the scenario could not send what its declared checks judge (e.g. no categoryId known
+   * to be accepted): the reason every one that nothing bore on is skipped with.
+   */
+  leaveUnjudged(reason: string): void {
+    this.unjudged ??= reason;
+  }
+
+  /** What leaveUnjudged was told, if anything. */
+  get unjudgedReason(): string | undefined {
+    return this.unjudged;
+  }
+
   /** Records why a declared check could not be judged here (e.g. too few animals to page). */
   skipCheck(name: CheckName, reason: string): void {
     const record = this.record(name);
@@ -485,7 +500,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       }
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
-    for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
+    for (const name of declared) s.skipCheck(name, s.unjudgedReason ?? 'no exchange in this run bore on this check');
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
       if (record.rateLimited) s.skipCheck(name as CheckName, '');

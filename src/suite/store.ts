@@ -1,6 +1,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import { jsonBody, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
+import { categoryBasis, knownCategories, type CategoryId } from './categories.ts';
 import type { Scenario } from './scenario.ts';
 
 export type Pet = Record<string, unknown>;
@@ -16,9 +17,14 @@ export function createdBody(exchange: Exchange): Pet | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
-/** A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not). */
-export function plainPet(index: number, status?: string): Pet {
-  const pet: Pet = { name: `conformance-${index}`, categoryId: 1 + (index % 7) };
+/**
+ * A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not), under one
+ * of the categoryIds the target is known to accept (src/suite/categories.ts).
+ */
+export function plainPet(index: number, status: string | undefined, categoryIds: readonly CategoryId[]): Pet {
+  const categoryId = categoryIds[index % categoryIds.length];
+  if (categoryId === undefined) throw new Error('plainPet needs a categoryId the target accepts');
+  const pet: Pet = { name: `conformance-${index}`, categoryId };
   if (status) pet.status = status;
   return pet;
 }
@@ -33,7 +39,8 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, num
 
 /**
  * Makes sure the store shows at least `perStatus` animals of every status, creating them where
- * writes are allowed. Returns how many of each it can count on (capped by what one page shows).
+ * writes are allowed and some categoryId is known to be accepted. Returns how many of each it can
+ * count on (capped by what one page shows).
  */
 export async function ensurePets(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
@@ -41,11 +48,14 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
     const exchange = await s.send('listPets', { query: `limit=100&status=${status}` });
     s.judge(exchange, { 'list-200-pets': {} });
     let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
-    if (s.config.writes) {
-      const missing = Math.max(0, perStatus - have);
-      const batch = Array.from({ length: missing }, (_, i) => s.send('createPet', { body: stringifyJson(plainPet(have + i, status)) }));
-      for (const created of await Promise.all(batch)) {
-        s.judge(created, { 'create-201-pet': {} });
+    const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
+    const known = missing > 0 ? await knownCategories(s) : undefined;
+    if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`);
+    else if (known) {
+      const pets = Array.from({ length: missing }, (_, i) => plainPet(have + i, status, known.ids));
+      const batch = pets.map((pet) => s.send('createPet', { body: stringifyJson(pet) }));
+      for (const [i, created] of (await Promise.all(batch)).entries()) {
+        s.judge(created, { 'create-201-pet': { category: categoryBasis(known, pets[i]!.categoryId) } });
         // A 429 judges nothing, and creates nothing.
         if (createdBody(created)) have++;
       }

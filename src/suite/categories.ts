@@ -1,0 +1,115 @@
+import type { Refusable } from '../checks/types.ts';
+import { jsonBody } from '../http/exchange.ts';
+import { isInt, stringifyJson } from '../json/lossless.ts';
+import type { Judgements, Scenario } from './scenario.ts';
+import type { WorkerContext } from './worker.ts';
+
+/**
+ * Which categoryIds a createPet must take. §2.2 makes categoryId an int64 "Identifier of the
+ * category", §1 says each animal "belongs to a category", and §2.5 shows the category resource no
+ * further: a server may refuse a categoryId that names no category it knows, with 400 ("values
+ * invalid", §4.2). So a NewPet the suite requires a 201 for carries a categoryId the target is known
+ * to accept; any other int64 may be refused with 400, and if it is taken it is judged as before.
+ */
+
+/** A categoryId as sent: a number where a double holds it exactly, else a bigint. */
+export type CategoryId = number | bigint;
+
+/** Where the known categoryIds came from, which a failure names. */
+export type CategorySource = 'setting' | 'listing' | 'probe';
+
+export type KnownCategories = { ids: CategoryId[]; source: CategorySource } | { ids: []; reason: string };
+
+/** Tried in turn when nothing else tells which categories exist: the first one taken (201) is known. */
+export const PROBE_CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 0];
+
+/** At most this many categoryIds are taken from the listing. */
+const MAX_LEARNED = 8;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function exactCategoryId(decimal: string): CategoryId {
+  const value = BigInt(decimal);
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+function isInt64(value: unknown): value is CategoryId {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
+}
+
+/** Whether a categoryId is one of the known ones (compared exactly, number or bigint). */
+export function isKnownCategory(known: KnownCategories, categoryId: unknown): boolean {
+  return isInt(categoryId) && known.ids.some((id) => BigInt(id) === BigInt(categoryId));
+}
+
+/** Why a NewPet may be refused for its categoryId (400, §4.2), or undefined when it is a known one. */
+export function categoryEdge(known: KnownCategories, categoryId: unknown): Refusable | undefined {
+  if (isKnownCategory(known, categoryId)) return undefined;
+  return { why: `categoryId ${stringifyJson(categoryId)} is not known to name a category, §2.5`, tooLong: false };
+}
+
+/** Why the suite takes a known categoryId to be accepted, for a failure's Expected line. */
+export function categoryBasis(known: KnownCategories, categoryId: unknown): string | undefined {
+  if (!('source' in known) || !isKnownCategory(known, categoryId)) return undefined;
+  const id = stringifyJson(categoryId);
+  switch (known.source) {
+    case 'setting':
+      return `categoryId ${id} is one --category-ids names`;
+    case 'listing':
+      return `categoryId ${id} is that of an animal the listing shows`;
+    case 'probe':
+      return `categoryId ${id} was taken (201) when the suite tried it`;
+  }
+}
+
+/** A refusal for either reason: the Expected line names both, and 413 stays allowed for a long name. */
+export function eitherRefusable(a: Refusable | undefined, b: Refusable | undefined): Refusable | undefined {
+  if (!a || !b) return a ?? b;
+  return { why: `${a.why}; ${b.why}`, tooLong: a.tooLong || b.tooLong };
+}
+
+const KNOWN = new WeakMap<WorkerContext, Promise<KnownCategories>>();
+
+/**
+ * The categoryIds this target is known to accept, worked out once per worker: --category-ids when
+ * given; else those of the animals the listing shows; else, where writes are allowed, the first of
+ * PROBE_CATEGORY_IDS it takes. The requests are judged in the scenario that first asks.
+ */
+export function knownCategories(s: Scenario): Promise<KnownCategories> {
+  let known = KNOWN.get(s.ctx);
+  if (!known) {
+    known = learn(s);
+    KNOWN.set(s.ctx, known);
+  }
+  return known;
+}
+
+async function learn(s: Scenario): Promise<KnownCategories> {
+  if (s.config.categoryIds.length) return { ids: s.config.categoryIds.map(exactCategoryId), source: 'setting' };
+  const listing = await s.send('listPets', { query: 'limit=100' });
+  s.check(listing, { 'list-200-pets': {} });
+  const body = listing.response?.status === 200 ? jsonBody(listing) : undefined;
+  const ids: CategoryId[] = [];
+  for (const pet of body?.ok && Array.isArray(body.value) ? body.value : []) {
+    const id = pet && typeof pet === 'object' && !Array.isArray(pet) ? pet.categoryId : undefined;
+    if (isInt64(id) && !ids.some((seen) => BigInt(seen) === BigInt(id))) ids.push(id);
+    if (ids.length >= MAX_LEARNED) break;
+  }
+  if (ids.length) return { ids, source: 'listing' };
+  const unknown = 'no categoryId is known to be accepted: --category-ids is not given and the listing shows no animal';
+  if (!s.config.writes) return { ids: [], reason: unknown };
+  for (const categoryId of PROBE_CATEGORY_IDS) {
+    const input = { name: 'conformance category probe', categoryId };
+    const exchange = await s.send('createPet', { body: stringifyJson(input) });
+    const refusable = categoryEdge({ ids: [], reason: unknown }, categoryId);
+    // A 400 is what a server that knows no such category may answer: it shows nothing about create.201-pet.
+    const judgements: Judgements = { 'create-category-constraints': { categoryId }, 'create-echo': { input } };
+    if (exchange.response?.status !== 400) judgements['create-201-pet'] = { refusable };
+    s.check(exchange, judgements);
+    if (exchange.response?.status === 201) return { ids: [categoryId], source: 'probe' };
+  }
+  const tried = PROBE_CATEGORY_IDS.map(String).join(', ');
+  return { ids: [], reason: `${unknown}, and POST /v1/pets took none of categoryId ${tried}: name one the target accepts with --category-ids` };
+}
