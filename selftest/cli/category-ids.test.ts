@@ -81,12 +81,15 @@ describe('a target whose only category is 42, its store empty', () => {
     expect(clause(result.report, 'list.full-page').outcome).toBe('pass');
   });
 
-  it('with CATEGORY_IDS naming one it refuses, fails create.201-pet, and the failure says why that categoryId and where to change it', async () => {
-    const result = await run(gate.url, [], { CATEGORY_IDS: '43' });
+  it('with CATEGORY_IDS naming one it refuses, fails create.201-pet on the first valid NewPet, and the failure says why that categoryId and where to change it', async () => {
+    const result = await run(gate.url, ['--only', 'create.201-pet'], { CATEGORY_IDS: '43' });
     expect(result.code).toBe(1);
     const created = clause(result.report, 'create.201-pet');
     expect(created.outcome).toBe('fail');
-    expect(created.checks.find((c) => c.outcome === 'fail')?.expected).toMatch(/categoryId 43 is one --category-ids names; if the target refuses it, give categoryIds it accepts with --category-ids/);
+    const failure = created.checks.find((c) => c.outcome === 'fail');
+    expect(failure?.expected).toMatch(/categoryId 43 is one --category-ids names; if the target refuses it, give categoryIds it accepts with --category-ids/);
+    // The property's own edge values, not only the set-up requests, hold a known categoryId to its 201.
+    expect(JSON.parse(failure?.counterexample ?? '{}')).toMatchObject({ categoryId: 43 });
   });
 
   it('learns 42 from an animal the listing shows, with no setting', async () => {
