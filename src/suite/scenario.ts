@@ -16,7 +16,7 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   outcome?: Exclude<Outcome, 'error'>;
   observed?: string[];
   /** Answers that would have borne on it but were 429 (rate limited): they judge nothing. */
-  rateLimited?: number;
+  answers429?: number;
 }
 
 /** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
@@ -198,7 +198,7 @@ export class Scenario {
       if (!selected || this.excluded.has(name)) continue;
       const record = this.record(name);
       if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
-        record.rateLimited = (record.rateLimited ?? 0) + 1;
+        record.answers429 = (record.answers429 ?? 0) + 1;
         continue;
       }
       let verdict;
@@ -365,8 +365,9 @@ export class Scenario {
     if (record.outcome === undefined) {
       record.outcome = 'skip';
       const limited = this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart;
-      if (record.rateLimited) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.rateLimited}`;
+      if (record.answers429) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.answers429}`;
       else record.note = limited > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${limited} times` : reason;
+      if (record.answers429 || limited > 0) record.rateLimited = true;
     }
   }
 }
@@ -488,7 +489,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const name of declared) s.skipCheck(name, 'no exchange in this run bore on this check');
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
-      if (record.rateLimited) s.skipCheck(name as CheckName, '');
+      if (record.answers429) s.skipCheck(name as CheckName, '');
       else records.delete(name);
     }
     finish();
