@@ -367,6 +367,38 @@ const TABLE: Table = {
       { why: 'an id that is a string', ex: exchange(201, pet(7, { id: '7' })) },
     ],
   },
+  'create-ignores-client-id': {
+    ctx: { clientId: '7', existing: true },
+    pass: [
+      { why: 'a 201 under another id', ex: exchange(201, pet(8)) },
+      { why: 'a 400 refusing the id', ex: exchange(400, errorBody(400, 'invalid_pet', 'id is assigned by the service')) },
+      { why: 'a 409 refusing the id an animal already has', ex: exchange(409, errorBody(409, 'conflict')) },
+      { why: 'an int64 id one below the unused one sent', ex: exchange(201, raw('{"id":9223372036854775806,"name":"x","categoryId":3}')), ctx: { clientId: '9223372036854775807', existing: false } },
+    ],
+    fail: [
+      { why: 'a 201 reusing the id of an existing animal', ex: exchange(201, pet(7)), actual: /^201 with id 7$/ },
+      { why: 'a 200 reusing it', ex: exchange(200, pet(7)) },
+      { why: 'a 201 under the unused int64 id sent', ex: exchange(201, raw('{"id":9223372036854775807,"name":"x","categoryId":3}')), ctx: { clientId: '9223372036854775807', existing: false }, actual: /9223372036854775807/ },
+      { why: 'the id given back as a string', ex: exchange(201, pet('7' as unknown as number)) },
+    ],
+    na: [
+      { why: 'a 500 (errors.no-5xx judges it)', ex: exchange(500, errorBody(500)) },
+      { why: 'a 201 without an id (create.201-pet judges it)', ex: exchange(201, { name: 'x', categoryId: 2 }) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'create-client-id-leaves-existing': {
+    ctx: { before: pet(7) },
+    pass: [
+      { why: 'the animal as it was', ex: exchange(200, pet(7)) },
+      { why: 'as it was, with a field Pet does not define', ex: exchange(200, { ...pet(7), updatedAt: '2026-01-01T00:00:00Z' }) },
+    ],
+    fail: [
+      { why: 'overwritten by the NewPet', ex: exchange(200, pet(7, { name: "carries another animal's id", categoryId: 2, status: 'pending' })), actual: /carries another/ },
+      { why: 'its status changed', ex: exchange(200, pet(7, { status: 'sold' })) },
+      { why: 'gone', ex: exchange(404, errorBody(404, 'not_found')), actual: /^404/ },
+    ],
+  },
   'create-invalid-400': {
     ctx: { rule: 'name missing' },
     pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],

@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -43,6 +43,8 @@ export const CHECKS = {
   'create-echo': createEcho,
   'create-name-constraints': createNameConstraints,
   'create-id-unique': createIdUnique,
+  'create-ignores-client-id': createIgnoresClientId,
+  'create-client-id-leaves-existing': createClientIdLeavesExisting,
   'create-invalid-400': createInvalid400,
   'create-content-type': createContentType,
   'create-null-optional': createNullOptional,
