@@ -501,6 +501,18 @@ const TABLE: Table = {
       { why: 'the status the listing showed left out', ex: exchange(200, { id: INT64_MAX, name: `pet ${INT64_MAX}`, categoryId: 1 }) },
     ],
   },
+  'get-read-lag': {
+    ctx: { misses: 0, lagMs: 0 },
+    observe: [
+      { why: 'found by the first GET', ex: exchange(200, pet(7)), value: 'found by the first GET' },
+      { why: 'found after two 404s, 63 ms on', ex: exchange(200, pet(7)), ctx: { misses: 2, lagMs: 63 }, value: '404 at first, found within 100 ms' },
+      { why: 'found after 1.2 s', ex: exchange(200, pet(7)), ctx: { misses: 6, lagMs: 1200 }, value: '404 at first, found within 2000 ms' },
+    ],
+    na: [
+      { why: 'never found (get.200-pet fails it)', ex: exchange(404, errorBody(404, 'not_found')), ctx: { misses: 6, lagMs: 1000 } },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'get-unknown-404': {
     ctx: { id: '9223372036854775806' },
     pass: [{ why: 'a 404', ex: exchange(404, errorBody(404, 'not_found')) }],

@@ -139,6 +139,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
+  'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
 };
 

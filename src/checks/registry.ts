@@ -6,7 +6,7 @@ import {
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
 } from './deprecation.ts';
-import { get200Pet, getMalformedId, getUnknown404 } from './get.ts';
+import { get200Pet, getMalformedId, getReadLag, getUnknown404 } from './get.ts';
 import {
   list200Pets, listFullPage, listInvalidQuery, listInvalidQueryHandling, listLimitAccepted, listLimitDefault, listLimitMax,
   listLimitRespected, listStatusFilter,
@@ -53,6 +53,7 @@ export const CHECKS = {
   'pet-default-status': petDefaultStatus,
   'create-unknown-fields': createUnknownFields,
   'get-200-pet': get200Pet,
+  'get-read-lag': getReadLag,
   'get-unknown-404': getUnknown404,
   'get-malformed-id': getMalformedId,
   'deprecation-operational': deprecationOperational,
