@@ -39,6 +39,9 @@ type Table = { [N in CheckName]: Cases<ContextOf<N>> };
 
 const REMOVAL = new Date('2030-12-05T00:00:00Z');
 const AFTER_REMOVAL = new Date('2031-01-10T00:00:00Z');
+/** The spec names 5 December 2030 and no zone: that day begins first at UTC+14, at 10:00Z the day before. */
+const REMOVAL_DAY_BEGINS = new Date('2030-12-04T10:00:00Z');
+const JUST_BEFORE_IT = new Date(REMOVAL_DAY_BEGINS.getTime() - 1);
 const INT64_MAX = 9223372036854775807n;
 const NEW_PET = { name: 'Rex', categoryId: INT64_MAX };
 const NUL_NAME = { why: 'a NUL character', tooLong: false };
@@ -541,8 +544,13 @@ const TABLE: Table = {
     fail: [
       { why: 'a 404 for a listed id before removal', ex: exchange(404, errorBody(404)), actual: /^404/ },
       { why: 'a 410 before removal', ex: exchange(410, errorBody(410)) },
+      { why: 'a 410 at 09:59:59.999Z on 4 December 2030, still 4 December everywhere', ex: exchange(410, errorBody(410)), now: JUST_BEFORE_IT },
     ],
-    na: [{ why: 'a 404 after removal', ex: exchange(404, errorBody(404)), now: AFTER_REMOVAL }],
+    na: [
+      { why: 'a 404 after removal', ex: exchange(404, errorBody(404)), now: AFTER_REMOVAL },
+      { why: 'a 410 at 10:00Z on 4 December 2030, when 5 December begins at UTC+14', ex: exchange(410, errorBody(410)), now: REMOVAL_DAY_BEGINS },
+      { why: 'a 410 at 00:00Z on 5 December 2030', ex: exchange(410, errorBody(410)), now: REMOVAL },
+    ],
   },
   'deprecation-headers-well-formed': {
     ctx: {},
@@ -595,9 +603,11 @@ const TABLE: Table = {
       { why: 'a 200 after removal', ex: exchange(200, pet(7)), now: AFTER_REMOVAL, value: 'still served' },
       { why: 'a 410 after removal', ex: exchange(410, errorBody(410)), now: AFTER_REMOVAL, value: 'answered 410' },
       { why: 'a 404 on the removal date', ex: exchange(404, errorBody(404)), now: REMOVAL, value: 'answered 404' },
+      { why: 'a 410 once 5 December has begun at UTC+14', ex: exchange(410, errorBody(410)), now: REMOVAL_DAY_BEGINS, value: 'answered 410' },
     ],
     na: [
       { why: 'a 200 before removal', ex: exchange(200, pet(7)) },
+      { why: 'a 410 a millisecond before 5 December begins anywhere', ex: exchange(410, errorBody(410)), now: JUST_BEFORE_IT },
       { why: 'a transport failure after removal', ex: failed(), now: AFTER_REMOVAL },
     ],
   },
