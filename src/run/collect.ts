@@ -93,6 +93,7 @@ const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[]
   { clause: 'pet.default-status', title: 'Status given when omitted' },
   { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
   { clause: 'messages.success-status', title: 'Message operation success status' },
+  { clause: 'get.read-lag', title: 'GET /pets/{petId} of an animal just created or listed' },
   { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
 ];
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
+import { earliestRemoval, mayBeRemoved } from '../checks/deprecation.ts';
 import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -129,10 +130,10 @@ export class Scenario {
     return this.ctx.env.now;
   }
 
-  /** Whether the clock (--now) is past the removal date of a deprecated operation. */
+  /** Whether the clock (--now) has reached the first moment a deprecated operation may be removed (its removal day at UTC+14). */
   isRemoved(operationId: string): boolean {
     const removal = removalOf(this.ctx, operationId);
-    return removal !== undefined && this.now >= removal;
+    return removal !== undefined && mayBeRemoved(this.now, removal);
   }
 
   get hasFailed(): boolean {
@@ -398,9 +399,11 @@ function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
 
 function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, past: boolean): string {
   const day = (iso: string) => iso.slice(0, 10);
+  const now = ctx.config.now.endsWith('T00:00:00.000Z') ? day(ctx.config.now) : ctx.config.now;
+  const start = `${earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z')}, when that day begins at UTC+14`;
   return past
-    ? `the clock (--now ${day(ctx.config.now)}) is past the ${day(removal.toISOString())} removal of ${operationId}, which may be gone`
-    : `the clock (--now ${day(ctx.config.now)}) is before the ${day(removal.toISOString())} removal of ${operationId}`;
+    ? `the clock (--now ${now}) is past the start of the ${day(removal.toISOString())} removal of ${operationId} (${start}), which may be gone`
+    : `the clock (--now ${now}) is before the ${day(removal.toISOString())} removal of ${operationId} (${start})`;
 }
 
 /** Why the whole scenario is skipped with these settings: every reason that applies, or undefined. */
@@ -409,7 +412,7 @@ function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | unde
   if (options.writes && !ctx.config.writes) reasons.push(ctx.config.writesReason ?? 'writes are not allowed');
   const deprecated = options.deprecated;
   const removal = deprecated ? removalOf(ctx, deprecated) : undefined;
-  if (deprecated && removal && ctx.env.now >= removal) reasons.push(clockAgainst(ctx, removal, deprecated, true));
+  if (deprecated && removal && mayBeRemoved(ctx.env.now, removal)) reasons.push(clockAgainst(ctx, removal, deprecated, true));
   if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
   return reasons.length > 0 ? reasons.join('; and ') : undefined;
 }
@@ -420,7 +423,7 @@ function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<Chec
   const side = options.removal;
   const removal = side ? removalOf(ctx, side.operationId) : undefined;
   if (!side || !removal) return excluded;
-  const past = ctx.env.now >= removal;
+  const past = mayBeRemoved(ctx.env.now, removal);
   for (const name of (past ? side.before : side.after) ?? []) excluded.set(name, clockAgainst(ctx, removal, side.operationId, past));
   return excluded;
 }
