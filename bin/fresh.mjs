@@ -1,24 +1,34 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
+/** The newest (or oldest) modification time of a file, or of the files in a folder tree. */
+function mtime(path, pick) {
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
+  let found = pick === Math.max ? 0 : Infinity;
+  for (const entry of readdirSync(path, { withFileTypes: true })) found = pick(found, mtime(`${path}/${entry.name}`, pick));
+  return found;
 }
 
 /**
- * The bundle dist/NAME.js (npm run build, run on install) when it is at least as new as the
- * sources it was built from; else undefined, and the caller runs the sources through tsx, so an
- * edit takes effect without a build.
+ * Whether a build output in the package folder `root` (a file, or a folder whose every file counts)
+ * is at least as new as the folders it was built from. A published package sets every mtime alike,
+ * so it counts as fresh there. CONFORMANCE_FROM_SOURCES=1 makes every output stale.
+ */
+export function isFresh(root, output, sourceDirs) {
+  if (process.env.CONFORMANCE_FROM_SOURCES) return false;
+  const built = join(root, output);
+  if (!existsSync(built)) return false;
+  const oldest = mtime(built, Math.min);
+  return oldest !== Infinity && oldest >= Math.max(...sourceDirs.map((dir) => mtime(join(root, dir), Math.max)));
+}
+
+/**
+ * The bundle dist/NAME.js (npm run build, run on install) when it is fresh; else undefined, and the
+ * caller runs the sources through tsx, so an edit takes effect without a build.
  */
 export function freshBundle(name, sourceDirs) {
-  const bundle = here(`../dist/${name}.js`);
-  if (!existsSync(bundle)) return undefined;
-  return statSync(bundle).mtimeMs >= Math.max(...sourceDirs.map((dir) => newest(here(`../${dir}`)))) ? bundle : undefined;
+  return isFresh(here('..'), `dist/${name}.js`, sourceDirs) ? here(`../dist/${name}.js`) : undefined;
 }

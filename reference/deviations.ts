@@ -68,6 +68,8 @@ const CATALOGUE = [
   fault('fault-create-duplicate-ids', 'create.id-unique', 'Every 3rd created pet reuses the id of the previously created one (replacing it in the store).'),
   fault('fault-create-location-wrong', 'create.location-resolves', 'Location points to a different existing pet.'),
   fault('fault-create-not-persisted', 'get.200-pet', 'Created pets are answered 201 but never stored (GET by id gives 404).'),
+  fault('fault-upsert-client-id', 'create.ignores-client-id', 'An integer id in the NewPet is taken as the new pet\'s id, overwriting the pet that has it (an ORM upsert by mass assignment).'),
+  fault('fault-client-id-honoured', 'create.ignores-client-id', 'An integer id in the NewPet that no pet has is taken as the new pet\'s id; one a pet already has is ignored.'),
 
   // --- fetch by id -----------------------------------------------------------------------------
   fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
@@ -101,6 +103,7 @@ const CATALOGUE = [
   allowed('allowed-messages-201', 'A successful POST /messages answers 201 (full body).'),
   allowed('allowed-default-status-available', 'A pet created without status is stored and returned with status "available".'),
   allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
+  allowed('allowed-refuses-client-id', 'POST /v1/pets refuses a NewPet that carries an id (400 Error: the service assigns it); other unknown fields are ignored.'),
   allowed('allowed-rejects-unknown-fields', 'POST /v1/pets rejects a NewPet with fields other than name, categoryId, status (400 Error).'),
   allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
   allowed('allowed-null-status-as-omitted', 'POST /v1/pets takes "status": null as if status were omitted (201).'),
@@ -125,6 +128,7 @@ const CATALOGUE = [
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
+  allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
 ] as const satisfies readonly Deviation[];
 

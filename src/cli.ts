@@ -10,7 +10,7 @@ import { applyBaseline, loadBaseline, renderBaselineResult } from './report/base
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
-import { RATE_LIMITED_MARK, type RunReport } from './report/model.ts';
+import { type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
@@ -269,7 +269,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       say(`${renderBaselineResult(result)}\n`);
     }
     // A gate must not pass a target it could not judge because it answered 429 instead.
-    const rateLimited = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.note?.includes(RATE_LIMITED_MARK)));
+    const rateLimited = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.rateLimited));
     report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : rateLimited.length ? 3 : 0;
     report.verdict = gateFailures > 0 || rateLimited.length ? 'fail' : 'pass';
     await mkdir(settings.reportsDir, { recursive: true });

@@ -1,17 +1,22 @@
+import fc from 'fast-check';
 import { describe } from 'vitest';
-import { edgeNewPets, invalidNewPetCases, JSON_WITH_CHARSET, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, textEdge } from '../generators/index.ts';
-import { header } from '../src/http/exchange.ts';
-import { stringifyJson } from '../src/json/lossless.ts';
+import {
+  edgeNewPets, invalidNewPetCases, JSON_WITH_CHARSET, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, statusValues, textEdge,
+} from '../generators/index.ts';
+import { samePet } from '../src/checks/common.ts';
+import { header, jsonObject } from '../src/http/exchange.ts';
+import { isInt, stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
 import { categoryBasis, categoryEdge, eitherRefusable, knownCategories, PROBE_CATEGORY_IDS } from '../src/suite/categories.ts';
+import { fetchShownPet } from '../src/suite/read-lag.ts';
 import { createdBody } from '../src/suite/store.ts';
 
 describe('§4.2 Add an animal: POST /pets', () => {
   scenario(
     'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own (or 400 for a name or categoryId the spec does not guarantee)',
     {
-      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'pet-default-status', 'create-name-constraints', 'create-category-constraints'],
-      removal: { operationId: 'getPet', before: ['create-location-resolves'] },
+      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'get-read-lag', 'pet-default-status', 'create-name-constraints', 'create-category-constraints'],
+      removal: { operationId: 'getPet', before: ['create-location-resolves', 'get-read-lag'] },
       writes: true,
     },
     async (s) => {
@@ -31,7 +36,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
             const target = new URL(location, exchange.request.url);
             // The key goes only where it was meant to: a Location on another origin is not followed.
             if (target.origin !== new URL(exchange.request.url).origin) return { exchange };
-            return { exchange, created, fetched: await s.send('getPet', { url: target.href }) };
+            return { exchange, created, fetched: await fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href })) };
           },
           judge: (input, { exchange, created, fetched }) => {
             const name = textEdge(input.name as string);
@@ -48,7 +53,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
             if (category && (!name || taken)) judgements['create-category-constraints'] = { categoryId: input.categoryId };
             if (!('status' in input)) judgements['pet-default-status'] = {};
             s.judge(exchange, judgements);
-            if (created && fetched) s.judge(fetched, { 'create-location-resolves': { created } });
+            if (created && fetched) s.judge(fetched.exchange, { 'create-location-resolves': { created }, 'get-read-lag': fetched });
           },
         },
         { examples: edgeNewPets(s.contract, known.ids) },
@@ -109,6 +114,47 @@ describe('§4.2 Add an animal: POST /pets', () => {
       for (const [index, contentType] of OTHER_MEDIA_TYPES.entries()) {
         const input = { name: `labelled ${contentType ?? 'nothing'}`, categoryId: known.ids[index % known.ids.length]! };
         s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-content-type': { contentType }, 'create-echo': { input } });
+      }
+    },
+  );
+
+  // §2.2: "`id` is not part of the input. The service assigns it." A server that binds the whole body
+  // to its model (mass assignment) takes it anyway: for the new animal, or to overwrite the one that has it.
+  scenario(
+    "a NewPet that carries an id is refused, or created under an id of the service's, and the animal that has the id stays as it was",
+    {
+      checks: ['create-ignores-client-id', 'create-client-id-leaves-existing'],
+      removal: { operationId: 'getPet', before: ['create-client-id-leaves-existing'] },
+      writes: true,
+    },
+    async (s) => {
+      // Under categoryIds the target is known to accept, so a 400 is down to the id.
+      const known = await knownCategories(s);
+      if ('reason' in known) return s.leaveUnjudged(known.reason);
+      const category = (index: number) => known.ids[index % known.ids.length]!;
+      const [first, second] = statusValues(s.contract);
+      const readable = !s.isRemoved('getPet');
+      // An animal of the suite's own: a server that overwrites it spoils nobody else's.
+      const existing = createdBody(await s.send('createPet', { body: stringifyJson({ name: 'keeps its id', categoryId: category(0), status: first }) }));
+      if (existing && isInt(existing.id)) {
+        const id = String(existing.id);
+        const fetched = readable ? (await fetchShownPet(s.ctx, () => s.send('getPet', { path: { petId: id } }))).exchange : undefined;
+        // Judged only where GET shows the animal as created: a GET that is wrong already fails elsewhere.
+        const shown = fetched?.response?.status === 200 ? jsonObject(fetched) : undefined;
+        const before = shown && samePet(s.ctx.env, shown, existing) ? shown : undefined;
+        // Every field differs from the existing animal's (categoryId too, where two are known), so an overwrite shows whichever it keeps.
+        const input = { id: existing.id, name: "carries another animal's id", categoryId: category(1), status: second };
+        s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: id, existing: true } });
+        if (before) s.check(await s.send('getPet', { path: { petId: id } }), { 'create-client-id-leaves-existing': { before } });
+      }
+      // High in the int64 range, where sequential ids do not reach: a service that assigns its own
+      // gives it back with a chance of about 2^-62, so getting it back means the client's was taken.
+      const unused = fc.sample(fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }), { seed: s.config.seed, numRuns: 1 })[0]!;
+      const lookup = readable ? await s.send('getPet', { path: { petId: String(unused) } }) : undefined;
+      const taken = lookup?.response?.status === 200 && String(jsonObject(lookup)?.id) === String(unused);
+      if (!taken) {
+        const input = { id: unused, name: 'carries an unused id', categoryId: category(2) };
+        s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: String(unused), existing: false } });
       }
     },
   );

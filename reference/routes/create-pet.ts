@@ -58,6 +58,9 @@ function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; st
 
 function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
   if (!isJsonObject(body)) return { ok: false, message: 'request body must be a JSON object (NewPet)' };
+  if (ctx.dev.has('allowed-refuses-client-id') && field(body, 'id') !== undefined) {
+    return { ok: false, message: 'id is assigned by the service and must not be sent' };
+  }
   if (ctx.dev.has('allowed-rejects-unknown-fields')) {
     const unknown = Object.keys(body).filter((k) => !NEW_PET_FIELDS.has(k));
     if (unknown.length > 0) return { ok: false, message: `unknown fields: ${unknown.join(', ')}` };
@@ -86,6 +89,20 @@ function refusedUnknownCategory(res: ServerResponse, ctx: Ctx, categoryId: bigin
   if (status === undefined || (categoryId >= FIRST_CATEGORY && categoryId <= LAST_CATEGORY)) return false;
   sendError(res, ctx, status, 'unknown_category', `no category ${categoryId} (categories are ${FIRST_CATEGORY} to ${LAST_CATEGORY})`);
   return true;
+}
+
+/**
+ * An integer id the NewPet carries, where a deviation takes it (§2.2: the service assigns it):
+ * fault-upsert-client-id always, fault-client-id-honoured only when no pet has it.
+ */
+function clientId(body: ParsedJson, ctx: Ctx): bigint | undefined {
+  if (!ctx.dev.has('fault-upsert-client-id') && !ctx.dev.has('fault-client-id-honoured')) return undefined;
+  const value = isJsonObject(body) ? field(body, 'id') : undefined;
+  if (!isJsonNumber(value)) return undefined;
+  const literal = int64OfLiteral(value.value);
+  if (literal.kind !== 'int') return undefined;
+  if (!ctx.dev.has('fault-upsert-client-id') && ctx.store.get(literal.value) !== undefined) return undefined;
+  return literal.value;
 }
 
 function allocateId(ctx: Ctx): bigint {
@@ -136,7 +153,7 @@ export const createPet: Handler = async (req, res, ctx) => {
   const input = valid.pet;
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
   const pet: StoredPet = {
-    id: allocateId(ctx),
+    id: clientId(parsed.value, ctx) ?? allocateId(ctx),
     name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : ctx.dev.has('allowed-go-style-strings') ? input.name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : input.name,
     categoryId: ctx.dev.has('fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
     status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,

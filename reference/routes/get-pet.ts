@@ -10,6 +10,7 @@ import { petJson, type StoredPet } from '../store.ts';
 /** 2025-01-01T00:00:00Z as an RFC 9745 structured-field date. */
 const DEPRECATION = `@${Date.UTC(2025, 0, 1) / 1000}`;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+const READ_LAG_MS = 50;
 
 function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   if (ctx.dev.has('allowed-no-deprecation-headers')) return {};
@@ -56,7 +57,9 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     return;
   }
   const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
-  const pet = ctx.store.get(id);
+  const stored = ctx.store.get(id);
+  // allowed-read-lag: a pet shows up here 50 ms after its creation, as on a replica behind the primary.
+  const pet = stored && ctx.dev.has('allowed-read-lag') && Date.now() - Date.parse(stored.createdAt) < READ_LAG_MS ? undefined : stored;
   if (pet === undefined) {
     if (ctx.dev.has('fault-get-unknown-200')) {
       const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };

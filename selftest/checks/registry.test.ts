@@ -41,6 +41,9 @@ type Table = { [N in CheckName]: Cases<ContextOf<N>> };
 
 const REMOVAL = new Date('2030-12-05T00:00:00Z');
 const AFTER_REMOVAL = new Date('2031-01-10T00:00:00Z');
+/** The spec names 5 December 2030 and no zone: that day begins first at UTC+14, at 10:00Z the day before. */
+const REMOVAL_DAY_BEGINS = new Date('2030-12-04T10:00:00Z');
+const JUST_BEFORE_IT = new Date(REMOVAL_DAY_BEGINS.getTime() - 1);
 const INT64_MAX = 9223372036854775807n;
 const NEW_PET = { name: 'Rex', categoryId: INT64_MAX };
 const NUL_NAME = { why: 'a NUL character', tooLong: false };
@@ -382,6 +385,38 @@ const TABLE: Table = {
       { why: 'an id that is a string', ex: exchange(201, pet(7, { id: '7' })) },
     ],
   },
+  'create-ignores-client-id': {
+    ctx: { clientId: '7', existing: true },
+    pass: [
+      { why: 'a 201 under another id', ex: exchange(201, pet(8)) },
+      { why: 'a 400 refusing the id', ex: exchange(400, errorBody(400, 'invalid_pet', 'id is assigned by the service')) },
+      { why: 'a 409 refusing the id an animal already has', ex: exchange(409, errorBody(409, 'conflict')) },
+      { why: 'an int64 id one below the unused one sent', ex: exchange(201, raw('{"id":9223372036854775806,"name":"x","categoryId":3}')), ctx: { clientId: '9223372036854775807', existing: false } },
+    ],
+    fail: [
+      { why: 'a 201 reusing the id of an existing animal', ex: exchange(201, pet(7)), actual: /^201 with id 7$/ },
+      { why: 'a 200 reusing it', ex: exchange(200, pet(7)) },
+      { why: 'a 201 under the unused int64 id sent', ex: exchange(201, raw('{"id":9223372036854775807,"name":"x","categoryId":3}')), ctx: { clientId: '9223372036854775807', existing: false }, actual: /9223372036854775807/ },
+      { why: 'the id given back as a string', ex: exchange(201, pet('7' as unknown as number)) },
+    ],
+    na: [
+      { why: 'a 500 (errors.no-5xx judges it)', ex: exchange(500, errorBody(500)) },
+      { why: 'a 201 without an id (create.201-pet judges it)', ex: exchange(201, { name: 'x', categoryId: 2 }) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+  'create-client-id-leaves-existing': {
+    ctx: { before: pet(7) },
+    pass: [
+      { why: 'the animal as it was', ex: exchange(200, pet(7)) },
+      { why: 'as it was, with a field Pet does not define', ex: exchange(200, { ...pet(7), updatedAt: '2026-01-01T00:00:00Z' }) },
+    ],
+    fail: [
+      { why: 'overwritten by the NewPet', ex: exchange(200, pet(7, { name: "carries another animal's id", categoryId: 2, status: 'pending' })), actual: /carries another/ },
+      { why: 'its status changed', ex: exchange(200, pet(7, { status: 'sold' })) },
+      { why: 'gone', ex: exchange(404, errorBody(404, 'not_found')), actual: /^404/ },
+    ],
+  },
   'create-invalid-400': {
     ctx: { rule: 'name missing' },
     pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
@@ -501,6 +536,18 @@ const TABLE: Table = {
       { why: 'the status the listing showed left out', ex: exchange(200, { id: INT64_MAX, name: `pet ${INT64_MAX}`, categoryId: 1 }) },
     ],
   },
+  'get-read-lag': {
+    ctx: { misses: 0, lagMs: 0 },
+    observe: [
+      { why: 'found by the first GET', ex: exchange(200, pet(7)), value: 'found by the first GET' },
+      { why: 'found after two 404s, 63 ms on', ex: exchange(200, pet(7)), ctx: { misses: 2, lagMs: 63 }, value: '404 at first, found within 100 ms' },
+      { why: 'found after 1.2 s', ex: exchange(200, pet(7)), ctx: { misses: 6, lagMs: 1200 }, value: '404 at first, found within 2000 ms' },
+    ],
+    na: [
+      { why: 'never found (get.200-pet fails it)', ex: exchange(404, errorBody(404, 'not_found')), ctx: { misses: 6, lagMs: 1000 } },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'get-unknown-404': {
     ctx: { id: '9223372036854775806' },
     pass: [{ why: 'a 404', ex: exchange(404, errorBody(404, 'not_found')) }],
@@ -529,8 +576,13 @@ const TABLE: Table = {
     fail: [
       { why: 'a 404 for a listed id before removal', ex: exchange(404, errorBody(404)), actual: /^404/ },
       { why: 'a 410 before removal', ex: exchange(410, errorBody(410)) },
+      { why: 'a 410 at 09:59:59.999Z on 4 December 2030, still 4 December everywhere', ex: exchange(410, errorBody(410)), now: JUST_BEFORE_IT },
     ],
-    na: [{ why: 'a 404 after removal', ex: exchange(404, errorBody(404)), now: AFTER_REMOVAL }],
+    na: [
+      { why: 'a 404 after removal', ex: exchange(404, errorBody(404)), now: AFTER_REMOVAL },
+      { why: 'a 410 at 10:00Z on 4 December 2030, when 5 December begins at UTC+14', ex: exchange(410, errorBody(410)), now: REMOVAL_DAY_BEGINS },
+      { why: 'a 410 at 00:00Z on 5 December 2030', ex: exchange(410, errorBody(410)), now: REMOVAL },
+    ],
   },
   'deprecation-headers-well-formed': {
     ctx: {},
@@ -583,9 +635,11 @@ const TABLE: Table = {
       { why: 'a 200 after removal', ex: exchange(200, pet(7)), now: AFTER_REMOVAL, value: 'still served' },
       { why: 'a 410 after removal', ex: exchange(410, errorBody(410)), now: AFTER_REMOVAL, value: 'answered 410' },
       { why: 'a 404 on the removal date', ex: exchange(404, errorBody(404)), now: REMOVAL, value: 'answered 404' },
+      { why: 'a 410 once 5 December has begun at UTC+14', ex: exchange(410, errorBody(410)), now: REMOVAL_DAY_BEGINS, value: 'answered 410' },
     ],
     na: [
       { why: 'a 200 before removal', ex: exchange(200, pet(7)) },
+      { why: 'a 410 a millisecond before 5 December begins anywhere', ex: exchange(410, errorBody(410)), now: JUST_BEFORE_IT },
       { why: 'a transport failure after removal', ex: failed(), now: AFTER_REMOVAL },
     ],
   },

@@ -38,7 +38,7 @@ describe('--dry-run', () => {
     {
       name: 'production, the clock past the removal, no message host',
       args: () => ['--base-url', main.url, '--env', 'production', '--now', '2031-01-01'],
-      reasons: [/writes are off against production/, /past the 2030-12-05 removal of getPet/],
+      reasons: [/writes are off against production/, /past the start of the 2030-12-05 removal of getPet \(2030-12-04T10:00Z, when that day begins at UTC\+14\)/],
     },
     {
       name: 'staging with both hosts, one section deselected',

@@ -76,6 +76,25 @@ describe('--now past the removal date', () => {
   });
 });
 
+describe('--now at the start of the removal day (5 December 2030 begins at UTC+14, 2030-12-04T10:00Z)', () => {
+  it('requires GET /pets/{petId} until that moment and not from it on', async () => {
+    const removed = await startReference({ apiKey: KEY, deviations: ['fault-deprecated-removed'] });
+    try {
+      const args = ['--base-url', removed.baseUrl, '--messages-base-url', removed.messagesBaseUrl, '--runs', '2', '--seed', '4', '--only', '4.3,9'];
+      const before = await runCli([...args, '--now', '2030-12-04T09:59:59.999Z'], { API_KEY: KEY });
+      expect(before.code).toBe(1);
+      expect(before.report?.clauses.find((c) => c.id === 'deprecation.operational')?.outcome).toBe('fail');
+      const from = await runCli([...args, '--now', '2030-12-04T10:00:00Z'], { API_KEY: KEY });
+      expect(from.code).toBe(0);
+      expect(from.report?.clauses.find((c) => c.id === 'deprecation.operational')?.outcome).toBe('skip');
+      expect(from.report?.clauses.find((c) => c.id === 'get.200-pet')?.checks[0]?.note).toMatch(/past the start of the 2030-12-05 removal of getPet/);
+      expect(from.report?.clauses.find((c) => c.id === 'deprecation.after-removal')?.checks[0]?.note).toMatch(/answered 410/);
+    } finally {
+      await removed.close();
+    }
+  });
+});
+
 describe('--only and --skip', () => {
   const clauses = loadClauses();
   const chosen = (only: string[], skip: string[]) => clauses.filter((c) => isSelected(c, only, skip)).map((c) => c.id);

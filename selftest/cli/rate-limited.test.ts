@@ -22,7 +22,9 @@ describe('a target that answers 429 (an HTML page, as a gateway would) to everyt
     expect(result.stderr).toMatch(/^animal-store-conformance: rate limited: \d+ MUST clauses were skipped where the target answered 429/m);
     expect(result.report?.verdict).toBe('fail');
     expect(result.report?.summary.fail).toBe(0);
-    expect(result.report?.clauses.find((c) => c.id === 'auth.required')?.checks[0]?.note).toMatch(/429/);
+    const authRequired = result.report?.clauses.find((c) => c.id === 'auth.required')?.checks[0];
+    expect(authRequired?.note).toMatch(/429/);
+    expect(authRequired?.rateLimited).toBe(true);
     expect(result.ms).toBeLessThan(30_000);
   });
 });

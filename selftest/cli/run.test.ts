@@ -29,6 +29,15 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.report?.target.embedded).toBe(true);
   });
 
+  it('from the sources (CONFORMANCE_FROM_SOURCES=1, as after an edit not yet built), judges every clause as the build does', async () => {
+    const args = ['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '11'];
+    const [built, sources] = await Promise.all([runCli(args, { API_KEY: KEY }), runCli(args, { API_KEY: KEY, CONFORMANCE_FROM_SOURCES: '1' })]);
+    expect([built.code, sources.code]).toEqual([0, 0]);
+    const outcomes = (result: typeof built) => result.report?.clauses.map((clause) => `${clause.id} ${clause.outcome}`);
+    expect(outcomes(sources)).toEqual(outcomes(built));
+    expect(sources.report?.clauses.length).toBeGreaterThan(40);
+  });
+
   it('against a server started apart, with the key from the environment, never shows the key', async () => {
     const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '5', '--seed', '7'], { API_KEY: KEY });
     expect(result.code).toBe(0);

@@ -79,6 +79,11 @@ const PROBES: Record<string, Probe> = {
     const r = await createPet(s, validPet);
     return header(r, 'location') === `/v1/pets/${String(obj(r)['id'])}`;
   },
+  'fault-upsert-client-id': async (s) => {
+    await createPet(s, { name: 'Usurper', categoryId: 9, id: 1 });
+    return obj(await call(pets(s, '/1')))['name'];
+  },
+  'fault-client-id-honoured': async (s) => /"id":(\d+)/.exec((await createPet(s, '{"name":"Probe","categoryId":5,"id":9000000000000000001}')).text)?.[1],
   'fault-create-not-persisted': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
 
   'fault-get-wrong-pet': async (s) => obj(await call(pets(s, '/1')))['id'],
@@ -107,6 +112,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-201': (s) => status(msg(s, '{"message":"x"}')),
   'allowed-default-status-available': async (s) => obj(await createPet(s, validPet))['status'],
   'allowed-big-ids': async (s) => /"id":(\d+)/.exec((await createPet(s, validPet)).text)?.[1],
+  'allowed-refuses-client-id': (s) => status(createPet(s, { ...validPet, id: 9 })),
   'allowed-rejects-unknown-fields': (s) => status(createPet(s, { ...validPet, extra: true })),
   'allowed-415-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
   'allowed-null-status-as-omitted': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: null })),
@@ -135,6 +141,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
+  'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
 };
 

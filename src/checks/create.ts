@@ -91,6 +91,41 @@ export const createIdUnique = defineCheck<{ seenIds: Set<string> }>({
   },
 });
 
+/**
+ * Judges a POST /pets whose NewPet also carried an `id` (§2.2: "`id` is not part of the input. The
+ * service assigns it."): a refusal (4xx) or a created animal under another id. `existing` says
+ * whether an animal had that id already; an unused one drawn high in the int64 range is as good as
+ * never chosen by a service that assigns its own, so getting it back means the client's was taken.
+ */
+export const createIgnoresClientId = defineCheck<{ clientId: string; existing: boolean }>({
+  name: 'create-ignores-client-id',
+  clause: 'create.ignores-client-id',
+  description: 'A NewPet that carries an id is refused, or created under an id the service assigns',
+  judge(exchange, { clientId, existing }) {
+    const status = exchange.response?.status;
+    if (status === undefined || status >= 500 || status === 401 || status === 429) return NOT_APPLICABLE;
+    // Refused: nothing was created under the id (the Error body is errors.shape's to judge).
+    if (status >= 400) return PASS;
+    const id = jsonObject(exchange)?.id;
+    if (typeof id !== 'number' && typeof id !== 'bigint' && typeof id !== 'string') return NOT_APPLICABLE;
+    if (String(id) !== clientId) return PASS;
+    const whose = existing ? `the id ${clientId} of an existing animal` : `the unused id ${clientId}`;
+    return fail(`400 refusing it, or ${status} with an id the service assigns, not ${whose} sent in the NewPet`, `${status} with id ${String(id)}`);
+  },
+});
+
+/** Judges GET /pets/{id} of an existing animal after a NewPet carrying its id was sent: it is unchanged. */
+export const createClientIdLeavesExisting = defineCheck<{ before: Fields }>({
+  name: 'create-client-id-leaves-existing',
+  clause: 'create.ignores-client-id',
+  description: 'A NewPet that carries the id of an existing animal leaves that animal as it was',
+  judge(exchange, { env, before }) {
+    const body = jsonBody(exchange);
+    if (exchange.response?.status === 200 && body.ok && samePet(env, body.value, before)) return PASS;
+    return fail(`200 with ${stringifyJson(before)}, as before a NewPet carrying its id was sent`, describeResponse(exchange));
+  },
+});
+
 export const createInvalid400 = defineCheck<{ rule: string }>({
   name: 'create-invalid-400',
   clause: 'create.invalid-400',

@@ -63,14 +63,31 @@ export function deprecationHeaderProblems(exchange: Exchange): string[] {
   return problems;
 }
 
+const UTC_PLUS_14_MS = 14 * 3_600_000;
+
+/**
+ * The first moment a removal scheduled for a day (given as its 00:00Z) may happen. The spec names a
+ * day and no zone (§4.3, §9): the day begins first at UTC+14, 14 hours before it does in UTC. Until
+ * then it is the day before everywhere, and the operation must work; from then on it may be gone.
+ */
+export function earliestRemoval(removal: Date): Date {
+  return new Date(removal.getTime() - UTC_PLUS_14_MS);
+}
+
+/** Whether the clock has reached the first moment the removal may happen (see earliestRemoval). */
+export function mayBeRemoved(now: Date, removal: Date): boolean {
+  return now >= earliestRemoval(removal);
+}
+
 export const deprecationOperational = defineCheck<{ removal: Date; id: string }>({
   name: 'deprecation-operational',
   clause: 'deprecation.operational',
-  description: 'Before its removal date, GET /pets/{id} of a listed animal answers 200',
+  description: 'Until its removal day begins anywhere (UTC+14), GET /pets/{id} of a listed animal answers 200',
   judge(exchange, { env, removal, id }) {
-    if (env.now >= removal) return NOT_APPLICABLE;
+    if (mayBeRemoved(env.now, removal)) return NOT_APPLICABLE;
     if (exchange.response?.status === 200) return PASS;
-    return fail(`200 for listed id ${id} until ${removal.toISOString().slice(0, 10)}`, describeResponse(exchange));
+    const until = earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z');
+    return fail(`200 for listed id ${id} until ${until} (the ${removal.toISOString().slice(0, 10)} removal day's start at UTC+14)`, describeResponse(exchange));
   },
 });
 
@@ -94,7 +111,7 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
     const date = sunset === undefined ? undefined : parseHttpDate(sunset);
     if (!date) return NOT_APPLICABLE;
     // The spec names a day, not a zone: 5 December begins at UTC+14, 14 hours before it does in UTC.
-    const earliest = new Date(removal.getTime() - 14 * 3_600_000);
+    const earliest = earliestRemoval(removal);
     return date >= earliest ? PASS : fail(`Sunset on or after ${earliest.toUTCString()} (the removal day's start at UTC+14)`, `Sunset: ${sunset}`);
   },
 });
@@ -113,10 +130,10 @@ export const deprecationSignals = defineCheck({
 export const deprecationAfterRemoval = defineCheck<{ removal: Date }>({
   name: 'deprecation-after-removal',
   clause: 'deprecation.after-removal',
-  description: 'With the clock past the removal date, records whether GET /pets/{id} is still served',
+  description: 'With the clock past the start of the removal day at UTC+14, records whether GET /pets/{id} is still served',
   judge(exchange, { env, removal }) {
     const status = exchange.response?.status;
-    if (env.now < removal || status === undefined) return NOT_APPLICABLE;
+    if (!mayBeRemoved(env.now, removal) || status === undefined) return NOT_APPLICABLE;
     return { outcome: 'observe', value: status === 200 ? 'still served' : `answered ${status}` };
   },
 });

@@ -17,6 +17,26 @@ export const get200Pet = defineCheck<{ expected: Record<string, unknown> }>({
   },
 });
 
+/** Bounds the lag is reported in, so that the observations of one run stay few. */
+const LAG_BOUNDS_MS = [50, 100, 250, 500, 1000, 2000];
+
+/**
+ * Records whether a GET of an animal the service had shown found it at once, or only after 404s
+ * (a read replica trailing the primary: the spec promises no read-your-writes timing). `misses`
+ * and `lagMs` come from the retries of src/suite/read-lag.ts.
+ */
+export const getReadLag = defineCheck<{ misses: number; lagMs: number }>({
+  name: 'get-read-lag',
+  clause: 'get.read-lag',
+  description: 'Records whether an animal just created or listed is found by the first GET /pets/{id}, or only after a 404',
+  judge(exchange, { misses, lagMs }) {
+    if (exchange.response?.status !== 200) return NOT_APPLICABLE;
+    if (misses === 0) return { outcome: 'observe', value: 'found by the first GET' };
+    const bound = LAG_BOUNDS_MS.find((ms) => lagMs <= ms) ?? lagMs;
+    return { outcome: 'observe', value: `404 at first, found within ${bound} ms` };
+  },
+});
+
 export const getUnknown404 = defineCheck<{ id: string }>({
   name: 'get-unknown-404',
   clause: 'get.unknown-404',

@@ -1,12 +1,12 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, noServerError } from './common.ts';
 import {
-  create201Pet, createCategoryConstraints, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createCategoryConstraints, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
 } from './deprecation.ts';
-import { get200Pet, getMalformedId, getUnknown404 } from './get.ts';
+import { get200Pet, getMalformedId, getReadLag, getUnknown404 } from './get.ts';
 import {
   list200Pets, listFullPage, listInvalidQuery, listInvalidQueryHandling, listLimitAccepted, listLimitDefault, listLimitMax,
   listLimitRespected, listStatusFilter,
@@ -44,6 +44,8 @@ export const CHECKS = {
   'create-name-constraints': createNameConstraints,
   'create-category-constraints': createCategoryConstraints,
   'create-id-unique': createIdUnique,
+  'create-ignores-client-id': createIgnoresClientId,
+  'create-client-id-leaves-existing': createClientIdLeavesExisting,
   'create-invalid-400': createInvalid400,
   'create-content-type': createContentType,
   'create-null-optional': createNullOptional,
@@ -52,6 +54,7 @@ export const CHECKS = {
   'pet-default-status': petDefaultStatus,
   'create-unknown-fields': createUnknownFields,
   'get-200-pet': get200Pet,
+  'get-read-lag': getReadLag,
   'get-unknown-404': getUnknown404,
   'get-malformed-id': getMalformedId,
   'deprecation-operational': deprecationOperational,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fromPackage } from '../paths.ts';
 import { parse as parseYaml } from 'yaml';
 import type { Level } from '../report/model.ts';
+import { cached } from './cache.ts';
 
 export interface Clause {
   id: string;
@@ -18,9 +19,15 @@ export const CLAUSES_PATH = fromPackage('spec', 'clauses.yaml');
 
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'OBSERVE'];
 
-/** The clause catalogue, checked for shape as it loads. */
+/** The clause catalogue: the build's (spec-cache.json) while it holds for this text. */
 export function loadClauses(path = CLAUSES_PATH): Clause[] {
-  const doc = parseYaml(readFileSync(path, 'utf8')) as { clauses?: Clause[] };
+  const text = readFileSync(path, 'utf8');
+  return (path === CLAUSES_PATH ? cached<Clause[]>('clauses', text) : undefined) ?? parseClauses(text);
+}
+
+/** The clause catalogue, checked for shape as it is parsed. */
+export function parseClauses(text: string): Clause[] {
+  const doc = parseYaml(text) as { clauses?: Clause[] };
   const clauses = doc.clauses ?? [];
   const seen = new Set<string>();
   for (const clause of clauses) {

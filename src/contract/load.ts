@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { fromPackage } from '../paths.ts';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3 } from 'openapi-types';
+import { cached } from './cache.ts';
 import type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from './model.ts';
 
 export type { Contract, Deprecation, Operation, OpenPoint, SchemaObject } from './model.ts';
@@ -12,9 +12,16 @@ export const DEFAULT_SPEC_PATH = fromPackage('spec', 'openapi.yaml');
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
-/** Validates the OpenAPI document with swagger-parser and flattens what the suite needs, once. */
+/** The contract of the OpenAPI document: the build's (spec-cache.json) while it holds for this text. */
 export async function loadContract(path = DEFAULT_SPEC_PATH): Promise<Contract> {
-  const raw = parseYaml(await readFile(path, 'utf8')) as OpenAPIV3.Document & Record<string, unknown>;
+  const text = await readFile(path, 'utf8');
+  return (path === DEFAULT_SPEC_PATH ? cached<Contract>('contract', text) : undefined) ?? parseContract(text);
+}
+
+/** Validates the OpenAPI document with swagger-parser and flattens what the suite needs. */
+export async function parseContract(text: string): Promise<Contract> {
+  const raw = parseYaml(text) as OpenAPIV3.Document & Record<string, unknown>;
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const document = (await SwaggerParser.validate(structuredClone(raw) as never)) as OpenAPIV3.Document;
   const operations: Record<string, Operation> = {};
   const deprecations: Deprecation[] = [];
@@ -33,11 +40,12 @@ export async function loadContract(path = DEFAULT_SPEC_PATH): Promise<Contract> 
         server: item.servers?.length ? 'messages' : 'main',
         deprecated: op.deprecated === true,
         parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] as OpenAPIV3.ParameterObject[],
-        requestSchema: mediaSchema(body?.content),
         responses: Object.fromEntries(
-          Object.entries(op.responses).map(([status, r]) => [status, mediaSchema((r as OpenAPIV3.ResponseObject).content)]),
+          Object.entries(op.responses).map(([status, r]) => [status, mediaSchema((r as OpenAPIV3.ResponseObject).content) ?? null]),
         ),
       };
+      const requestSchema = mediaSchema(body?.content);
+      if (requestSchema) operations[op.operationId]!.requestSchema = requestSchema;
       const ext = (op as Record<string, unknown>)['x-deprecation'] as
         | { section: string; removal: string; replacement: Deprecation['replacement'] }
         | undefined;

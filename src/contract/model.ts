@@ -14,8 +14,8 @@ export interface Operation {
   deprecated: boolean;
   parameters: OpenAPIV3.ParameterObject[];
   requestSchema?: SchemaObject;
-  /** Response status keys as written in the document: '200', '2XX', 'default'. */
-  responses: Record<string, SchemaObject | undefined>;
+  /** Response status keys as written in the document: '200', '2XX', 'default'; null where it shows no JSON body. */
+  responses: Record<string, SchemaObject | null>;
 }
 
 export interface Deprecation {

@@ -73,6 +73,7 @@ function check(c: CheckResult): Json {
     ['seed', c.seed],
     ['path', c.path],
     ['note', c.note],
+    ['rateLimited', c.rateLimited],
     ['judged', c.judged],
   ]);
 }

@@ -7,7 +7,7 @@ export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 /** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
 
-/** In the note of a check skipped where 429s were met: a gate must not pass on such skips. */
+/** In the note of a check skipped where 429s were met, for the reader; `rateLimited` says it to code. */
 export const RATE_LIMITED_MARK = 'rate limited (429)';
 
 export interface RecordedRequest {
@@ -51,6 +51,8 @@ export interface CheckResult {
   path?: string;
   /** Why it was skipped, or what was observed. */
   note?: string;
+  /** Skipped where the target answered 429: the target's rate limit, not the suite, left it unjudged. */
+  rateLimited?: boolean;
   /** How many exchanges this check judged. */
   judged: number;
 }

@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
-import { RATE_LIMITED_MARK, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
+import { type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 
 const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
@@ -9,7 +9,7 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note'] as const) {
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'rateLimited'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
     if (record.observed?.length) result.note = record.observed.join('; ');
@@ -17,11 +17,14 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   }
   into.judged += record.judged;
   if (RANK[outcome] > RANK[into.outcome]) {
+    // The worse outcome replaces the result whole: no note or mark of the lesser one stays behind.
     const judged = into.judged;
+    for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
     Object.assign(into, merge(undefined, record), { judged });
-  } else if (outcome === 'skip' && into.outcome === 'skip' && record.note?.includes(RATE_LIMITED_MARK) && !into.note?.includes(RATE_LIMITED_MARK)) {
+  } else if (outcome === 'skip' && into.outcome === 'skip' && record.rateLimited && !into.rateLimited) {
     // A skip the target's 429s may explain outweighs one that is only the suite's choice.
     into.note = record.note;
+    into.rateLimited = true;
   } else if (outcome === 'observe' && record.observed?.length) {
     const values = new Set([...(into.note?.split('; ') ?? []), ...record.observed]);
     into.note = [...values].slice(0, 20).join('; ');
@@ -91,6 +94,7 @@ const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[]
   { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
   { clause: 'create.category-constraints', title: 'categoryIds not known to name a category' },
   { clause: 'messages.success-status', title: 'Message operation success status' },
+  { clause: 'get.read-lag', title: 'GET /pets/{petId} of an animal just created or listed' },
   { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
 ];
 

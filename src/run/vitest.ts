@@ -1,3 +1,4 @@
+import { isFresh } from '../../bin/fresh.mjs';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { createVitest } from 'vitest/node';
@@ -15,7 +16,12 @@ export interface SuiteRun {
 
 export type ProgressListener = (event: { title: string; state: string; done: number }) => void;
 
-/** Runs tests/ through vitest, in-process, against the target the config names. */
+/** The conformance tests as the build bundled them (dist/tests) while that is fresh, else their sources. */
+export function testFiles(): string[] {
+  return isFresh(PACKAGE_ROOT, 'dist/tests', ['tests', 'src', 'generators']) ? ['dist/tests/*.test.js'] : ['tests/**/*.test.ts'];
+}
+
+/** Runs the tests of tests/ through vitest, in-process, against the target the config names. */
 export async function runSuite(config: SuiteConfig, options: { onProgress?: ProgressListener; graceMs?: number; maxWorkers?: number }): Promise<SuiteRun> {
   let done = 0;
   const progress: Reporter = {
@@ -29,7 +35,8 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
     {
       root: PACKAGE_ROOT,
       config: false,
-      include: ['tests/**/*.test.ts'],
+      include: testFiles(),
+      exclude: ['**/node_modules/**'],
       watch: false,
       reporters: [progress],
       provide: { suite: config },

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
+import { earliestRemoval, mayBeRemoved } from '../checks/deprecation.ts';
 import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -16,7 +17,7 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   outcome?: Exclude<Outcome, 'error'>;
   observed?: string[];
   /** Answers that would have borne on it but were 429 (rate limited): they judge nothing. */
-  rateLimited?: number;
+  answers429?: number;
 }
 
 /** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
@@ -131,10 +132,10 @@ export class Scenario {
     return this.ctx.env.now;
   }
 
-  /** Whether the clock (--now) is past the removal date of a deprecated operation. */
+  /** Whether the clock (--now) has reached the first moment a deprecated operation may be removed (its removal day at UTC+14). */
   isRemoved(operationId: string): boolean {
     const removal = removalOf(this.ctx, operationId);
-    return removal !== undefined && this.now >= removal;
+    return removal !== undefined && mayBeRemoved(this.now, removal);
   }
 
   get hasFailed(): boolean {
@@ -200,7 +201,7 @@ export class Scenario {
       if (!selected || this.excluded.has(name)) continue;
       const record = this.record(name);
       if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
-        record.rateLimited = (record.rateLimited ?? 0) + 1;
+        record.answers429 = (record.answers429 ?? 0) + 1;
         continue;
       }
       let verdict;
@@ -380,8 +381,9 @@ export class Scenario {
     if (record.outcome === undefined) {
       record.outcome = 'skip';
       const limited = this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart;
-      if (record.rateLimited) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.rateLimited}`;
+      if (record.answers429) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.answers429}`;
       else record.note = limited > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${limited} times` : reason;
+      if (record.answers429 || limited > 0) record.rateLimited = true;
     }
   }
 }
@@ -412,9 +414,11 @@ function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
 
 function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, past: boolean): string {
   const day = (iso: string) => iso.slice(0, 10);
+  const now = ctx.config.now.endsWith('T00:00:00.000Z') ? day(ctx.config.now) : ctx.config.now;
+  const start = `${earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z')}, when that day begins at UTC+14`;
   return past
-    ? `the clock (--now ${day(ctx.config.now)}) is past the ${day(removal.toISOString())} removal of ${operationId}, which may be gone`
-    : `the clock (--now ${day(ctx.config.now)}) is before the ${day(removal.toISOString())} removal of ${operationId}`;
+    ? `the clock (--now ${now}) is past the start of the ${day(removal.toISOString())} removal of ${operationId} (${start}), which may be gone`
+    : `the clock (--now ${now}) is before the ${day(removal.toISOString())} removal of ${operationId} (${start})`;
 }
 
 /** Why the whole scenario is skipped with these settings: every reason that applies, or undefined. */
@@ -423,7 +427,7 @@ function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | unde
   if (options.writes && !ctx.config.writes) reasons.push(ctx.config.writesReason ?? 'writes are not allowed');
   const deprecated = options.deprecated;
   const removal = deprecated ? removalOf(ctx, deprecated) : undefined;
-  if (deprecated && removal && ctx.env.now >= removal) reasons.push(clockAgainst(ctx, removal, deprecated, true));
+  if (deprecated && removal && mayBeRemoved(ctx.env.now, removal)) reasons.push(clockAgainst(ctx, removal, deprecated, true));
   if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
   return reasons.length > 0 ? reasons.join('; and ') : undefined;
 }
@@ -434,7 +438,7 @@ function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<Chec
   const side = options.removal;
   const removal = side ? removalOf(ctx, side.operationId) : undefined;
   if (!side || !removal) return excluded;
-  const past = ctx.env.now >= removal;
+  const past = mayBeRemoved(ctx.env.now, removal);
   for (const name of (past ? side.before : side.after) ?? []) excluded.set(name, clockAgainst(ctx, removal, side.operationId, past));
   return excluded;
 }
@@ -503,7 +507,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const name of declared) s.skipCheck(name, s.unjudgedReason ?? 'no exchange in this run bore on this check');
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
-      if (record.rateLimited) s.skipCheck(name as CheckName, '');
+      if (record.answers429) s.skipCheck(name as CheckName, '');
       else records.delete(name);
     }
     finish();

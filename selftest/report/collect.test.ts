@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { Clause } from '../../src/contract/clauses.ts';
+import { collect } from '../../src/run/collect.ts';
+import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
+
+const CLAUSE: Clause = { id: 'auth.required', section: '5', title: 'Key required', sentence: 'A missing key yields 401.', level: 'MUST', operations: ['listPets'] };
+
+function scenario(name: string, record: Omit<CheckRecord, 'check' | 'clause' | 'judged'>): { meta: ScenarioMeta } {
+  return { meta: { scenario: name, declared: ['auth-required'], checks: [{ check: 'auth-required', clause: CLAUSE.id, judged: 0, ...record }], requests: 1, rateLimited: 0, retryAfter: [] } };
+}
+
+const plainSkip = scenario('plain', { outcome: 'skip', note: 'the store is empty' });
+const limitedSkip = scenario('limited', { outcome: 'skip', note: 'every answer that bore on it was rate limited (429): 2', rateLimited: true });
+
+describe('collect: a skip the target rate-limited away', () => {
+  it.each([
+    ['after a plain skip', [plainSkip, limitedSkip]],
+    ['before a plain skip', [limitedSkip, plainSkip]],
+  ])('is kept, with its note, when it comes %s', (_order, scenarios) => {
+    const check = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks[0]!;
+    expect(check.outcome).toBe('skip');
+    expect(check.rateLimited).toBe(true);
+    expect(check.note).toMatch(/429/);
+  });
+
+  it('gives way to a pass elsewhere in the run', () => {
+    const check = collect([CLAUSE], [limitedSkip, scenario('passed', { outcome: 'pass' })], () => true).clauses[0]!.checks[0]!;
+    expect(check.outcome).toBe('pass');
+    expect(check.rateLimited).toBeUndefined();
+    expect(check.note).toBeUndefined();
+  });
+});
