@@ -4,12 +4,17 @@ import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-/** The newest (or oldest) modification time of a file, or of the files in a folder tree. */
-function mtime(path, pick) {
+/** The oldest modification time of a file, or of the files in a folder tree (Infinity: none). */
+function oldest(path) {
   if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
-  let found = pick === Math.max ? 0 : Infinity;
-  for (const entry of readdirSync(path, { withFileTypes: true })) found = pick(found, mtime(`${path}/${entry.name}`, pick));
-  return found;
+  return readdirSync(path).reduce((found, name) => Math.min(found, oldest(join(path, name))), Infinity);
+}
+
+/** The newest modification time in a tree, its folders' own counted (removing a file changes only its folder's). */
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((found, name) => Math.max(found, newest(join(path, name))), stat.mtimeMs);
 }
 
 /**
@@ -21,8 +26,8 @@ export function isFresh(root, output, sourceDirs) {
   if (process.env.CONFORMANCE_FROM_SOURCES) return false;
   const built = join(root, output);
   if (!existsSync(built)) return false;
-  const oldest = mtime(built, Math.min);
-  return oldest !== Infinity && oldest >= Math.max(...sourceDirs.map((dir) => mtime(join(root, dir), Math.max)));
+  const builtAt = oldest(built);
+  return builtAt !== Infinity && builtAt >= Math.max(...sourceDirs.map((dir) => newest(join(root, dir))));
 }
 
 /**

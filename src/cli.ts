@@ -10,7 +10,7 @@ import { applyBaseline, loadBaseline, renderBaselineResult } from './report/base
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
-import { type RunReport } from './report/model.ts';
+import { type BlockedBy, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import type { SuiteConfig } from './suite/config.ts';
@@ -268,10 +268,12 @@ async function run(settings: Settings, io: Io): Promise<number> {
       gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
       say(`${renderBaselineResult(result)}\n`);
     }
-    // A gate must not pass a target it could not judge because it answered 429 instead.
-    const rateLimited = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.rateLimited));
-    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : rateLimited.length ? 3 : 0;
-    report.verdict = gateFailures > 0 || rateLimited.length ? 'fail' : 'pass';
+    // A gate must not pass a target it could not judge for a cause on the target's side.
+    const blocked = (cause: BlockedBy) => report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)).length;
+    const rateLimited = blocked('rate-limit');
+    const unknownCategory = blocked('unknown-category');
+    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : rateLimited || unknownCategory ? 3 : 0;
+    report.verdict = gateFailures > 0 || rateLimited || unknownCategory ? 'fail' : 'pass';
     await mkdir(settings.reportsDir, { recursive: true });
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
@@ -282,8 +284,12 @@ async function run(settings: Settings, io: Io): Promise<number> {
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
     const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
     if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
-    if (rateLimited.length && report.exitCode === 3) {
-      io.err(`animal-store-conformance: rate limited: ${rateLimited.length} MUST clause${rateLimited.length === 1 ? ' was' : 's were'} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+    const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
+    if (rateLimited && report.exitCode === 3) {
+      io.err(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+    }
+    if (unknownCategory && report.exitCode === 3) {
+      io.err(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);
     }
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;

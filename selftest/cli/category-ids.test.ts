@@ -61,12 +61,16 @@ describe('a target whose only category is 42, its store empty', () => {
     await reference.close();
   });
 
-  it('with nothing known, fails nothing: the checks that need a 201 are skipped with a reason naming --category-ids', async () => {
+  it('with nothing known, fails nothing but cannot vouch (exit 3): the checks that need a 201 are skipped with a reason naming --category-ids', async () => {
     const result = await run(gate.url);
     expect(failedClauses(result.report)).toEqual([]);
-    expect(result.code).toBe(0);
+    // A create that refuses every body looks the same from here: a gate must not pass it.
+    expect(result.code).toBe(3);
+    expect(result.report?.verdict).toBe('fail');
+    expect(result.stderr).toMatch(/^animal-store-conformance: no categoryId accepted: \d+ MUST clauses were skipped because the target refused every categoryId tried.*--category-ids$/m);
     const created = clause(result.report, 'create.201-pet');
     expect(created.outcome).toBe('skip');
+    expect(created.checks.every((c) => c.blockedBy === 'unknown-category')).toBe(true);
     expect(created.checks.map((c) => c.note).join(' ')).toMatch(/took none of categoryId 1, 2, 3, 0: name one the target accepts with --category-ids/);
     expect(clause(result.report, 'create.category-constraints').checks[0]?.note).toMatch(/categoryId 0: refused \(400\)/);
     // Bodies that break a rule still get their 400 judged.
@@ -92,14 +96,18 @@ describe('a target whose only category is 42, its store empty', () => {
     expect(JSON.parse(failure?.counterexample ?? '{}')).toMatchObject({ categoryId: 43 });
   });
 
-  it('learns 42 from an animal the listing shows, with no setting', async () => {
-    const seeded = await fetch(`${gate.url}/v1/pets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'already here', categoryId: 42 }),
-    });
-    expect(seeded.status).toBe(201);
+  it('learns 42 from an animal the listing shows, with no setting, after trying the one it shows first and the target now refuses', async () => {
+    // Straight into the store, as an earlier run (or an older release) could have left it.
+    for (const [base, categoryId] of [[reference.baseUrl, 7], [gate.url, 42]] as const) {
+      const seeded = await fetch(`${base}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'already here', categoryId }),
+      });
+      expect(seeded.status).toBe(201);
+    }
     const result = await run(gate.url);
+    expect(clause(result.report, 'create.category-constraints').checks[0]?.note).toMatch(/refused \(400\)/);
     expect(failedClauses(result.report)).toEqual([]);
     expect(result.code).toBe(0);
     expect(clause(result.report, 'create.201-pet').outcome).toBe('pass');

@@ -24,7 +24,7 @@ describe('a target that answers 429 (an HTML page, as a gateway would) to everyt
     expect(result.report?.summary.fail).toBe(0);
     const authRequired = result.report?.clauses.find((c) => c.id === 'auth.required')?.checks[0];
     expect(authRequired?.note).toMatch(/429/);
-    expect(authRequired?.rateLimited).toBe(true);
+    expect(authRequired?.blockedBy).toBe('rate-limit');
     expect(result.ms).toBeLessThan(30_000);
   });
 });

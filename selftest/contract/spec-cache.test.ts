@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isFresh } from '../../bin/fresh.mjs';
@@ -46,6 +46,7 @@ describe('isFresh: a build output against the folders it was built from', () => 
       writeFileSync(join(root, path), '');
       utimesSync(join(root, path), now - age, now - age);
     }
+    for (const folder of ['src', 'src/deep', 'dist', 'dist/tests']) utimesSync(join(root, folder), now - 100, now - 100);
     return root;
   }
 
@@ -56,6 +57,19 @@ describe('isFresh: a build output against the folders it was built from', () => 
   it('is stale when one source, however deep, is newer than the oldest output file', () => {
     expect(isFresh(tree(60, 10), 'dist/tests', ['src'])).toBe(false);
     expect(isFresh(tree(80, 70), 'dist/tests', ['src'])).toBe(false);
+  });
+
+  it('is stale once a source file is removed (only its folder shows it)', () => {
+    const root = tree(60, 70);
+    rmSync(join(root, 'src/deep/b.ts'));
+    expect(isFresh(root, 'dist/tests', ['src'])).toBe(false);
+  });
+
+  it('is stale when the output folder holds no file', () => {
+    const root = tree(60, 70);
+    for (const name of ['one.js', 'two.js']) rmSync(join(root, 'dist/tests', name));
+    utimesSync(join(root, 'dist/tests'), Date.now() / 1000, Date.now() / 1000);
+    expect(isFresh(root, 'dist/tests', ['src'])).toBe(false);
   });
 
   it('is stale when the output is missing, or CONFORMANCE_FROM_SOURCES is set', () => {

@@ -10,7 +10,7 @@ function scenario(name: string, record: Omit<CheckRecord, 'check' | 'clause' | '
 }
 
 const plainSkip = scenario('plain', { outcome: 'skip', note: 'the store is empty' });
-const limitedSkip = scenario('limited', { outcome: 'skip', note: 'every answer that bore on it was rate limited (429): 2', rateLimited: true });
+const limitedSkip = scenario('limited', { outcome: 'skip', note: 'every answer that bore on it was rate limited (429): 2', blockedBy: 'rate-limit' });
 
 describe('collect: a skip the target rate-limited away', () => {
   it.each([
@@ -19,14 +19,14 @@ describe('collect: a skip the target rate-limited away', () => {
   ])('is kept, with its note, when it comes %s', (_order, scenarios) => {
     const check = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks[0]!;
     expect(check.outcome).toBe('skip');
-    expect(check.rateLimited).toBe(true);
+    expect(check.blockedBy).toBe('rate-limit');
     expect(check.note).toMatch(/429/);
   });
 
   it('gives way to a pass elsewhere in the run', () => {
     const check = collect([CLAUSE], [limitedSkip, scenario('passed', { outcome: 'pass' })], () => true).clauses[0]!.checks[0]!;
     expect(check.outcome).toBe('pass');
-    expect(check.rateLimited).toBeUndefined();
+    expect(check.blockedBy).toBeUndefined();
     expect(check.note).toBeUndefined();
   });
 });

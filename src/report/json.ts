@@ -73,7 +73,7 @@ function check(c: CheckResult): Json {
     ['seed', c.seed],
     ['path', c.path],
     ['note', c.note],
-    ['rateLimited', c.rateLimited],
+    ['blockedBy', c.blockedBy],
     ['judged', c.judged],
   ]);
 }

@@ -7,8 +7,10 @@ export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 /** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
 
-/** In the note of a check skipped where 429s were met, for the reader; `rateLimited` says it to code. */
+/** In the note of a check skipped where 429s were met, for the reader; `blockedBy` says it to code. */
 export const RATE_LIMITED_MARK = 'rate limited (429)';
+
+export type BlockedBy = 'rate-limit' | 'unknown-category';
 
 export interface RecordedRequest {
   method: string;
@@ -51,8 +53,11 @@ export interface CheckResult {
   path?: string;
   /** Why it was skipped, or what was observed. */
   note?: string;
-  /** Skipped where the target answered 429: the target's rate limit, not the suite, left it unjudged. */
-  rateLimited?: boolean;
+  /**
+   * Skipped for a cause on the target's side, so a gate cannot vouch for it: its 429s, or its
+   * refusal of every categoryId tried when none was given (--category-ids).
+   */
+  blockedBy?: BlockedBy;
   /** How many exchanges this check judged. */
   judged: number;
 }

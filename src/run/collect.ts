@@ -9,7 +9,7 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'rateLimited'] as const) {
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
     if (record.observed?.length) result.note = record.observed.join('; ');
@@ -21,10 +21,10 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     const judged = into.judged;
     for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
     Object.assign(into, merge(undefined, record), { judged });
-  } else if (outcome === 'skip' && into.outcome === 'skip' && record.rateLimited && !into.rateLimited) {
-    // A skip the target's 429s may explain outweighs one that is only the suite's choice.
+  } else if (outcome === 'skip' && into.outcome === 'skip' && record.blockedBy && !into.blockedBy) {
+    // A skip the target may be to blame for outweighs one that is only the suite's choice.
     into.note = record.note;
-    into.rateLimited = true;
+    into.blockedBy = record.blockedBy;
   } else if (outcome === 'observe' && record.observed?.length) {
     const values = new Set([...(into.note?.split('; ') ?? []), ...record.observed]);
     into.note = [...values].slice(0, 20).join('; ');

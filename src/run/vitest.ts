@@ -18,7 +18,7 @@ export type ProgressListener = (event: { title: string; state: string; done: num
 
 /** The conformance tests as the build bundled them (dist/tests) while that is fresh, else their sources. */
 export function testFiles(): string[] {
-  return isFresh(PACKAGE_ROOT, 'dist/tests', ['tests', 'src', 'generators']) ? ['dist/tests/*.test.js'] : ['tests/**/*.test.ts'];
+  return isFresh(PACKAGE_ROOT, 'dist/tests', ['tests', 'src', 'generators']) ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
 }
 
 /** Runs the tests of tests/ through vitest, in-process, against the target the config names. */

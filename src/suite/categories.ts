@@ -1,4 +1,5 @@
 import type { Refusable } from '../checks/types.ts';
+import type { BlockedBy } from '../report/model.ts';
 import { jsonBody } from '../http/exchange.ts';
 import { isInt, stringifyJson } from '../json/lossless.ts';
 import type { Judgements, Scenario } from './scenario.ts';
@@ -18,13 +19,14 @@ export type CategoryId = number | bigint;
 /** Where the known categoryIds came from, which a failure names. */
 export type CategorySource = 'setting' | 'listing' | 'probe';
 
-export type KnownCategories = { ids: CategoryId[]; source: CategorySource } | { ids: []; reason: string };
+/** blockedBy: the target refused every categoryId tried, so what needed a 201 goes unjudged through its doing. */
+export type KnownCategories = { ids: CategoryId[]; source: CategorySource } | { ids: []; reason: string; blockedBy?: BlockedBy };
 
 /** Tried in turn when nothing else tells which categories exist: the first one taken (201) is known. */
 export const PROBE_CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 0];
 
-/** At most this many categoryIds are taken from the listing. */
-const MAX_LEARNED = 8;
+/** At most this many categoryIds of the listing are tried, before PROBE_CATEGORY_IDS. */
+const MAX_LEARNED = 4;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -58,7 +60,7 @@ export function categoryBasis(known: KnownCategories, categoryId: unknown): stri
     case 'setting':
       return `categoryId ${id} is one --category-ids names`;
     case 'listing':
-      return `categoryId ${id} is that of an animal the listing shows`;
+      return `categoryId ${id} is that of an animal the listing shows, and was taken (201) when the suite tried it`;
     case 'probe':
       return `categoryId ${id} was taken (201) when the suite tried it`;
   }
@@ -91,17 +93,20 @@ async function learn(s: Scenario): Promise<KnownCategories> {
   const listing = await s.send('listPets', { query: 'limit=100' });
   s.check(listing, { 'list-200-pets': {} });
   const body = listing.response?.status === 200 ? jsonBody(listing) : undefined;
-  const ids: CategoryId[] = [];
+  const listed: CategoryId[] = [];
   for (const pet of body?.ok && Array.isArray(body.value) ? body.value : []) {
     const id = pet && typeof pet === 'object' && !Array.isArray(pet) ? pet.categoryId : undefined;
-    if (isInt64(id) && !ids.some((seen) => BigInt(seen) === BigInt(id))) ids.push(id);
-    if (ids.length >= MAX_LEARNED) break;
+    if (isInt64(id) && !listed.some((seen) => BigInt(seen) === BigInt(id))) listed.push(id);
+    if (listed.length >= MAX_LEARNED) break;
   }
-  if (ids.length) return { ids, source: 'listing' };
   const unknown = 'no categoryId is known to be accepted: --category-ids is not given and the listing shows no animal';
-  if (!s.config.writes) return { ids: [], reason: unknown };
+  // Without writes nothing is created, so nothing rests on the listed ones being taken.
+  if (!s.config.writes) return listed.length ? { ids: listed, source: 'listing' } : { ids: [], reason: unknown };
+  // A listed categoryId may be one the target takes no more (the suite's own earlier random ones among them): each is tried first.
+  const candidates = [...listed, ...PROBE_CATEGORY_IDS.filter((id) => !listed.some((seen) => BigInt(seen) === BigInt(id)))];
   const tried: string[] = [];
-  for (const categoryId of PROBE_CATEGORY_IDS) {
+  let refusedAll = true;
+  for (const categoryId of candidates) {
     const input = { name: 'conformance category probe', categoryId };
     const exchange = await s.send('createPet', { body: stringifyJson(input) });
     tried.push(String(categoryId));
@@ -109,9 +114,11 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     const judgements: Judgements = exchange.response?.status === 400 ? {} : { 'create-201-pet': { refusable: categoryEdge({ ids: [], reason: unknown }, categoryId) } };
     Object.assign(judgements, { 'create-category-constraints': { categoryId }, 'create-echo': { input } });
     s.check(exchange, judgements);
-    if (exchange.response?.status === 201) return { ids: [categoryId], source: 'probe' };
+    if (exchange.response?.status === 201) return { ids: [categoryId], source: listed.includes(categoryId) ? 'listing' : 'probe' };
+    if (exchange.response?.status !== 400) refusedAll = false;
     // No answer at all is failed already; the next candidates would only wait for theirs.
     if (exchange.failure) break;
   }
-  return { ids: [], reason: `${unknown}, and POST /v1/pets took none of categoryId ${tried.join(', ')}: name one the target accepts with --category-ids` };
+  const reason = `${listed.length ? 'no categoryId is known to be accepted: --category-ids is not given' : unknown}, and POST /v1/pets took none of categoryId ${tried.join(', ')}: name one the target accepts with --category-ids`;
+  return refusedAll ? { ids: [], reason, blockedBy: 'unknown-category' } : { ids: [], reason };
 }

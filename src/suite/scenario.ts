@@ -5,7 +5,7 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { RATE_LIMITED_MARK, type CheckResult, type Outcome } from '../report/model.ts';
+import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type Outcome } from '../report/model.ts';
 import { PIPELINE_DEPTH } from './config.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
@@ -107,6 +107,7 @@ export class Scenario {
   private failures = 0;
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudged?: string;
+  private unjudgedBy?: BlockedBy;
   /** 429s given up on before this scenario: the ones after it may explain a skip. */
   private readonly gaveUp429AtStart: number;
 
@@ -366,8 +367,9 @@ export class Scenario {
    * Says why the scenario could not send what its declared checks judge (e.g. no categoryId known
    * to be accepted): the reason every one that nothing bore on is skipped with.
    */
-  leaveUnjudged(reason: string): void {
+  leaveUnjudged(reason: string, blockedBy?: BlockedBy): void {
     this.unjudged ??= reason;
+    this.unjudgedBy ??= blockedBy;
   }
 
   /** What leaveUnjudged was told, if anything. */
@@ -375,15 +377,21 @@ export class Scenario {
     return this.unjudged;
   }
 
+  /** Whether the target is to blame for it (see CheckResult.blockedBy). */
+  get unjudgedBlockedBy(): BlockedBy | undefined {
+    return this.unjudgedBy;
+  }
+
   /** Records why a declared check could not be judged here (e.g. too few animals to page). */
-  skipCheck(name: CheckName, reason: string): void {
+  skipCheck(name: CheckName, reason: string, blockedBy?: BlockedBy): void {
     const record = this.record(name);
     if (record.outcome === undefined) {
       record.outcome = 'skip';
       const limited = this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart;
       if (record.answers429) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.answers429}`;
       else record.note = limited > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${limited} times` : reason;
-      if (record.answers429 || limited > 0) record.rateLimited = true;
+      if (record.answers429 || limited > 0) record.blockedBy = 'rate-limit';
+      else if (blockedBy) record.blockedBy = blockedBy;
     }
   }
 }
@@ -504,7 +512,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       }
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
-    for (const name of declared) s.skipCheck(name, s.unjudgedReason ?? 'no exchange in this run bore on this check');
+    for (const name of declared) s.skipCheck(name, s.unjudgedReason ?? 'no exchange in this run bore on this check', s.unjudgedBlockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
       if (record.answers429) s.skipCheck(name as CheckName, '');

@@ -50,7 +50,7 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
     let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
     const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
     const known = missing > 0 ? await knownCategories(s) : undefined;
-    if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`);
+    if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`, known.blockedBy);
     else if (known) {
       const pets = Array.from({ length: missing }, (_, i) => plainPet(have + i, status, known.ids));
       const batch = pets.map((pet) => s.send('createPet', { body: stringifyJson(pet) }));
