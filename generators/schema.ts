@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import type { SchemaObject } from '../src/contract/model.ts';
 
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
+import { INT64_MAX, INT64_MIN } from '../src/json/lossless.ts';
+
+export { INT64_MAX, INT64_MIN };
 const SAFE = 2n ** 53n;
 
 /** Every int64, with the edges (0, ±2^53, the int64 limits) drawn often. */

@@ -74,6 +74,11 @@ export function earliestRemoval(removal: Date): Date {
   return new Date(removal.getTime() - UTC_PLUS_14_MS);
 }
 
+/** earliestRemoval to the minute, ISO 8601: 2030-12-04T10:00Z. */
+export function earliestRemovalText(removal: Date): string {
+  return earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z');
+}
+
 /** Whether the clock has reached the first moment the removal may happen (see earliestRemoval). */
 export function mayBeRemoved(now: Date, removal: Date): boolean {
   return now >= earliestRemoval(removal);
@@ -86,8 +91,7 @@ export const deprecationOperational = defineCheck<{ removal: Date; id: string }>
   judge(exchange, { env, removal, id }) {
     if (mayBeRemoved(env.now, removal)) return NOT_APPLICABLE;
     if (exchange.response?.status === 200) return PASS;
-    const until = earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z');
-    return fail(`200 for listed id ${id} until ${until} (the ${removal.toISOString().slice(0, 10)} removal day's start at UTC+14)`, describeResponse(exchange));
+    return fail(`200 for listed id ${id} until ${earliestRemovalText(removal)} (the ${removal.toISOString().slice(0, 10)} removal day's start at UTC+14)`, describeResponse(exchange));
   },
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from '../errors.ts';
+import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
 
 export type TargetEnv = 'production' | 'staging' | 'local';
 
@@ -81,8 +82,6 @@ function integer(name: string, text: string | undefined, fallback: number, min: 
   return value;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** --category-ids: int64 decimals separated by commas, each once; empty means unset. */
 function categoryIds(text: string | undefined): string[] {

@@ -1,12 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Contract, SchemaObject } from './load.ts';
-import { someValue } from '../json/lossless.ts';
+import { INT64_MAX, INT64_MIN, someValue } from '../json/lossless.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** OpenAPI 3.0 keywords that JSON Schema does not know, dropped before compiling. */
 const OAS_ONLY = new Set(['nullable', 'example', 'deprecated', 'readOnly', 'writeOnly', 'discriminator', 'xml', 'externalDocs']);

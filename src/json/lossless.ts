@@ -111,6 +111,18 @@ export function someValue(value: unknown, test: (value: unknown) => boolean): bo
   return false;
 }
 
+/** An integer as the suite holds it: a number where a double holds it exactly, else a bigint. */
+export type ExactInt = number | bigint;
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether a value is an int64 held exactly (a number only while it is a safe integer). */
+export function isInt64(value: unknown): value is ExactInt {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
+}
+
 export function isInt(value: unknown): value is number | bigint {
   return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
 }

@@ -1,7 +1,7 @@
 import type { Refusable } from '../checks/types.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { jsonBody } from '../http/exchange.ts';
-import { isInt, stringifyJson } from '../json/lossless.ts';
+import { isInt, isInt64, stringifyJson, type ExactInt } from '../json/lossless.ts';
 import type { Judgements, Scenario } from './scenario.ts';
 import type { WorkerContext } from './worker.ts';
 
@@ -13,8 +13,8 @@ import type { WorkerContext } from './worker.ts';
  * to accept; any other int64 may be refused with 400, and if it is taken it is judged as before.
  */
 
-/** A categoryId as sent: a number where a double holds it exactly, else a bigint. */
-export type CategoryId = number | bigint;
+/** A categoryId as sent. */
+export type CategoryId = ExactInt;
 
 /** Where the known categoryIds came from, which a failure names. */
 export type CategorySource = 'setting' | 'listing' | 'probe';
@@ -28,28 +28,33 @@ export const PROBE_CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 0];
 /** At most this many categoryIds of the listing are tried, before PROBE_CATEGORY_IDS. */
 const MAX_LEARNED = 4;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 export function exactCategoryId(decimal: string): CategoryId {
   const value = BigInt(decimal);
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
-function isInt64(value: unknown): value is CategoryId {
-  if (typeof value === 'number') return Number.isSafeInteger(value);
-  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
-}
 
 /** Whether a categoryId is one of the known ones (compared exactly, number or bigint). */
 export function isKnownCategory(known: KnownCategories, categoryId: unknown): boolean {
   return isInt(categoryId) && known.ids.some((id) => BigInt(id) === BigInt(categoryId));
 }
 
-/** Why a NewPet may be refused for its categoryId (400, §4.2), or undefined when it is a known one. */
-export function categoryEdge(known: KnownCategories, categoryId: unknown): Refusable | undefined {
-  if (isKnownCategory(known, categoryId)) return undefined;
+/** Why a NewPet may be refused for a categoryId not known to name a category (400, §4.2). */
+function unknownCategory(categoryId: unknown): Refusable {
   return { why: `categoryId ${stringifyJson(categoryId)} is not known to name a category, §2.5`, tooLong: false };
+}
+
+/** Why a NewPet may be refused for its categoryId, or undefined when it is a known one. */
+export function categoryEdge(known: KnownCategories, categoryId: unknown): Refusable | undefined {
+  return isKnownCategory(known, categoryId) ? undefined : unknownCategory(categoryId);
+}
+
+/** The known categoryIds in turn, for the index-th NewPet that must get 201. */
+export function categoryAt(ids: readonly CategoryId[], index: number): CategoryId {
+  const categoryId = ids[index % ids.length];
+  if (categoryId === undefined) throw new Error('a NewPet every server must take needs a categoryId the target accepts');
+  return categoryId;
 }
 
 /** Why the suite takes a known categoryId to be accepted, for a failure's Expected line. */
@@ -111,7 +116,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     const exchange = await s.send('createPet', { body: stringifyJson(input) });
     tried.push(String(categoryId));
     // A 400 is what a server that knows no such category may answer: it shows nothing about create.201-pet.
-    const judgements: Judgements = exchange.response?.status === 400 ? {} : { 'create-201-pet': { refusable: categoryEdge({ ids: [], reason: unknown }, categoryId) } };
+    const judgements: Judgements = exchange.response?.status === 400 ? {} : { 'create-201-pet': { refusable: unknownCategory(categoryId) } };
     Object.assign(judgements, { 'create-category-constraints': { categoryId }, 'create-echo': { input } });
     s.check(exchange, judgements);
     if (exchange.response?.status === 201) return { ids: [categoryId], source: listed.includes(categoryId) ? 'listing' : 'probe' };

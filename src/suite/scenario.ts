@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
-import { earliestRemoval, mayBeRemoved } from '../checks/deprecation.ts';
+import { earliestRemovalText, mayBeRemoved } from '../checks/deprecation.ts';
 import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -106,8 +106,7 @@ const PROPERTY_BUDGET_MS = 30_000;
 export class Scenario {
   private failures = 0;
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
-  private unjudged?: string;
-  private unjudgedBy?: BlockedBy;
+  private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** 429s given up on before this scenario: the ones after it may explain a skip. */
   private readonly gaveUp429AtStart: number;
 
@@ -368,18 +367,12 @@ export class Scenario {
    * to be accepted): the reason every one that nothing bore on is skipped with.
    */
   leaveUnjudged(reason: string, blockedBy?: BlockedBy): void {
-    this.unjudged ??= reason;
-    this.unjudgedBy ??= blockedBy;
+    this.unjudgedBecause ??= { reason, blockedBy };
   }
 
-  /** What leaveUnjudged was told, if anything. */
-  get unjudgedReason(): string | undefined {
-    return this.unjudged;
-  }
-
-  /** Whether the target is to blame for it (see CheckResult.blockedBy). */
-  get unjudgedBlockedBy(): BlockedBy | undefined {
-    return this.unjudgedBy;
+  /** What leaveUnjudged was first told, if anything. */
+  get unjudged(): { reason: string; blockedBy?: BlockedBy } | undefined {
+    return this.unjudgedBecause;
   }
 
   /** Records why a declared check could not be judged here (e.g. too few animals to page). */
@@ -423,7 +416,7 @@ function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
 function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, past: boolean): string {
   const day = (iso: string) => iso.slice(0, 10);
   const now = ctx.config.now.endsWith('T00:00:00.000Z') ? day(ctx.config.now) : ctx.config.now;
-  const start = `${earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z')}, when that day begins at UTC+14`;
+  const start = `${earliestRemovalText(removal)}, when that day begins at UTC+14`;
   return past
     ? `the clock (--now ${now}) is past the start of the ${day(removal.toISOString())} removal of ${operationId} (${start}), which may be gone`
     : `the clock (--now ${now}) is before the ${day(removal.toISOString())} removal of ${operationId} (${start})`;
@@ -512,7 +505,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       }
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
-    for (const name of declared) s.skipCheck(name, s.unjudgedReason ?? 'no exchange in this run bore on this check', s.unjudgedBlockedBy);
+    for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
       if (record.answers429) s.skipCheck(name as CheckName, '');

@@ -1,7 +1,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import { jsonBody, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { categoryBasis, knownCategories, type CategoryId } from './categories.ts';
+import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './categories.ts';
 import type { Scenario } from './scenario.ts';
 
 export type Pet = Record<string, unknown>;
@@ -22,9 +22,7 @@ export function createdBody(exchange: Exchange): Pet | undefined {
  * of the categoryIds the target is known to accept (src/suite/categories.ts).
  */
 export function plainPet(index: number, status: string | undefined, categoryIds: readonly CategoryId[]): Pet {
-  const categoryId = categoryIds[index % categoryIds.length];
-  if (categoryId === undefined) throw new Error('plainPet needs a categoryId the target accepts');
-  const pet: Pet = { name: `conformance-${index}`, categoryId };
+  const pet: Pet = { name: `conformance-${index}`, categoryId: categoryAt(categoryIds, index) };
   if (status) pet.status = status;
   return pet;
 }
