@@ -73,6 +73,8 @@ describe('a target whose only category is 42, its store empty', () => {
     expect(created.checks.every((c) => c.blockedBy === 'unknown-category')).toBe(true);
     expect(created.checks.map((c) => c.note).join(' ')).toMatch(/took none of categoryId 1, 2, 3, 0: name one the target accepts with --category-ids/);
     expect(clause(result.report, 'create.category-constraints').checks[0]?.note).toMatch(/categoryId 0: refused \(400\)/);
+    // An empty store it could not fill leaves the limit cap unjudged for the same cause.
+    expect(clause(result.report, 'list.limit-max').checks.map((c) => [c.outcome, c.blockedBy])).toContainEqual(['skip', 'unknown-category']);
     // Bodies that break a rule still get their 400 judged.
     expect(clause(result.report, 'create.invalid-400').outcome).toBe('pass');
   });
