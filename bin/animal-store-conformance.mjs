@@ -10,7 +10,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // The bundle when it is fresh, else the sources through tsx (see fresh.mjs).
-const bundle = freshBundle('cli', ['src', 'reference']);
+const bundle = freshBundle('cli');
 let main;
 if (bundle) {
   ({ main } = await import(bundle));

@@ -18,6 +18,16 @@ function newest(path) {
 }
 
 /**
+ * What each bundle of bin/build.mjs is built from (folders or files, relative to the package folder);
+ * selftest/build/bundle-sources.test.ts holds these to the source maps the build writes.
+ */
+export const BUNDLE_SOURCES = {
+  cli: ['src', 'reference', 'bin/fresh.mjs'],
+  reference: ['reference'],
+  tests: ['tests', 'src', 'generators'],
+};
+
+/**
  * Whether a build output in the package folder `root` (a file, or a folder whose every file counts)
  * is at least as new as the folders it was built from. A published package sets every mtime alike,
  * so it counts as fresh there. CONFORMANCE_FROM_SOURCES=1 makes every output stale.
@@ -34,6 +44,6 @@ export function isFresh(root, output, sourceDirs) {
  * The bundle dist/NAME.js (npm run build, run on install) when it is fresh; else undefined, and the
  * caller runs the sources through tsx, so an edit takes effect without a build.
  */
-export function freshBundle(name, sourceDirs) {
-  return isFresh(here('..'), `dist/${name}.js`, sourceDirs) ? here(`../dist/${name}.js`) : undefined;
+export function freshBundle(name) {
+  return isFresh(here('..'), `dist/${name}.js`, BUNDLE_SOURCES[name]) ? here(`../dist/${name}.js`) : undefined;
 }

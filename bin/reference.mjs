@@ -3,7 +3,7 @@
 // fresh, else the sources through tsx (see fresh.mjs).
 import { freshBundle } from './fresh.mjs';
 
-const bundle = freshBundle('reference', ['reference']);
+const bundle = freshBundle('reference');
 if (bundle) {
   await import(bundle);
 } else {

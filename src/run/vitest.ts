@@ -1,4 +1,4 @@
-import { isFresh } from '../../bin/fresh.mjs';
+import { BUNDLE_SOURCES, isFresh } from '../../bin/fresh.mjs';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { createVitest } from 'vitest/node';
@@ -18,7 +18,7 @@ export type ProgressListener = (event: { title: string; state: string; done: num
 
 /** The conformance tests as the build bundled them (dist/tests) while that is fresh, else their sources. */
 export function testFiles(): string[] {
-  return isFresh(PACKAGE_ROOT, 'dist/tests', ['tests', 'src', 'generators']) ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
+  return isFresh(PACKAGE_ROOT, 'dist/tests', BUNDLE_SOURCES.tests) ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
 }
 
 /** Runs the tests of tests/ through vitest, in-process, against the target the config names. */
