@@ -13,7 +13,7 @@ import { renderTerminal, writeReports } from './report/index.ts';
 import { type BlockedBy, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
-import type { SuiteConfig } from './suite/config.ts';
+import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
 
@@ -54,16 +54,21 @@ function helpText(): string {
   return lines.join('\n');
 }
 
-/** One request before the suite starts, so an unreachable target is one line, not a wall of failures. */
-async function preflight(config: SuiteConfig): Promise<void> {
+/**
+ * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
+ * then two more on the same connection, for the target's round trip (undefined: no answer).
+ */
+async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }> {
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0 });
-  try {
-    const exchange = await client.send({
+  const listOne = () =>
+    client.send({
       method: 'GET',
       url: `${config.baseUrl}/v1/pets?limit=1`,
       headers: { Accept: 'application/json' },
       authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },
     });
+  try {
+    const exchange = await listOne();
     const failure = exchange.failure;
     const unreachable: Partial<Record<string, string>> = {
       refused: 'connection refused',
@@ -90,6 +95,15 @@ async function preflight(config: SuiteConfig): Promise<void> {
         throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
       }
     }
+    if (!exchange.response) return {};
+    // The first paid for the connection (and TLS); the fastest of it and two more is the round trip a property waits for.
+    let roundTripMs = exchange.durationMs;
+    for (let i = 0; i < 2; i++) {
+      const again = await listOne();
+      if (!again.response) return {};
+      roundTripMs = Math.min(roundTripMs, again.durationMs);
+    }
+    return { roundTripMs };
   } finally {
     await client.close();
   }
@@ -230,7 +244,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
       plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
       return 0;
     }
-    await preflight(config);
+    const { roundTripMs } = await preflight(config);
+    config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
     const suite = await runSuite(config, {
       maxWorkers: settings.workers,
@@ -255,6 +270,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       durationMs: Date.now() - started,
       now: settings.now.toISOString(),
       failOn: settings.failOn,
+      pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },
       summary: collected.summary,
       clauses: collected.clauses,
       capabilities: collected.capabilities,

@@ -1,10 +1,11 @@
-// Pipelined properties (Scenario.property with a Probe): at most PIPELINE_DEPTH requests in flight,
-// never more than --concurrency, and a failure found on the way is still replayed by fast-check and shrunk.
+// Pipelined properties (Scenario.property with a Probe): at most PIPELINE_DEPTH requests in flight
+// against a target that answers at once, --concurrency against one whose round trip is long; never
+// more than --concurrency; and a failure found on the way is still replayed by fast-check and shrunk.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type Flight, type RecordingProxy } from '../support/recording-proxy.ts';
-import { PIPELINE_DEPTH } from '../../src/suite/config.ts';
+import { PIPELINE_DEPTH, REMOTE_ROUND_TRIP_MS } from '../../src/suite/config.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'pipeline-test-key-5b8e21';
@@ -35,6 +36,30 @@ describe('pipelined properties', () => {
     expect(result.code).toBe(0);
     expect(main.requests.length + messages.requests.length).toBeGreaterThan(200);
     expect(flight.max).toBe(PIPELINE_DEPTH);
+    expect(result.report?.pipeline?.depth).toBe(PIPELINE_DEPTH);
+    expect(result.stdout).not.toMatch(/requests in flight/);
+  });
+
+  it(`keep --concurrency requests in flight against a target whose round trip is ${REMOTE_ROUND_TRIP_MS} ms or more, with the same verdicts`, async () => {
+    const slow: Flight = { now: 0, max: 0 };
+    const delayMs = REMOTE_ROUND_TRIP_MS + 3;
+    const slowMain = await startRecordingProxy(reference.baseUrl, slow, { delayMs });
+    const slowMessages = await startRecordingProxy(reference.messagesBaseUrl, slow, { delayMs });
+    try {
+      const slowArgs = ['--base-url', slowMain.url, '--messages-base-url', slowMessages.url, '--runs', '10', '--seed', '4', '--only', '4.5,5'];
+      for (const concurrency of [8, 3]) {
+        slow.max = 0;
+        const result = await runCli([...slowArgs, '--concurrency', String(concurrency)], { API_KEY: KEY });
+        expect(result.code).toBe(0);
+        expect(result.report?.pipeline?.depth).toBe(concurrency);
+        expect(result.report?.pipeline?.roundTripMs).toBeGreaterThanOrEqual(delayMs);
+        expect(slow.max).toBe(concurrency);
+        expect(result.stdout).toMatch(new RegExp(`${concurrency} requests in flight \\(round trip \\d+ ms\\)`));
+      }
+    } finally {
+      await slowMain.close();
+      await slowMessages.close();
+    }
   });
 
   it('keep to --concurrency 1: one request at a time', async () => {

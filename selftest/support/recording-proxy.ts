@@ -25,9 +25,10 @@ export interface Flight {
 
 /**
  * A loopback proxy that records each request's method and path (with `whole`, also its headers and
- * body, enough to send it again) and forwards it to `target`.
+ * body, enough to send it again) and forwards it to `target`; with `delayMs`, each answer that much
+ * later, as a target across a network would give it.
  */
-export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean } = {}): Promise<RecordingProxy> {
+export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean; delayMs?: number } = {}): Promise<RecordingProxy> {
   const requests: RecordedRequest[] = [];
   const upstream = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -49,8 +50,12 @@ export async function startRecordingProxy(target: string, flight: Flight = { now
     const forward = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const pass = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        if (options.delayMs) setTimeout(pass, options.delayMs);
+        else pass();
       },
     );
     forward.on('error', () => res.destroy());

@@ -57,7 +57,7 @@ export const OPTIONS = {
   timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
   'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
   'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
-  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8; properties keep 2 in flight, 1 with --concurrency 1)' },
+  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8; properties keep 2 in flight, or this many against a target whose round trip is 5 ms or more)' },
   workers: { type: 'string', env: 'WORKERS', help: 'Test files run side by side (default 1; each more worker costs ~40 MB and helps only against a slow remote target)' },
   'max-rps': { type: 'string', env: 'MAX_RPS', help: 'Requests per second across the run (default: unlimited)' },
   reports: { type: 'string', env: 'REPORTS_DIR', help: 'Folder for junit.xml, report.json, report.html, summary.md (default reports)' },

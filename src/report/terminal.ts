@@ -3,6 +3,7 @@
  * failures and warnings, then summary lines and the replay command.
  * Server text is sanitised, so a hostile body cannot drive the terminal (ESC becomes `\u001b`).
  */
+import { PIPELINE_DEPTH } from '../suite/config.ts';
 import type { CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
 import {
   OUTCOME_MARK,
@@ -142,7 +143,9 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       paint('dim', ` (fails on ${report.failOn.toUpperCase()}, exit code ${report.exitCode})`),
   );
   out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
-  out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}`);
+  const { depth, roundTripMs } = report.pipeline ?? { depth: 0 };
+  const waited = roundTripMs !== undefined && depth > PIPELINE_DEPTH ? ` · ${depth} requests in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
+  out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}${waited}`);
   out.push(`Replay: ${paint('cyan', replayCommand(report))}`);
   out.push('');
   return redactText(out.join('\n'), options.secrets);

@@ -3,10 +3,23 @@ import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 
 /**
- * Requests a pipelined property keeps on the wire (never more than `concurrency`): enough for the
- * server never to wait for the suite's generating and judging.
+ * Requests a pipelined property keeps on the wire (never more than `concurrency`) against a target
+ * that answers within REMOTE_ROUND_TRIP_MS: enough for the server never to wait for the suite's
+ * generating and judging. More would only split two cores between more work in flight.
  */
 export const PIPELINE_DEPTH = 2;
+
+/**
+ * A target whose preflight round trip takes this long or more is waited on, not worked on: its
+ * properties keep `concurrency` requests in flight.
+ */
+export const REMOTE_ROUND_TRIP_MS = 5;
+
+/** How many requests a property keeps in flight, given the target's round trip in ms (undefined: not measured). */
+export function pipelineDepth(roundTripMs: number | undefined, concurrency: number): number {
+  const wanted = roundTripMs !== undefined && roundTripMs >= REMOTE_ROUND_TRIP_MS ? concurrency : PIPELINE_DEPTH;
+  return Math.max(1, Math.min(wanted, concurrency));
+}
 
 /** What the CLI hands every test worker (through vitest's provide/inject). */
 export interface SuiteConfig {
@@ -28,6 +41,8 @@ export interface SuiteConfig {
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;
+  /** Requests a property keeps in flight (pipelineDepth); unset: PIPELINE_DEPTH, never above concurrency. */
+  pipelineDepth?: number;
   maxRps: number;
   only: string[];
   skip: string[];

@@ -300,13 +300,13 @@ export class Scenario {
   }
 
   /**
-   * Keeps PIPELINE_DEPTH inputs' requests on the wire (never more than --concurrency) and judges
-   * each answer, in input order, while the next ones are out: the judging no longer waits for the
+   * Keeps pipelineDepth inputs' requests on the wire (never more than --concurrency) and judges each
+   * answer, in input order, while the next ones are out: the judging no longer waits for the
    * network, nor the network for the judging. Returns the first MUST failure and its input; every
    * request sent is awaited before it returns.
    */
   private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number): Promise<{ error: ConformanceFailures; value: T } | undefined> {
-    const depth = Math.max(1, Math.min(PIPELINE_DEPTH, this.config.concurrency));
+    const depth = Math.max(1, Math.min(this.config.pipelineDepth ?? PIPELINE_DEPTH, this.config.concurrency));
     const inFlight: Promise<R>[] = [];
     let sent = 0;
     const launch = () => {
