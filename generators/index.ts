@@ -6,4 +6,4 @@ export { EDGE_MESSAGES, invalidMessageCases, newMessage } from './messages.ts';
 export { coreNewPet, edgeNewPets, invalidNewPet, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues } from './pets.ts';
 export { invalidQuery, invalidQueryCases, limitBounds, validLimit, validQuery, type InvalidQuery, type QueryInput } from './query.ts';
 export { anyString, fromSchema, int64, INT64_MAX, INT64_MIN } from './schema.ts';
-export { CORE_LENGTH, textEdge } from './text.ts';
+export { coreMessage, coreName, MESSAGE_LENGTH, messageEdge, NAME_LENGTH, nameEdge } from './text.ts';

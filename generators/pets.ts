@@ -4,7 +4,7 @@ import { stringifyJson, type ExactInt } from '../src/json/lossless.ts';
 import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 import { fromSchema } from './schema.ts';
-import { textEdge } from './text.ts';
+import { coreName } from './text.ts';
 
 function schema(contract: Contract, name: string): SchemaObject {
   const found = contract.schemas[name];
@@ -31,19 +31,18 @@ function anyNewPet(contract: Contract): fc.Arbitrary<Record<string, unknown>> {
 /**
  * Valid NewPet values, with and without status, derived from the contract's NewPet schema: about
  * half under a categoryId the target is known to accept, the others under any int64 (which a server
- * may refuse, as it may refuse a name outside the core).
+ * may refuse); about half with a core name (nameEdge), the others with any string (which it may
+ * refuse too).
  */
 export function newPet(contract: Contract, known: Known): fc.Arbitrary<Record<string, unknown>> {
   return fc
-    .tuple(anyNewPet(contract), fc.option(knownCategory(known), { nil: undefined, freq: 2 }))
-    .map(([pet, categoryId]) => (categoryId === undefined ? pet : { ...pet, categoryId }));
+    .tuple(anyNewPet(contract), fc.option(knownCategory(known), { nil: undefined, freq: 2 }), fc.option(coreName(), { nil: undefined, freq: 2 }))
+    .map(([pet, categoryId, name]) => ({ ...pet, ...(categoryId === undefined ? {} : { categoryId }), ...(name === undefined ? {} : { name }) }));
 }
 
-/** Valid NewPet values every server must take: a name in the core (textEdge) and a known categoryId, so an answer is about the rest. */
+/** Valid NewPet values every server must take: a name in the core (nameEdge) and a known categoryId, so an answer is about the rest. */
 export function coreNewPet(contract: Contract, known: Known): fc.Arbitrary<Record<string, unknown>> {
-  return fc
-    .tuple(anyNewPet(contract).filter((pet) => textEdge(pet.name as string) === undefined), knownCategory(known))
-    .map(([pet, categoryId]) => ({ ...pet, categoryId }));
+  return fc.tuple(anyNewPet(contract), coreName(), knownCategory(known)).map(([pet, name, categoryId]) => ({ ...pet, name, categoryId }));
 }
 
 /** NewPet bodies that each break one rule of the NewPet schema or of the body's form. */
@@ -58,19 +57,20 @@ export function invalidNewPetCases(contract: Contract, known: Known): InvalidCas
 
 /**
  * Edge values tried before the random ones: every status as well as none, under names and
- * categoryIds every server must take; categoryIds a double would round and ones that may name no
- * category (0, negative), under a name every server must take; then names a server might trim,
- * truncate, mangle or, as the spec states no constraint on them, refuse, under known categoryIds.
+ * categoryIds every server must take (the longest and shortest core names among them);
+ * categoryIds a double would round and ones that may name no category (0, negative), under a name
+ * every server must take; then names a server might trim, truncate, mangle or, as the spec states
+ * no constraint on them, refuse, under known categoryIds.
  */
 export function edgeNewPets(contract: Contract, known: Known): Record<string, unknown>[] {
   knownCategory(known);
   const statuses = statusValues(contract);
   const category = (index: number) => known[index % known.length]!;
   return [
-    { name: 'Ünïcödé 🐈 名前', categoryId: category(0), status: statuses[0] },
+    { name: 'Fluffy Tiger', categoryId: category(0), status: statuses[0] },
     { name: 'Rex', categoryId: category(1), status: statuses[1] },
-    { name: 'Rex', categoryId: category(2), status: statuses[2] },
-    { name: 'Ünïcödé 🐈 名前', categoryId: INT64_MAX, status: statuses[0] },
+    { name: 'Old Tom', categoryId: category(2), status: statuses[2] },
+    { name: 'Rex', categoryId: INT64_MAX, status: statuses[0] },
     { name: 'Rex', categoryId: INT64_MIN, status: statuses[1] },
     { name: 'Rex', categoryId: 2n ** 53n + 1n, status: statuses[2] },
     { name: 'Rex', categoryId: 0 },
@@ -82,6 +82,10 @@ export function edgeNewPets(contract: Contract, known: Known): Record<string, un
     { name: 'line\nbreak', categoryId: category(4) },
     { name: 'lone \ud800 surrogate', categoryId: category(5) },
     { name: 'black cat 🐈\u200d⬛', categoryId: category(6) },
+    { name: 'Ünïcödé 🐈 名前', categoryId: category(7) },
+    { name: 'Rex the 2nd', categoryId: category(8) },
+    { name: 'Fluffy Tigers', categoryId: category(9) },
+    { name: 'Bo', categoryId: category(10) },
   ];
 }
 

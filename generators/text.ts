@@ -1,22 +1,26 @@
+import fc from 'fast-check';
 import type { Refusable } from '../src/checks/types.ts';
 
 /**
- * The longest text (in code points) every server must take: even all astral, 50 characters are at
- * most 100 UTF-16 units and 200 UTF-8 bytes, inside limits of 100 characters or 255 bytes.
+ * The core every server must take, as the spec states no length or format for a name (§2.5) nor
+ * for a message text (§4.5 lists only the JSON, a missing field and the content type as causes of
+ * a 400; §8 leaves the body size open): names of NAME_LENGTH.min to NAME_LENGTH.max ASCII letters in
+ * words one space apart ("Rex", "Fluffy Tiger"); messages of 1 to MESSAGE_LENGTH printable ASCII
+ * characters, words one space apart. A server may refuse anything else (another script, an emoji,
+ * a digit in a name, a longer text), but what it takes it must echo.
  */
-export const CORE_LENGTH = 50;
+export const NAME_LENGTH = { min: 3, max: 12 } as const;
+export const MESSAGE_LENGTH = 100;
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const VISIBLE_ASCII = Array.from({ length: 0x7e - 0x20 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+const CORE_NAME = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
+const CORE_MESSAGE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;
 
-/**
- * Why a string the spec allows may still be refused, since it states no length or format for it
- * (§2.5, §8); undefined for the core every server must take: 1 to CORE_LENGTH printable
- * characters (letters, marks, digits, punctuation, symbols, spaces), not starting or ending with
- * white space.
- */
-export function textEdge(text: string): Refusable | undefined {
+/** Why a text is out of any core whatever its script or length; undefined where it is not. */
+function unusual(text: string): Refusable | undefined {
   if (text === '') return { why: 'empty', tooLong: false };
-  if ([...text].length > CORE_LENGTH) return { why: `over ${CORE_LENGTH} characters`, tooLong: true };
   if (text.includes('\u0000')) return { why: 'a NUL character', tooLong: false };
   if (/\p{Cs}/u.test(text)) return { why: 'a lone surrogate', tooLong: false };
   if (/\p{Cc}/u.test(text)) return { why: 'a control character', tooLong: false };
@@ -24,4 +28,37 @@ export function textEdge(text: string): Refusable | undefined {
   if (!PRINTABLE.test(text)) return { why: 'a format, private-use or unassigned character', tooLong: false };
   if (/^\s|\s$/u.test(text)) return { why: 'blank or padded with white space', tooLong: false };
   return undefined;
+}
+
+/** Why a server may refuse this name (§2.5: no length or format shown); undefined for the core. */
+export function nameEdge(name: string): Refusable | undefined {
+  const found = unusual(name);
+  if (found) return found;
+  const length = [...name].length;
+  if (length > NAME_LENGTH.max) return { why: `over ${NAME_LENGTH.max} characters`, tooLong: true };
+  if (length < NAME_LENGTH.min) return { why: `under ${NAME_LENGTH.min} characters`, tooLong: false };
+  if (!CORE_NAME.test(name)) return { why: 'characters other than ASCII letters and single spaces', tooLong: false };
+  return undefined;
+}
+
+/** Why a server may refuse this message text (no length or format shown); undefined for the core. */
+export function messageEdge(text: string): Refusable | undefined {
+  const found = unusual(text);
+  if (found) return found;
+  if ([...text].length > MESSAGE_LENGTH) return { why: `over ${MESSAGE_LENGTH} characters`, tooLong: true };
+  if (!CORE_MESSAGE.test(text)) return { why: 'characters other than printable ASCII and single spaces', tooLong: false };
+  return undefined;
+}
+
+const words = (alphabet: string, longest: number, most: number) =>
+  fc.array(fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: longest }), { minLength: 1, maxLength: most }).map((parts) => parts.join(' '));
+
+/** Names in the core: one to three words of ASCII letters. */
+export function coreName(): fc.Arbitrary<string> {
+  return words(LETTERS, 8, 3).filter((name) => name.length >= NAME_LENGTH.min && name.length <= NAME_LENGTH.max);
+}
+
+/** Message texts in the core: up to eight words of printable ASCII. */
+export function coreMessage(): fc.Arbitrary<string> {
+  return words(VISIBLE_ASCII, 12, 8).filter((text) => text.length <= MESSAGE_LENGTH);
 }

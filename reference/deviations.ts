@@ -108,6 +108,8 @@ const CATALOGUE = [
   allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
   allowed('allowed-null-status-as-omitted', 'POST /v1/pets takes "status": null as if status were omitted (201).'),
   allowed('allowed-name-max-255', 'POST /v1/pets refuses (400 Error) a name that is empty, longer than 255 characters or holds NUL.'),
+  allowed('allowed-names-ascii-only', 'POST /v1/pets refuses (400 Error) a name other than 3 to 12 ASCII letters in words one space apart: the strictest name rule the suite takes, as §2.5 shows no length or format for a name.'),
+  allowed('allowed-messages-ascii-only', 'POST /messages refuses (400 Error) a message other than 1 to 100 printable ASCII characters in words one space apart, as an SMS gateway might.'),
   allowed('allowed-message-max-4096', 'POST /messages refuses an empty message (400 Error) and one longer than 4096 characters (413 Error).'),
   allowed('allowed-category-must-exist', 'POST /v1/pets refuses a categoryId outside 1..1000 (no such category) with 400 (Error body, code "unknown_category"); categories are not shown beyond the categoryId reference (§2.5).'),
   allowed('allowed-create-ignores-content-type', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
-  edgeNewPets, invalidNewPetCases, JSON_WITH_CHARSET, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, statusValues, textEdge,
+  edgeNewPets, invalidNewPetCases, JSON_WITH_CHARSET, newPet, newPetWithNullOptional, newPetWithUnknownField, OTHER_MEDIA_TYPES, statusValues, nameEdge,
 } from '../generators/index.ts';
 import { samePet } from '../src/checks/common.ts';
 import { header, jsonObject } from '../src/http/exchange.ts';
@@ -42,7 +42,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
             return { exchange, created, fetched: await fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href })) };
           },
           judge: (input, { exchange, created, fetched }) => {
-            const name = textEdge(input.name as string);
+            const name = nameEdge(input.name as string);
             const category = categoryEdge(known, input.categoryId);
             const judgements: Judgements = {
               'create-201-pet': { refusable: eitherRefusable(name, category), category: categoryBasis(known, input.categoryId) },
@@ -62,7 +62,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
         { examples: edgeNewPets(s.contract, known.ids) },
       );
       for (const [index, contentType] of JSON_WITH_CHARSET.entries()) {
-        const input = { name: 'Ünïcödé 🐈 名前', categoryId: categoryAt(known.ids, index) };
+        const input = { name: 'Fluffy Tiger', categoryId: categoryAt(known.ids, index) };
         const category = categoryBasis(known, input.categoryId);
         s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-201-pet': { category }, 'create-echo': { input } });
       }
@@ -115,7 +115,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
       for (const [index, contentType] of OTHER_MEDIA_TYPES.entries()) {
-        const input = { name: `labelled ${contentType ?? 'nothing'}`, categoryId: categoryAt(known.ids, index) };
+        const input = { name: 'Labelled', categoryId: categoryAt(known.ids, index) };
         s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-content-type': { contentType }, 'create-echo': { input } });
       }
     },
@@ -138,7 +138,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
       const [first, second] = statusValues(s.contract);
       const readable = !s.isRemoved('getPet');
       // An animal of the suite's own: a server that overwrites it spoils nobody else's.
-      const existing = createdBody(await s.send('createPet', { body: stringifyJson({ name: 'keeps its id', categoryId: category(0), status: first }) }));
+      const existing = createdBody(await s.send('createPet', { body: stringifyJson({ name: 'Keeps its id', categoryId: category(0), status: first }) }));
       if (existing && isInt(existing.id)) {
         const id = String(existing.id);
         const fetched = readable ? (await fetchShownPet(s.ctx, () => s.send('getPet', { path: { petId: id } }))).exchange : undefined;
@@ -146,7 +146,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
         const shown = fetched?.response?.status === 200 ? jsonObject(fetched) : undefined;
         const before = shown && samePet(s.ctx.env, shown, existing) ? shown : undefined;
         // Every field differs from the existing animal's (categoryId too, where two are known), so an overwrite shows whichever it keeps.
-        const input = { id: existing.id, name: "carries another animal's id", categoryId: category(1), status: second };
+        const input = { id: existing.id, name: 'Other id', categoryId: category(1), status: second };
         s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: id, existing: true } });
         if (before) s.check(await s.send('getPet', { path: { petId: id } }), { 'create-client-id-leaves-existing': { before } });
       }
@@ -157,7 +157,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
       for (const unused of candidates) {
         const lookup = readable ? await s.send('getPet', { path: { petId: String(unused) } }) : undefined;
         if (lookup?.response?.status === 200 && String(jsonObject(lookup)?.id) === String(unused)) continue;
-        const input = { id: unused, name: 'carries an unused id', categoryId: category(2) };
+        const input = { id: unused, name: 'Unused id', categoryId: category(2) };
         s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: String(unused), existing: false } });
         return;
       }
@@ -168,7 +168,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
   scenario('a NewPet without status, and one with a field the schema does not list', { checks: ['create-unknown-fields', 'pet-default-status'], writes: true }, async (s) => {
     const known = await knownCategories(s);
     if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
-    s.check(await s.send('createPet', { body: stringifyJson({ name: 'no status given', categoryId: known.ids[0] }) }), { 'pet-default-status': {} });
+    s.check(await s.send('createPet', { body: stringifyJson({ name: 'No status', categoryId: known.ids[0] }) }), { 'pet-default-status': {} });
     await s.property(
       'NewPet with an unknown field',
       newPetWithUnknownField(s.contract, known.ids),

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { EDGE_MESSAGES, invalidMessageCases, JSON_WITH_CHARSET, newMessage, textEdge } from '../generators/index.ts';
+import { EDGE_MESSAGES, invalidMessageCases, JSON_WITH_CHARSET, messageEdge, newMessage } from '../generators/index.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
 
@@ -21,7 +21,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             return { sentAt, exchange: await s.send('sendMessage', { body: stringifyJson(input) }) };
           },
           judge: (input, { sentAt, exchange }) => {
-            const refusable = textEdge(input.message);
+            const refusable = messageEdge(input.message);
             const judgements: Judgements = {
               'messages-accepted': { refusable },
               'messages-echo': { text: input.message },
@@ -37,7 +37,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
         { examples: EDGE_MESSAGES },
       );
       for (const contentType of JSON_WITH_CHARSET) {
-        const text = 'Ünïcödé 🐈 名前';
+        const text = 'Is Rex still available?';
         s.check(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages-accepted': {}, 'messages-echo': { text } });
       }
     },

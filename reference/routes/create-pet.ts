@@ -20,6 +20,9 @@ function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name
     return ctx.dev.has('fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
   }
   if (typeof value !== 'string') return { ok: false, message: 'name must be a string' };
+  if (ctx.dev.has('allowed-names-ascii-only') && !(/^[A-Za-z]+(?: [A-Za-z]+)*$/.test(value) && value.length >= 3 && value.length <= 12)) {
+    return { ok: false, message: 'name must be 3 to 12 ASCII letters, words one space apart' };
+  }
   if (ctx.dev.has('allowed-name-max-255') && (value === '' || [...value].length > 255 || value.includes('\u0000'))) {
     return { ok: false, message: 'name must be 1 to 255 characters, without NUL' };
   }

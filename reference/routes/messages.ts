@@ -61,6 +61,9 @@ export const postMessage: Handler = async (req, res, ctx) => {
     } else if (typeof value !== 'string') {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
       return;
+    } else if (ctx.dev.has('allowed-messages-ascii-only') && !(/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(value) && value.length <= 100)) {
+      sendError(res, ctx, 400, 'unsupported_characters', '"message" must be 1 to 100 printable ASCII characters, words one space apart');
+      return;
     } else if (ctx.dev.has('allowed-message-max-4096') && (value === '' || [...value].length > 4096)) {
       if (value === '') sendError(res, ctx, 400, 'invalid_message', '"message" must not be empty');
       else sendError(res, ctx, 413, 'payload_too_large', '"message" must be at most 4096 characters');

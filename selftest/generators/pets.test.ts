@@ -1,7 +1,7 @@
 /** generators/pets.ts: every NewPet it draws is valid by the contract, and the draws reach the edges. */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { coreNewPet, edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues, textEdge } from '../../generators/index.ts';
+import { coreNewPet, edgeNewPets, invalidNewPetCases, newPet, newPetWithNullOptional, newPetWithUnknownField, statusValues, nameEdge } from '../../generators/index.ts';
 import { parseJson, stringifyJson } from '../../src/json/lossless.ts';
 import { makeEnv, SEED, type Env } from './helpers.ts';
 
@@ -100,7 +100,7 @@ describe('edgeNewPets', () => {
 
   it('try every status under a core name and a known categoryId, and none', () => {
     const edges = edgeNewPets(env.contract, KNOWN);
-    const core = edges.filter((p) => textEdge(p.name as string) === undefined && isKnown(p.categoryId));
+    const core = edges.filter((p) => nameEdge(p.name as string) === undefined && isKnown(p.categoryId));
     const statuses = new Set(core.map((p) => p.status));
     for (const status of statusValues(env.contract)) expect(statuses.has(status)).toBe(true);
     expect(edges.some((p) => !Object.hasOwn(p, 'status'))).toBe(true);
@@ -108,13 +108,18 @@ describe('edgeNewPets', () => {
 
   it('try the int64 limits, an unsafe integer, 0 and a negative categoryId, each under a core name', () => {
     const edges = edgeNewPets(env.contract, KNOWN).filter((p) => !isKnown(p.categoryId));
-    for (const pet of edges) expect(textEdge(pet.name as string), String(pet.categoryId)).toBeUndefined();
+    for (const pet of edges) expect(nameEdge(pet.name as string), String(pet.categoryId)).toBeUndefined();
     const ids = edges.map((p) => p.categoryId);
     for (const id of [INT64_MAX, INT64_MIN, SAFE + 1n, 0, -1]) expect(ids).toContain(id);
   });
 
   it('try the names a server may refuse under known categoryIds only, so a refusal is down to the name', () => {
-    for (const pet of edgeNewPets(env.contract, KNOWN).filter((p) => textEdge(p.name as string))) expect(isKnown(pet.categoryId)).toBe(true);
+    for (const pet of edgeNewPets(env.contract, KNOWN).filter((p) => nameEdge(p.name as string))) expect(isKnown(pet.categoryId)).toBe(true);
+  });
+
+  it('try the longest and the shortest core name, so a server whose names stop short of the core fails whatever the seed', () => {
+    const core = edgeNewPets(env.contract, KNOWN).map((p) => p.name as string).filter((name) => nameEdge(name) === undefined);
+    expect(core.map((name) => name.length)).toEqual(expect.arrayContaining([3, 12]));
   });
 
   it('need a known categoryId, as every NewPet a server must take does', () => {
@@ -123,8 +128,8 @@ describe('edgeNewPets', () => {
   });
 
   it('always try the names a server may refuse: empty, long, NUL, a control character, a lone surrogate, padded', () => {
-    const whys = edgeNewPets(env.contract, KNOWN).map((p) => textEdge(p.name as string)?.why);
-    for (const why of ['empty', 'over 50 characters', 'a NUL character', 'a control character', 'a lone surrogate', 'blank or padded with white space']) expect(whys).toContain(why);
+    const whys = edgeNewPets(env.contract, KNOWN).map((p) => nameEdge(p.name as string)?.why);
+    for (const why of ['empty', 'over 12 characters', 'under 3 characters', 'characters other than ASCII letters and single spaces', 'a NUL character', 'a control character', 'a lone surrogate', 'blank or padded with white space']) expect(whys).toContain(why);
   });
 });
 
@@ -133,16 +138,16 @@ describe('coreNewPet', () => {
     fc.assert(
       fc.property(coreNewPet(env.contract, KNOWN), newPetWithUnknownField(env.contract, KNOWN), (pet, withUnknown) => {
         expect(env.validators.validate('NewPet', pet)).toEqual([]);
-        expect(textEdge(pet.name as string)).toBeUndefined();
+        expect(nameEdge(pet.name as string)).toBeUndefined();
         expect(isKnown(pet.categoryId)).toBe(true);
-        expect(textEdge(withUnknown.name as string)).toBeUndefined();
+        expect(nameEdge(withUnknown.name as string)).toBeUndefined();
         expect(isKnown(withUnknown.categoryId)).toBe(true);
       }),
       { numRuns: 100, seed: SEED },
     );
     const missingCategory = invalidNewPetCases(env.contract, KNOWN).find((c) => c.rule === 'categoryId missing')!;
     for (const body of fc.sample(missingCategory.arbitrary, { seed: SEED, numRuns: 50 })) {
-      expect(textEdge(JSON.parse(body.body!).name)).toBeUndefined();
+      expect(nameEdge(JSON.parse(body.body!).name)).toBeUndefined();
     }
     const missingName = invalidNewPetCases(env.contract, KNOWN).find((c) => c.rule === 'name missing')!;
     for (const body of fc.sample(missingName.arbitrary, { seed: SEED, numRuns: 50 })) expect(isKnown((parseJson(body.body!) as Record<string, unknown>).categoryId)).toBe(true);

@@ -112,7 +112,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
   const tried: string[] = [];
   let refusedAll = true;
   for (const categoryId of candidates) {
-    const input = { name: 'conformance category probe', categoryId };
+    const input = { name: 'Probe', categoryId };
     const exchange = await s.send('createPet', { body: stringifyJson(input) });
     tried.push(String(categoryId));
     // A 400 is what a server that knows no such category may answer: it shows nothing about create.201-pet.

@@ -17,12 +17,18 @@ export function createdBody(exchange: Exchange): Pet | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 
+/** 0 -> a, 25 -> z, 26 -> ba: a name part in the core (generators/text.ts) for any index. */
+function letters(index: number): string {
+  const digit = String.fromCharCode(97 + (index % 26));
+  return index < 26 ? digit : letters(Math.floor(index / 26)) + digit;
+}
+
 /**
  * A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not), under one
  * of the categoryIds the target is known to accept (src/suite/categories.ts).
  */
 export function plainPet(index: number, status: string | undefined, categoryIds: readonly CategoryId[]): Pet {
-  const pet: Pet = { name: `conformance-${index}`, categoryId: categoryAt(categoryIds, index) };
+  const pet: Pet = { name: `Pet ${letters(index)}`, categoryId: categoryAt(categoryIds, index) };
   if (status) pet.status = status;
   return pet;
 }
