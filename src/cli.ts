@@ -76,8 +76,9 @@ async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }>
       tls: 'TLS failed',
       timeout: `no answer within ${config.timeoutMs} ms`,
     };
-    if (failure && unreachable[failure.kind]) {
-      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind]} (${failure.message})`);
+    if (failure) {
+      // A reset, or bytes that are not HTTP (a wrong port, a non-HTTP service): no answer to judge either.
+      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind] ?? 'no HTTP answer'} (${failure.message})`);
     }
     const status = exchange.response?.status;
     if (status === 401 || status === 403) {
@@ -85,8 +86,8 @@ async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }>
     }
     if (config.messagesBaseUrl) {
       const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
-      if (messages.failure && unreachable[messages.failure.kind]) {
-        throw new TargetUnreachableError(`cannot reach ${config.messagesBaseUrl}/messages: ${unreachable[messages.failure.kind]} (${messages.failure.message})`);
+      if (messages.failure) {
+        throw new TargetUnreachableError(`cannot reach ${config.messagesBaseUrl}/messages: ${unreachable[messages.failure.kind] ?? 'no HTTP answer'} (${messages.failure.message})`);
       }
     }
     if (status === 404) {

@@ -104,6 +104,24 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.files).toEqual({});
   });
 
+  it('a target that answers bytes that are not HTTP is one line and exit 3, before any test runs', async () => {
+    const garbage = createServer((socket) => {
+      socket.on('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001garbage\r\n\r\n'));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = garbage.address() as { port: number };
+      const result = await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
+      expect(result.code).toBe(3);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/cannot reach .*: no HTTP answer/);
+      expect(result.files).toEqual({});
+    } finally {
+      await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
+  });
+
   it('compare: exit 1 when a clause newly fails', async () => {
     const { writeFile } = await import('node:fs/promises');
     const { join } = await import('node:path');

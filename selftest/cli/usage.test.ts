@@ -22,6 +22,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
+    ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /--env production: set BASE_URL/],
     ['a bad --now', ['--now', 'yesterday'], {}, /--now: "yesterday" is not an ISO 8601 date/],
     ['a bad --fail-on', ['--fail-on', 'may'], {}, /--fail-on: expected must or should/],
     ['a word in --category-ids', ['--category-ids', '1,cats'], {}, /^--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1,cats"$/],

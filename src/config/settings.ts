@@ -170,6 +170,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const stagingUrl = baseUrl('staging-base-url', raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
   const productionUrl = baseUrl('base-url', raw['base-url'] as string | undefined, allowInsecureHttp, false);
   if (envName === 'staging' && !stagingUrl) throw new UsageError('--env staging: set STAGING_BASE_URL (or --staging-base-url)');
+  // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
+  if (envName === 'production' && !productionUrl) throw new UsageError('--env production: set BASE_URL (or --base-url)');
   const target = envName === 'staging' ? stagingUrl : productionUrl;
   const messagesBaseUrl = baseUrl('messages-base-url', raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
 
