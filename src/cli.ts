@@ -6,6 +6,7 @@ import type { Contract } from './contract/model.ts';
 import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
+import { shellQuote } from './http/curl.ts';
 import { applyBaseline, loadBaseline, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
@@ -130,6 +131,18 @@ async function resolveTarget(settings: Settings): Promise<Target> {
   const target: Target = { baseUrl: settings.baseUrl, apiKey: settings.apiKey ?? '', env, embedded: false, close: async () => {} };
   if (settings.messagesBaseUrl) target.messagesBaseUrl = settings.messagesBaseUrl;
   return target;
+}
+
+/** What runs this run again, with the target and the key taken from the same settings. */
+function replayCommand(settings: Settings): string {
+  const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
+  if (settings.env) args.push('--env', settings.env);
+  if (settings.nowGiven) args.push('--now', settings.now.toISOString());
+  if (settings.only.length) args.push('--only', settings.only.join(','));
+  if (settings.skip.length) args.push('--skip', settings.skip.join(','));
+  if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
+  if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
+  return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
 }
 
 function suiteConfig(settings: Settings, target: Target, started: number, contract: Contract, clauses: Clause[]): SuiteConfig {
@@ -271,6 +284,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       durationMs: Date.now() - started,
       now: settings.now.toISOString(),
       failOn: settings.failOn,
+      replay: replayCommand(settings),
       pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },
       summary: collected.summary,
       clauses: collected.clauses,

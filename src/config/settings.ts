@@ -20,6 +20,8 @@ export interface Settings {
   runs: number;
   seed: number;
   now: Date;
+  /** Whether --now (or NOW) set the clock: a replay then takes it too. */
+  nowGiven: boolean;
   timeoutMs: number;
   maxDurationMs: number;
   maxBodyBytes: number;
@@ -207,6 +209,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     runs: integer('runs', raw.runs as string | undefined, DEFAULT_RUNS, 1, 100_000),
     seed,
     now,
+    nowGiven: nowText !== undefined,
     timeoutMs: integer('timeout', raw.timeout as string | undefined, 10_000, 1, 600_000),
     maxDurationMs: integer('max-duration', raw['max-duration'] as string | undefined, 600_000, 1_000, 86_400_000),
     maxBodyBytes: integer('max-body', raw['max-body'] as string | undefined, 4 * 1024 * 1024, 1024, 1024 ** 3),

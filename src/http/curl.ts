@@ -1,6 +1,6 @@
 import type { SentRequest } from './exchange.ts';
 
-function shellQuote(text: string): string {
+export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

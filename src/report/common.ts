@@ -274,7 +274,7 @@ export function formatDuration(ms: number): string {
 }
 
 export function replayCommand(report: RunReport): string {
-  return `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
+  return report.replay ?? `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
 }
 
 /** `seed 1234, path "3:1:0"`, or '' when the check has no replay data. */

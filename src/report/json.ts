@@ -125,6 +125,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ['durationMs', report.durationMs],
     ['now', report.now],
     ['failOn', report.failOn],
+    ['replay', report.replay],
     ['pipeline', report.pipeline && ordered([['depth', report.pipeline.depth], ['roundTripMs', report.pipeline.roundTripMs]])],
     [
       'summary',

@@ -102,6 +102,8 @@ export interface RunReport {
   /** The clock the suite judged dates by (--now), ISO 8601. */
   now: string;
   failOn: 'must' | 'should';
+  /** The command that runs this run again (the target and the key from the same settings); unset: seed and runs only. */
+  replay?: string;
   /** Requests the properties kept in flight, and the preflight's round trip (ms) that chose it. */
   pipeline?: { depth: number; roundTripMs?: number };
   summary: RunSummary;
