@@ -20,6 +20,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['plain http to a remote host', ['--base-url', 'http://api.example.com'], { API_KEY: 'k' }, /refusing to send the API key over plain http/],
     ['an unknown flag', ['--frobnicate'], {}, /Unknown option '--frobnicate'/],
     ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
+    ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected a whole number/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
     ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /--env production: set BASE_URL/],

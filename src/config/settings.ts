@@ -141,10 +141,27 @@ function readDotenv(cwd: string): Record<string, string> {
 }
 
 /** Merges .env < environment < flags. Throws UsageError (exit 2) naming the setting that is wrong. */
+/** `--runs -5` as `--runs=-5`: parseArgs calls a value that starts with '-' ambiguous; the range check then names the setting. */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const option = arg.startsWith('--') ? (OPTIONS as Record<string, { type: string } | undefined>)[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
   const parsed = (() => {
     try {
-      return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+      return parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
       const message = ((error as Error).message.split('\n')[0] ?? 'bad arguments').replace(/\. To specify a positional argument.*$/, '');
       const hint = /'--api-key'/.test(message) ? ' (the key comes from API_KEY, .env or --api-key-file)' : '';
