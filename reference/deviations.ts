@@ -96,6 +96,7 @@ const CATALOGUE = [
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
   fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
+  fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
 
   // --- allowed variants ------------------------------------------------------------------------

@@ -106,6 +106,7 @@ const PROBES: Record<string, Probe> = {
   'fault-message-accepts-invalid-json': (s) => status(msg(s, '{"message":')),
   'fault-message-accepts-missing-message': (s) => status(msg(s, '{}')),
   'fault-message-rejects-json-charset': (s) => status(msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })),
+  'fault-message-accepts-jsonish-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/json' })),
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
 
   'allowed-limit-clamped': (s) => status(call(pets(s, '?limit=0'))),
