@@ -51,6 +51,7 @@ const CATALOGUE = [
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
   fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
   fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
+  fault('fault-json-bom', 'json.content-type', 'Every JSON body starts with a UTF-8 byte-order mark (EF BB BF), as .NET\'s Encoding.UTF8 preamble writes it; RFC 8259 §8.1 forbids one on the wire.'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
 
   // --- creation --------------------------------------------------------------------------------

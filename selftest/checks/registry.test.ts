@@ -73,6 +73,27 @@ const TABLE: Table = {
       { why: 'a transport failure', ex: failed() },
     ],
   },
+  'json-no-bom': {
+    ctx: {},
+    pass: [
+      { why: 'a listing starting with [', ex: exchange(200, pets(1)) },
+      { why: 'an Error with white space before it', ex: exchange(404, raw(` ${JSON.stringify(errorBody(404))}`)) },
+    ],
+    fail: [
+      {
+        why: 'a listing after a UTF-8 byte-order mark',
+        ex: exchange(200, raw(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(pets(1)))]))),
+        actual: /^a byte-order mark before the JSON/,
+        expected: /RFC 8259 §8\.1/,
+      },
+      { why: 'an Error after one, whatever its Content-Type', ex: exchange(400, raw(`\uFEFF${JSON.stringify(errorBody(400))}`), { 'content-type': 'text/plain' }) },
+    ],
+    na: [
+      { why: 'an empty body', ex: exchange(204) },
+      { why: 'a transport failure', ex: failed() },
+      { why: 'a CSV with one from GET /store/orders, whose payload is not shown', ex: { ...exchange(200, raw('\uFEFFid,total'), { 'content-type': 'text/csv' }), operationId: 'listStoreOrders' } },
+    ],
+  },
   'error-shape': {
     ctx: {},
     pass: [
@@ -884,7 +905,7 @@ describe('every check on hostile exchanges', () => {
 describe('the common checks on a faithful exchange', () => {
   it('pass or stay n/a on a 200 listing and on a 404 Error', () => {
     for (const ex of [exchange(200, pets(3)), exchange(404, errorBody(404, 'not_found'))]) {
-      for (const name of ['no-5xx', 'json-content-type', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
+      for (const name of ['no-5xx', 'json-content-type', 'json-no-bom', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
         expect(['pass', 'n/a'], name).toContain(getCheck(name).judge(ex, { env }).outcome);
       }
     }

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
-import { arr, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
+import { request } from 'undici';
+import { arr, AUTH, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -57,6 +58,11 @@ const PROBES: Record<string, Probe> = {
     return arr(await call(pets(s, '?status=sold&limit=20'))).length;
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
+  // The body's first bytes as sent: undici's text() would drop the mark.
+  'fault-json-bom': async (s) => {
+    const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
+    return Buffer.from(await res.body.arrayBuffer()).subarray(0, 3).toString('hex');
+  },
   'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
 
   'fault-create-200': (s) => status(createPet(s, validPet)),
