@@ -61,6 +61,13 @@ export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery
     ['limit not an integer', '1.5'],
     ['limit not a number', 'abc'],
     ['limit empty', ''],
+    // Where integer parsers overflow (int32, int64, beyond both) or read other spellings of a number.
+    ['limit beyond int32 (2^31)', '2147483648'],
+    ['limit beyond int64 (2^63)', '9223372036854775808'],
+    ['limit of 20 digits', '99999999999999999999'],
+    ['limit with a plus sign', '+5'],
+    ['limit in exponent notation', '1e2'],
+    ['limit with a leading space', ' 5'],
   ];
   const limits: fc.Arbitrary<InvalidQuery>[] = [
     ...fixed.map(([rule, value]) => fc.constant(limit(rule, value))),

@@ -17,7 +17,14 @@ const CREDENTIALS = /^([^\s]+) (.*)$/s;
  */
 export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
   if (ctx.dev.has(`fault-auth-hole-${op}`)) return true;
-  if (op === 'list-pets' && ctx.dev.has('fault-auth-hole-trailing-slash') && req.url?.split('?')[0] === '/v1/pets/') return true;
+  const path = req.url?.split('?')[0] ?? '';
+  if (op === 'list-pets' && ctx.dev.has('fault-auth-hole-trailing-slash') && path === '/v1/pets/') return true;
+  if (op === 'list-pets' && path !== '/v1/pets') {
+    if (ctx.dev.has('fault-auth-hole-path-case') && path.toLowerCase() === '/v1/pets') return true;
+    if (ctx.dev.has('fault-auth-hole-double-slash') && path.replace(/\/{2,}/g, '/') === '/v1/pets') return true;
+  }
+  if (req.method === 'HEAD' && op === 'list-pets' && ctx.dev.has('fault-auth-hole-head-list-pets')) return true;
+  if (req.method === 'HEAD' && op === 'get-pet' && ctx.dev.has('fault-auth-hole-head-get-pet')) return true;
 
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;

@@ -28,6 +28,10 @@ const CATALOGUE = [
   fault('fault-auth-hole-store-orders', 'auth.required', 'GET /v1/store/orders skips the authentication check.'),
   fault('fault-auth-hole-messages', 'auth.required', 'POST /messages skips the authentication check.'),
   fault('fault-auth-hole-trailing-slash', 'auth.required', 'GET /v1/pets/ is routed as GET /v1/pets and serves the listing without the authentication check.'),
+  fault('fault-auth-hole-path-case', 'auth.required', 'Paths are routed ignoring case (as Express and ASP.NET do by default) while the authentication check guards the exact path /v1/pets: GET /v1/PETS serves the listing without credentials.'),
+  fault('fault-auth-hole-double-slash', 'auth.required', 'Empty path segments are dropped when routing (/v1//pets is /v1/pets) while the authentication check guards the exact path /v1/pets: GET /v1//pets serves the listing without credentials.'),
+  fault('fault-auth-hole-head-list-pets', 'auth.required', 'HEAD /v1/pets skips the authentication check (only GET is guarded): 200 without credentials.'),
+  fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
@@ -41,11 +45,13 @@ const CATALOGUE = [
   fault('fault-limit-max-101', 'list.limit-max', 'A numeric limit above 100 is clamped to 101 (200, up to 101 pets) instead of rejected; non-numeric limits still give 400.'),
   fault('fault-limit-max-99', 'list.limit-bounds-accepted', 'limit=100 is rejected with 400.'),
   fault('fault-limit-min-2', 'list.limit-bounds-accepted', 'limit=1 is rejected with 400.'),
+  fault('fault-limit-overflow-500', 'errors.no-5xx', 'A limit of digits beyond int32 (2147483648 or more) yields 500 (Error body), as an unguarded Integer.parseInt throws, instead of 400.'),
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
   fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
   fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
+  fault('fault-json-bom', 'json.content-type', 'Every JSON body starts with a UTF-8 byte-order mark (EF BB BF), as .NET\'s Encoding.UTF8 preamble writes it; RFC 8259 §8.1 forbids one on the wire.'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
 
   // --- creation --------------------------------------------------------------------------------
@@ -95,6 +101,7 @@ const CATALOGUE = [
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
   fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
+  fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
 
   // --- allowed variants ------------------------------------------------------------------------
@@ -129,6 +136,7 @@ const CATALOGUE = [
   allowed('allowed-422-invalid-query', 'GET /v1/pets refuses an invalid limit or status with 422 (Error body) instead of 400; §4.1 lists no status for it.'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
+  allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),

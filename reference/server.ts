@@ -55,6 +55,14 @@ const MAIN_ROUTES: readonly Route[] = [
 
 const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messages', methods: { POST: postMessage } }];
 
+/** The path as the router matches it: with the alias deviations, case and empty segments dropped. */
+function routedPath(pathname: string, ctx: Ctx): string {
+  let path = pathname;
+  if (ctx.dev.has('fault-auth-hole-path-case') || ctx.dev.has('allowed-path-aliases-routed')) path = path.toLowerCase();
+  if (ctx.dev.has('fault-auth-hole-double-slash') || ctx.dev.has('allowed-path-aliases-routed')) path = path.replace(/\/{2,}/g, '/');
+  return path;
+}
+
 function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -74,7 +82,7 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
       sendRaw(res, 404, 'text/html', '<h1>Not Found</h1>');
       return;
     }
-    const route = routes.find((r) => r.match(url.pathname, ctx));
+    const route = routes.find((r) => r.match(routedPath(url.pathname, ctx), ctx));
     if (!route) {
       sendError(res, ctx, 404, 'not_found', `no such resource: ${url.pathname}`);
       return;

@@ -2,7 +2,8 @@ import { describe } from 'vitest';
 import { badAuthorizations, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
 import { plainPet } from '../src/suite/store.ts';
-import { stringifyJson } from '../src/json/lossless.ts';
+import { jsonBody, type Exchange } from '../src/http/exchange.ts';
+import { isInt, stringifyJson } from '../src/json/lossless.ts';
 
 /**
  * A request valid in every way but its Authorization, so a 401 can only be about the key. The NewPet's
@@ -19,6 +20,14 @@ const OPERATIONS: { id: string; request: SendOptions; writes?: boolean; messages
 
 function key(s: Scenario): string {
   return s.config.apiKey;
+}
+
+/** The id of the first animal a listing shows, if it shows one. */
+function firstListedId(exchange: Exchange): string | undefined {
+  const body = exchange.response?.status === 200 ? jsonBody(exchange) : undefined;
+  const first = body?.ok && Array.isArray(body.value) ? body.value[0] : undefined;
+  const id = first && typeof first === 'object' && !Array.isArray(first) ? first.id : undefined;
+  return isInt(id) ? String(id) : undefined;
 }
 
 describe('§5 Authentication', () => {
@@ -51,12 +60,25 @@ describe('§5 Authentication', () => {
     );
   }
   scenario(
-    'listPets: GET /v1/pets/ (a trailing slash) does not serve the listing without credentials',
+    'without credentials, GET /v1/pets/, /v1/PETS and /v1//pets serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
     { checks: ['auth-alias-not-served'] },
     async (s) => {
-      const exchange = await s.send('listPets', { url: `${s.url('listPets')}/`, authorization: null });
-      // Whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing.
-      if (!exchange.failure) s.check(exchange, { 'auth-alias-not-served': { alias: 'GET /v1/pets/' } }, { common: false });
+      const list = s.url('listPets');
+      const cut = list.lastIndexOf('/');
+      const probes: { alias: string; operationId: string; url: string; method?: string }[] = [
+        { alias: 'GET /v1/pets/', operationId: 'listPets', url: `${list}/` },
+        { alias: 'GET /v1/PETS', operationId: 'listPets', url: `${list.slice(0, cut + 1)}${list.slice(cut + 1).toUpperCase()}` },
+        { alias: 'GET /v1//pets', operationId: 'listPets', url: `${list.slice(0, cut)}/${list.slice(cut)}` },
+        { alias: 'HEAD /v1/pets', operationId: 'listPets', url: list, method: 'HEAD' },
+      ];
+      // An animal that exists, so a HEAD served without the key would answer 200 rather than 404.
+      const petId = firstListedId(await s.send('listPets', { query: 'limit=1' }));
+      if (petId !== undefined) probes.push({ alias: `HEAD /v1/pets/${petId}`, operationId: 'getPet', url: s.url('getPet', { petId }), method: 'HEAD' });
+      for (const probe of probes) {
+        const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });
+        // Whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing.
+        if (!exchange.failure) s.check(exchange, { 'auth-alias-not-served': { alias: probe.alias } }, { common: false });
+      }
     },
   );
 });

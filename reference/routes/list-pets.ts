@@ -8,6 +8,7 @@ import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
 const MIN_LIMIT = 1n;
 const MAX_LIMIT = 100n;
+const INT32_MAX = 2n ** 31n - 1n;
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -25,6 +26,7 @@ function parseLimit(values: string[], ctx: Ctx): Parsed<number> {
     return { ok: false, message: text === undefined ? 'limit must be given at most once' : `limit must be an integer, got ${JSON.stringify(text)}` };
   }
   const n = BigInt(text);
+  if (n > INT32_MAX && ctx.dev.has('fault-limit-overflow-500')) throw new Error(`NumberFormatException: For input string: "${text}"`);
   if (n > MAX_LIMIT && ctx.dev.has('fault-limit-max-101')) return { ok: true, value: 101 };
   if (n === MAX_LIMIT && ctx.dev.has('fault-limit-max-99')) return { ok: false, message: 'limit must be between 1 and 99' };
   if (n === MIN_LIMIT && ctx.dev.has('fault-limit-min-2')) return { ok: false, message: 'limit must be between 2 and 100' };

@@ -31,7 +31,8 @@ function successStatus(ctx: Ctx): number {
 
 export const postMessage: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'messages')) return;
-  if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
+  const jsonish = ctx.dev.has('fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
+  if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !jsonish && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }

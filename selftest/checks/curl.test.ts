@@ -88,6 +88,13 @@ describe('curlLine', () => {
     expect(argv).toContain(url);
   });
 
+  it('sends HEAD with -I, which reads no body (-X HEAD would wait for the one Content-Length announces)', () => {
+    const request = recorded({ method: 'HEAD', body: undefined, url: 'https://api.example.test/v1//pets' });
+    const argv = argvOf(curlLine(request));
+    expect(argv.slice(0, 3)).toEqual(['-sS', '-I', request.url]);
+    expect(argv).not.toContain('-X');
+  });
+
   it('sends no --data-binary without a body', () => {
     const line = curlLine(recorded({ method: 'GET', body: undefined }));
     expect(line).not.toContain('--data-binary');

@@ -73,6 +73,27 @@ const TABLE: Table = {
       { why: 'a transport failure', ex: failed() },
     ],
   },
+  'json-no-bom': {
+    ctx: {},
+    pass: [
+      { why: 'a listing starting with [', ex: exchange(200, pets(1)) },
+      { why: 'an Error with white space before it', ex: exchange(404, raw(` ${JSON.stringify(errorBody(404))}`)) },
+    ],
+    fail: [
+      {
+        why: 'a listing after a UTF-8 byte-order mark',
+        ex: exchange(200, raw(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(pets(1)))]))),
+        actual: /^a byte-order mark before the JSON/,
+        expected: /RFC 8259 §8\.1/,
+      },
+      { why: 'an Error after one, whatever its Content-Type', ex: exchange(400, raw(`\uFEFF${JSON.stringify(errorBody(400))}`), { 'content-type': 'text/plain' }) },
+    ],
+    na: [
+      { why: 'an empty body', ex: exchange(204) },
+      { why: 'a transport failure', ex: failed() },
+      { why: 'a CSV with one from GET /store/orders, whose payload is not shown', ex: { ...exchange(200, raw('\uFEFFid,total'), { 'content-type': 'text/csv' }), operationId: 'listStoreOrders' } },
+    ],
+  },
   'error-shape': {
     ctx: {},
     pass: [
@@ -174,11 +195,17 @@ const TABLE: Table = {
       { why: 'a plain 404 (the alias is not served)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
       { why: 'a 301 to /v1/pets', ex: exchange(301, undefined, { location: '/v1/pets' }) },
       { why: 'a 200 that is no listing (some other page)', ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
+      { why: 'a 401 to HEAD (no body)', ctx: { alias: 'HEAD /v1/pets' }, ex: exchange(401, undefined, {}, { method: 'HEAD' }) },
+      { why: 'a 405 to HEAD', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(405, undefined, { allow: 'GET' }, { method: 'HEAD' }) },
+      { why: 'a 404 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(404, undefined, {}, { method: 'HEAD' }) },
     ],
     fail: [
       { why: 'the listing without credentials', ex: exchange(200, pets(2)), actual: /^200/ },
       { why: 'an empty listing without credentials', ex: exchange(200, []) },
       { why: 'a listing whose items are no valid Pet', ex: exchange(200, [{ id: '1', name: 7 }]) },
+      { why: 'the listing at /v1/PETS', ctx: { alias: 'GET /v1/PETS' }, ex: exchange(200, pets(1), {}, { url: 'https://api.example.test/v1/PETS' }), expected: /GET \/v1\/PETS/ },
+      { why: 'a 200 to HEAD, which has no body to tell', ctx: { alias: 'HEAD /v1/pets' }, ex: exchange(200, undefined, { 'content-type': 'application/json', 'content-length': '120' }, { method: 'HEAD' }), expected: /no 2xx for HEAD \/v1\/pets/, actual: /^200/ },
+      { why: 'a 204 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(204, undefined, {}, { method: 'HEAD' }) },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
@@ -878,7 +905,7 @@ describe('every check on hostile exchanges', () => {
 describe('the common checks on a faithful exchange', () => {
   it('pass or stay n/a on a 200 listing and on a 404 Error', () => {
     for (const ex of [exchange(200, pets(3)), exchange(404, errorBody(404, 'not_found'))]) {
-      for (const name of ['no-5xx', 'json-content-type', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
+      for (const name of ['no-5xx', 'json-content-type', 'json-no-bom', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
         expect(['pass', 'n/a'], name).toContain(getCheck(name).judge(ex, { env }).outcome);
       }
     }

@@ -45,12 +45,12 @@ describe('the CLI, run as a user runs it', () => {
     expect(outputs.filter((text) => text.includes(KEY))).toEqual([]);
   });
 
-  it('--env production sends no POST without --allow-writes, and lists the skipped checks with the reason', async () => {
+  it('--env production sends only safe methods (GET, HEAD) without --allow-writes, and lists the skipped checks with the reason', async () => {
     proxy.requests.length = 0;
     const result = await runCli(['--base-url', proxy.url, '--env', 'production', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
     expect(result.code).toBe(0);
     expect(proxy.requests.length).toBeGreaterThan(10);
-    expect(proxy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(proxy.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD')).toEqual([]);
     const skipped = result.report?.clauses.filter((c) => c.outcome === 'skip').flatMap((c) => c.checks.map((k) => k.note)) ?? [];
     expect(skipped.some((note) => note?.includes('writes are off against production'))).toBe(true);
   });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invalidMessageCases, invalidNewPet, invalidNewPetCases, JSON_WITH_CHARSET, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { invalidMessageCases, invalidNewPet, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
 import { isJsonMediaType } from '../../src/checks/common.ts';
 import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
 import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
@@ -122,5 +122,13 @@ describe('media types', () => {
       expect(type).toMatch(/;\s*charset=/i);
     }
     for (const type of OTHER_MEDIA_TYPES) expect(isJsonMediaType(type ?? undefined), String(type)).toBe(false);
+  });
+
+  it('the message operation gets 400 cases for types that are JSON by name only (text/json, application/x-json, +json)', () => {
+    const sent = invalidMessageCases(env.contract)
+      .filter((c) => c.kind === 'media-type' && c.stated)
+      .map((c) => fc.sample(c.arbitrary, { seed: SEED, numRuns: 1 })[0]?.contentType);
+    for (const type of JSONISH_MEDIA_TYPES) expect(sent, type).toContain(type);
+    expect(JSONISH_MEDIA_TYPES).toEqual(expect.arrayContaining(['text/json', 'application/x-json', 'application/vnd.api+json']));
   });
 });

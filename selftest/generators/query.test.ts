@@ -11,12 +11,12 @@ beforeAll(async () => {
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-/** What is wrong with a listPets query string by §4.1: limit an integer in 1..100, status in the enum. */
+/** What is wrong with a listPets query string by §4.1: limit an integer in 1..100 (plain digits, so `+5` and `1e2` count), status in the enum. */
 function queryProblems(text: string): string[] {
   const params = new URLSearchParams(text);
   const problems: string[] = [];
   for (const limit of params.getAll('limit')) {
-    if (!/^[+-]?\d+$/.test(limit)) problems.push(`limit ${JSON.stringify(limit)} is not an integer`);
+    if (!/^-?\d+$/.test(limit)) problems.push(`limit ${JSON.stringify(limit)} is not an integer in plain decimal digits`);
     else if (Number(limit) < 1 || Number(limit) > 100) problems.push(`limit ${limit} is outside 1..100`);
   }
   for (const status of params.getAll('status')) {
@@ -94,5 +94,10 @@ describe('invalidQueryCases', () => {
   it('covers both bounds, a fraction, text, an empty limit and the status enum', () => {
     const texts = invalidQueryCases(env.contract).flatMap((a) => fc.sample(a, { seed: SEED, numRuns: 1 })).map((q) => q.text);
     for (const text of ['limit=0', 'limit=101', 'limit=1.5', 'limit=abc', 'limit=', 'status=unknown', 'status=SOLD']) expect(texts).toContain(text);
+  });
+
+  it('covers the int32 and int64 overflow points, 20 digits, a plus sign, an exponent and a leading space (percent-encoded)', () => {
+    const texts = invalidQueryCases(env.contract).flatMap((a) => fc.sample(a, { seed: SEED, numRuns: 1 })).map((q) => q.text);
+    for (const text of ['limit=2147483648', 'limit=9223372036854775808', 'limit=99999999999999999999', 'limit=%2B5', 'limit=1e2', 'limit=%205']) expect(texts).toContain(text);
   });
 });

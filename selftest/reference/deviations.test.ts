@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
-import { arr, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
+import { request } from 'undici';
+import { arr, AUTH, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -25,6 +26,10 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-store-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`, { auth: null })),
   'fault-auth-hole-messages': (s) => status(msg(s, '{"message":"x"}', { auth: null })),
   'fault-auth-hole-trailing-slash': (s) => status(call(pets(s, '/'), { auth: null })),
+  'fault-auth-hole-path-case': (s) => status(call(`${s.baseUrl}/v1/PETS`, { auth: null })),
+  'fault-auth-hole-double-slash': (s) => status(call(`${s.baseUrl}/v1//pets`, { auth: null })),
+  'fault-auth-hole-head-list-pets': (s) => status(call(pets(s), { auth: null, method: 'HEAD' })),
+  'fault-auth-hole-head-get-pet': (s) => Promise.all([status(call(pets(s, '/1'), { auth: null, method: 'HEAD' })), status(call(pets(s, '/999999'), { auth: null, method: 'HEAD' }))]),
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
@@ -40,6 +45,7 @@ const PROBES: Record<string, Probe> = {
   'fault-limit-max-101': (s) => status(call(pets(s, '?limit=101'))),
   'fault-limit-max-99': (s) => status(call(pets(s, '?limit=100'))),
   'fault-limit-min-2': (s) => status(call(pets(s, '?limit=1'))),
+  'fault-limit-overflow-500': (s) => status(call(pets(s, '?limit=2147483648'))),
   'fault-limit-ignored': async (s) => arr(await call(pets(s, '?limit=2'))).length,
   'fault-filter-ignored': async (s) => arr(await call(pets(s, '?status=sold'))).map((p) => p['status']),
   'fault-filter-leaks-deep': async (s) => {
@@ -52,6 +58,11 @@ const PROBES: Record<string, Probe> = {
     return arr(await call(pets(s, '?status=sold&limit=20'))).length;
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
+  // The body's first bytes as sent: undici's text() would drop the mark.
+  'fault-json-bom': async (s) => {
+    const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
+    return Buffer.from(await res.body.arrayBuffer()).subarray(0, 3).toString('hex');
+  },
   'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
 
   'fault-create-200': (s) => status(createPet(s, validPet)),
@@ -105,6 +116,7 @@ const PROBES: Record<string, Probe> = {
   'fault-message-accepts-invalid-json': (s) => status(msg(s, '{"message":')),
   'fault-message-accepts-missing-message': (s) => status(msg(s, '{}')),
   'fault-message-rejects-json-charset': (s) => status(msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })),
+  'fault-message-accepts-jsonish-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/json' })),
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
 
   'allowed-limit-clamped': (s) => status(call(pets(s, '?limit=0'))),
@@ -132,6 +144,8 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'allowed-path-aliases-routed': (s) =>
+    Promise.all([`${s.baseUrl}/v1/PETS`, `${s.baseUrl}/v1//pets`].flatMap((url) => [status(call(url)), status(call(url, { auth: null }))])),
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),

@@ -50,13 +50,16 @@ export const authWwwAuthenticate = defineCheck({
 export const authAliasNotServed = defineCheck<{ alias: string }>({
   name: 'auth-alias-not-served',
   clause: 'auth.required',
-  description: 'An alias of GET /v1/pets (a trailing slash) does not serve the listing without credentials',
+  description: 'Without credentials, another spelling of GET /v1/pets (a trailing slash, upper case, a doubled slash) serves no listing, and HEAD /v1/pets or /v1/pets/{petId} no 2xx',
   judge(exchange, { alias }) {
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
+    if (status < 200 || status > 299) return PASS;
+    // A HEAD has no body to look at; its 2xx says the GET would have been served (RFC 9110 §9.3.2).
+    if (exchange.request.method === 'HEAD') return fail(`no 2xx for ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
     // Any JSON array is data served without a key, whether or not each item is a valid Pet.
     const body = jsonBody(exchange);
-    if (status < 200 || status > 299 || !body.ok || !Array.isArray(body.value)) return PASS;
+    if (!body.ok || !Array.isArray(body.value)) return PASS;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
 });

@@ -65,6 +65,25 @@ export const jsonContentType = defineCheck({
   },
 });
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * RFC 8259 §8.1: "Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a
+ * networked-transmitted JSON text." The suite's decoder drops one, so the other checks still judge the body.
+ */
+export const jsonNoBom = defineCheck({
+  name: 'json-no-bom',
+  clause: 'json.content-type',
+  description: 'A JSON body does not start with a byte-order mark (RFC 8259 §8.1)',
+  judge(exchange, { env }) {
+    const response = exchange.response;
+    if (!response || response.body.length === 0) return NOT_APPLICABLE;
+    if (!bodyIsJson(exchange, env, response.status) && !isJsonMediaType(header(exchange, 'content-type'))) return NOT_APPLICABLE;
+    if (!response.body.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) return PASS;
+    return fail('JSON text without a byte-order mark (RFC 8259 §8.1)', `a byte-order mark before the JSON (EF BB BF) on ${describeResponse(exchange, 120)}`);
+  },
+});
+
 export const errorShape = defineCheck({
   name: 'error-shape',
   clause: 'errors.shape',

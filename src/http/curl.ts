@@ -14,7 +14,8 @@ function headerArg(name: string, value: string): string {
 
 /** A copy-paste reproduction of a recorded request; the key is read from $API_KEY. */
 export function curlLine(request: SentRequest): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  // curl -X HEAD would wait for the body a Content-Length announces; -I sends HEAD and reads none.
+  const parts = request.method === 'HEAD' ? ['curl', '-sS', '-I', shellQuote(request.url)] : ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
   if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
   return parts.join(' ');

@@ -90,6 +90,8 @@ export interface SendOptions {
   authorization?: Authorization | null;
   /** Absolute URL instead of the operation's (e.g. a Location header). */
   url?: string;
+  /** Instead of the operation's method (e.g. HEAD). */
+  method?: string;
 }
 
 function fnv1a(text: string): number {
@@ -163,7 +165,7 @@ export class Scenario {
     const contentType = options.contentType === undefined ? (options.body === undefined ? null : 'application/json') : options.contentType;
     if (contentType !== null) headers['Content-Type'] = contentType;
     const request: OutgoingRequest = {
-      method: op.method,
+      method: options.method ?? op.method,
       url: options.url ?? this.url(operationId, options.path, options.query),
       headers,
     };
