@@ -151,10 +151,12 @@ const TABLE: Table = {
     pass: [
       { why: 'a 200', ex: exchange(200, pets(1)) },
       { why: 'a 404', ex: exchange(404, errorBody(404)) },
+      { why: 'a 403 where the responses are not shown (§4.4)', ctx: { mayForbid: true }, ex: exchange(403, errorBody(403)) },
     ],
     fail: [
       { why: 'a 401', ex: exchange(401, errorBody(401)), actual: /^401/ },
       { why: 'a 403', ex: exchange(403, errorBody(403)) },
+      { why: 'a 401 where the responses are not shown (§4.4)', ctx: { mayForbid: true }, ex: exchange(401, errorBody(401)), expected: /other than 401 for/ },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
@@ -654,6 +656,19 @@ const TABLE: Table = {
       { why: 'a 405', ex: exchange(405, errorBody(405)), actual: /^405/ },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
+  },
+  'orders-access': {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, []), value: 'answered 200' },
+      { why: 'a 403 with an Error', ex: exchange(403, errorBody(403)), value: 'refused to the valid key (403)' },
+    ],
+    na: [
+      { why: 'a 401 (auth.valid-key-accepted judges it)', ex: exchange(401, errorBody(401)) },
+      { why: 'a 404 (orders.exists judges it)', ex: exchange(404, errorBody(404)) },
+      { why: 'a 500', ex: exchange(500, errorBody(500)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
   },
   'messages-accepted': {
     ctx: {},

@@ -143,6 +143,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
   'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
+  'allowed-orders-forbidden': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
 };
 
 describe('deviation catalogue', () => {

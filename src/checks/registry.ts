@@ -15,7 +15,7 @@ import {
   messagesAccepted, messagesCreatedAt, messagesCreatedAtRecent, messagesEcho, messagesInvalid400, messagesNonString,
   messagesStatusQueued, messagesSuccessStatus, messagesTextConstraints,
 } from './messages.ts';
-import { ordersExists } from './orders.ts';
+import { ordersAccess, ordersExists } from './orders.ts';
 import { rateLimitSeen } from './limits.ts';
 import type { Check, JudgeEnv } from './types.ts';
 
@@ -63,6 +63,7 @@ export const CHECKS = {
   'deprecation-signals': deprecationSignals,
   'deprecation-after-removal': deprecationAfterRemoval,
   'orders-exists': ordersExists,
+  'orders-access': ordersAccess,
   'messages-accepted': messagesAccepted,
   'messages-echo': messagesEcho,
   'messages-status-queued': messagesStatusQueued,
