@@ -120,6 +120,7 @@ const CATALOGUE = [
   allowed('allowed-go-style-strings', 'A lone surrogate in a name is stored as U+FFFD, as Go\'s encoding/json decodes it (RFC 8259 §8.2 leaves it open).'),
   allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
   allowed('allowed-list-newest-first', 'Listings are in descending id order (newest first).'),
+  allowed('allowed-created-at-basic', 'createdAt is in the ISO 8601 basic format, e.g. 20261122T141509Z (§4.5 asks for "ISO 8601 UTC timestamp", not the extended format).'),
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-deprecation-draft-cet', 'Deprecation: true (the drafts before RFC 9745) and Sunset: Wed, 04 Dec 2030 23:00:00 GMT (5 December in CET).'),

@@ -20,6 +20,7 @@ function createdAt(ctx: Ctx): string {
   const now = new Date();
   if (ctx.dev.has('fault-message-created-at-offset')) return withPlusTwo(now);
   if (ctx.dev.has('fault-message-created-at-not-iso')) return now.toString();
+  if (ctx.dev.has('allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
   return now.toISOString();
 }
 

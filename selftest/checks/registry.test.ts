@@ -729,6 +729,9 @@ const TABLE: Table = {
       { why: '2026-11-22T10:00:00Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00Z' })) },
       { why: '2026-11-22T10:00:00.123Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00.123Z' })) },
       { why: '2026-11-22T10:00:00+00:00', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00+00:00' })) },
+      { why: '20261122T100000Z (ISO 8601 basic format)', ex: exchange(202, messageBody({ createdAt: '20261122T100000Z' })) },
+      { why: '20261122T100000,5Z (basic format, decimal comma)', ex: exchange(202, messageBody({ createdAt: '20261122T100000,5Z' })) },
+      { why: '20261122T1000+0000 (basic format, minutes, zero offset)', ex: exchange(202, messageBody({ createdAt: '20261122T1000+0000' })) },
     ],
     fail: [
       { why: '2026-11-22T12:00:00+02:00 (not UTC)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T12:00:00+02:00' })), actual: /\+02:00/ },
@@ -737,6 +740,10 @@ const TABLE: Table = {
       { why: 'no offset at all', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00' })) },
       { why: 'epoch milliseconds', ex: exchange(202, messageBody({ createdAt: 1795341600000 })) },
       { why: 'month 13', ex: exchange(202, messageBody({ createdAt: '2026-13-22T10:00:00Z' })) },
+      { why: '20261122t100000Z (lower-case t: RFC 3339, not ISO 8601)', ex: exchange(202, messageBody({ createdAt: '20261122t100000Z' })) },
+      { why: '20261122T120000+0200 (basic format, not UTC)', ex: exchange(202, messageBody({ createdAt: '20261122T120000+0200' })), actual: /\+0200/ },
+      { why: '2026-11-22T100000Z (extended date, basic time)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T100000Z' })) },
+      { why: '20261302T100000Z (basic format, month 13)', ex: exchange(202, messageBody({ createdAt: '20261302T100000Z' })) },
       { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
     ],
     na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
@@ -746,6 +753,7 @@ const TABLE: Table = {
     pass: [
       { why: '4 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:04:00Z' })) },
       { why: '1 minute before sending (clock skew)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T09:59:00Z' })) },
+      { why: '4 minutes after sending, in basic format', ex: exchange(202, messageBody({ createdAt: '20261122T100400Z' })) },
     ],
     fail: [
       { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },

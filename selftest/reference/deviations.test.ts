@@ -127,6 +127,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-other-error-codes': async (s) => obj(await call(`${s.baseUrl}/nowhere`))['code'],
   'allowed-extra-pet-fields': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-list-newest-first': async (s) => arr(await call(pets(s)))[0]?.['id'],
+  'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
