@@ -124,6 +124,8 @@ const CATALOGUE = [
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-deprecation-draft-cet', 'Deprecation: true (the drafts before RFC 9745) and Sunset: Wed, 04 Dec 2030 23:00:00 GMT (5 December in CET).'),
+  allowed('allowed-deprecation-params', 'Deprecation: @1735689600;note="see docs" (RFC 9745 makes it an RFC 9651 Item, which may carry parameters).'),
+  allowed('allowed-link-empty-elements', 'Link: , </v1/pets>; rel="successor-version",, (empty list elements, which RFC 9110 §5.6.1.2 has recipients ignore).'),
   allowed('allowed-sunset-later', 'Sunset: Fri, 05 Dec 2031 00:00:00 GMT (later than announced).'),
   allowed('allowed-422-invalid-query', 'GET /v1/pets refuses an invalid limit or status with 422 (Error body) instead of 400; §4.1 lists no status for it.'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),

@@ -140,6 +140,8 @@ const PROBES: Record<string, Probe> = {
     return statuses.filter((code) => code === 429).length;
   },
   'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-deprecation-params': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-link-empty-elements': async (s) => header(await call(pets(s, '/1')), 'link'),
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
   'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
