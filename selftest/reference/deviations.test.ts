@@ -131,6 +131,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'allowed-cold-start-503': async (s) => [await status(call(`${s.baseUrl}/v1/store/orders`)), await status(call(`${s.baseUrl}/v1/store/orders`))],
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),
