@@ -118,6 +118,7 @@ const CATALOGUE = [
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
   allowed('allowed-go-style-strings', 'A lone surrogate in a name is stored as U+FFFD, as Go\'s encoding/json decodes it (RFC 8259 §8.2 leaves it open).'),
+  allowed('allowed-nfc-normalized', 'Names and message texts are stored and returned in Unicode NFC (U+F900 as U+8C48, e and U+0301 as U+00E9), canonically equivalent to what was sent.'),
   allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
   allowed('allowed-list-newest-first', 'Listings are in descending id order (newest first).'),
   allowed('allowed-created-at-basic', 'createdAt is in the ISO 8601 basic format, e.g. 20261122T141509Z (§4.5 asks for "ISO 8601 UTC timestamp", not the extended format).'),

@@ -77,7 +77,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   }
   sendJson(res, ctx, successStatus(ctx), {
     id: messageId(ctx),
-    message: ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : message,
+    message: ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : ctx.dev.has('allowed-nfc-normalized') ? message.normalize('NFC') : message,
     status: ctx.dev.has('fault-message-status-sent') ? 'sent' : 'queued',
     createdAt: createdAt(ctx),
   });

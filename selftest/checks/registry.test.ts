@@ -338,9 +338,13 @@ const TABLE: Table = {
       },
       { why: 'a lone surrogate back as itself', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, raw('{"id":1,"name":"a\\ud800b","categoryId":2}')) },
       { why: 'a lone surrogate back as U+FFFD (RFC 8259 §8.2)', ctx: { input: { name: 'a\uDC00b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
+      { why: 'U+F900 back as U+8C48 (NFC, canonically equivalent)', ctx: { input: { name: '\uF900', categoryId: 2 } }, ex: exchange(201, { id: 1, name: '\u8C48', categoryId: 2 }) },
+      { why: 'e and U+0301 back as U+00E9 (NFC)', ctx: { input: { name: 'Re\u0301x', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'R\u00E9x', categoryId: 2 }) },
     ],
     fail: [
       { why: 'a U+FFFD where the name had none', ctx: { input: { name: 'ab', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
+      { why: 'U+00E9 back as e and U+0301 (NFD, not NFC)', ctx: { input: { name: 'R\u00E9x', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'Re\u0301x', categoryId: 2 }) },
+      { why: 'U+FB01 back as fi (NFKC, a compatibility mapping)', ctx: { input: { name: '\uFB01ne', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'fine', categoryId: 2 }) },
       { why: 'a lone surrogate dropped', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'ab', categoryId: 2 }) },
       {
         why: 'categoryId 9223372036854775807 back as 9223372036854775806',
@@ -494,6 +498,28 @@ const TABLE: Table = {
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a 200', ex: exchange(200, pet(7)) },
+    ],
+  },
+  'create-name-normalized': {
+    ctx: { input: { name: '\uF900', categoryId: 2 } },
+    observe: [
+      {
+        why: 'U+F900 back as U+8C48',
+        ex: exchange(201, { id: 1, name: '\u8C48', categoryId: 2 }),
+        value: 'name returned normalised to Unicode NFC (canonically equivalent to the one sent)',
+      },
+      {
+        why: 'a lone surrogate as U+FFFD and e U+0301 as U+00E9',
+        ctx: { input: { name: 'e\u0301\uD800', categoryId: 2 } },
+        ex: exchange(201, { id: 1, name: '\u00E9\uFFFD', categoryId: 2 }),
+        value: 'name returned normalised to Unicode NFC (canonically equivalent to the one sent)',
+      },
+    ],
+    na: [
+      { why: 'the name back as sent', ex: exchange(201, { id: 1, name: '\uF900', categoryId: 2 }) },
+      { why: 'a lone surrogate back as U+FFFD only', ctx: { input: { name: 'a\uD800', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFD', categoryId: 2 }) },
+      { why: 'another name', ex: exchange(201, { id: 1, name: 'Rex', categoryId: 2 }) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
     ],
   },
   'create-category-constraints': {
@@ -711,15 +737,25 @@ const TABLE: Table = {
       { why: 'a transport failure', ex: failed() },
     ],
   },
+  'messages-text-normalized': {
+    ctx: { text: 'A\u030A' },
+    observe: [{ why: 'A U+030A back as U+00C5', ex: exchange(202, messageBody({ message: '\u00C5' })), value: 'message returned normalised to Unicode NFC (canonically equivalent to the one sent)' }],
+    na: [
+      { why: 'the text back as sent', ex: exchange(202, messageBody({ message: 'A\u030A' })) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+    ],
+  },
   'messages-echo': {
     ctx: { text: '  padded  ' },
     pass: [
       { why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) },
       { why: 'a lone surrogate back as U+FFFD', ctx: { text: '\uD800 x' }, ex: exchange(202, messageBody({ message: '\uFFFD x' })) },
+      { why: 'U+2F800 back as U+4E3D (NFC)', ctx: { text: '\u{2F800}' }, ex: exchange(202, messageBody({ message: '\u4E3D' })) },
     ],
     fail: [
       { why: 'a pair of surrogates back as two U+FFFD', ctx: { text: '\uD83D\uDE00' }, ex: exchange(202, messageBody({ message: '\uFFFD\uFFFD' })) },
       { why: 'the text trimmed', ex: exchange(202, messageBody({ message: 'padded' })), actual: /"padded"/ },
+      { why: 'U+00C5 back as A and U+030A (NFD)', ctx: { text: '\u00C5' }, ex: exchange(202, messageBody({ message: 'A\u030A' })) },
       { why: 'no message field', ex: exchange(202, { id: 'm', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
     ],
     na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],

@@ -1,5 +1,5 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
-import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 /** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
@@ -97,6 +97,16 @@ export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
   description: 'Records which message texts outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
     return acceptedOrRefused(exchange, `message ${refusable.why}`, isSuccess);
+  },
+});
+
+export const messagesTextNormalized = defineCheck<{ text: string }>({
+  name: 'messages-text-normalized',
+  clause: 'messages.text-constraints',
+  description: 'Records a message text a 2xx returns in Unicode NFC where the one sent was not',
+  judge(exchange, { text }) {
+    const body = message(exchange);
+    return body ? nfcVerdict(body.message, text, 'message') : NOT_APPLICABLE;
   },
 });
 
