@@ -65,6 +65,7 @@ function routedPath(pathname: string, ctx: Ctx): string {
 
 function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
+  let coldStarted = false;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
       // As a gateway in front of a service answers: no Error body.
@@ -76,6 +77,11 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
       url = new URL(req.url ?? '/', 'http://reference.invalid');
     } catch {
       sendError(res, ctx, 400, 'invalid_request_target', 'the request target is not a valid URL');
+      return;
+    }
+    if (url.pathname === '/v1/store/orders' && ctx.dev.has('allowed-cold-start-503') && !coldStarted) {
+      coldStarted = true;
+      sendRaw(res, 503, 'text/html', '<html><body><h1>503 Service Unavailable</h1><p>starting</p></body></html>', { 'Retry-After': '1' });
       return;
     }
     if (url.pathname === '/v1/pets/' && ctx.dev.has('allowed-trailing-slash-html-404')) {

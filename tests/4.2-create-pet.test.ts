@@ -47,6 +47,8 @@ describe('§4.2 Add an animal: POST /pets', () => {
             const judgements: Judgements = {
               'create-201-pet': { refusable: eitherRefusable(name, category), category: categoryBasis(known, input.categoryId) },
               'create-echo': { input },
+              // Not declared: it bears only on a server that normalises, and is dropped unjudged otherwise.
+              'create-name-normalized': { input },
               'create-id-unique': { seenIds },
               'create-location': {},
             };

@@ -25,6 +25,8 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             const judgements: Judgements = {
               'messages-accepted': { refusable },
               'messages-echo': { text: input.message },
+              // Not declared: it bears only on a server that normalises, and is dropped unjudged otherwise.
+              'messages-text-normalized': { text: input.message },
               'messages-status-queued': {},
               'messages-created-at': {},
               'messages-created-at-recent': { sentAt },

@@ -120,6 +120,14 @@ function locationId(ctx: Ctx, id: bigint): bigint {
   return ctx.store.all().find((p) => p.id !== id)?.id ?? id - 1n;
 }
 
+/** The name as stored: trimmed (a fault), lone surrogates as U+FFFD (as Go decodes them), or in NFC. */
+function storedName(name: string, ctx: Ctx): string {
+  if (ctx.dev.has('fault-create-trims-name')) return name.trim();
+  if (ctx.dev.has('allowed-go-style-strings')) return name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  if (ctx.dev.has('allowed-nfc-normalized')) return name.normalize('NFC');
+  return name;
+}
+
 function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
   const body = petJson(pet, { withCreatedAt: ctx.dev.has('allowed-extra-pet-fields') });
   if (ctx.dev.has('fault-create-id-missing')) body['id'] = undefined;
@@ -157,7 +165,7 @@ export const createPet: Handler = async (req, res, ctx) => {
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
   const pet: StoredPet = {
     id: clientId(parsed.value, ctx) ?? allocateId(ctx),
-    name: ctx.dev.has('fault-create-trims-name') ? input.name.trim() : ctx.dev.has('allowed-go-style-strings') ? input.name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : input.name,
+    name: storedName(input.name, ctx),
     categoryId: ctx.dev.has('fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
     status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,
     createdAt: new Date().toISOString(),

@@ -20,9 +20,9 @@ function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   const draft = ctx.dev.has('allowed-deprecation-draft-cet');
   if (draft) sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
   return {
-    Deprecation: ctx.dev.has('fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : DEPRECATION,
+    Deprecation: ctx.dev.has('fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : ctx.dev.has('allowed-deprecation-params') ? `${DEPRECATION};note="see docs"` : DEPRECATION,
     Sunset: sunset,
-    Link: '</v1/pets>; rel="successor-version"',
+    Link: ctx.dev.has('allowed-link-empty-elements') ? ', </v1/pets>; rel="successor-version",,' : '</v1/pets>; rel="successor-version"',
   };
 }
 

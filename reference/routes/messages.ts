@@ -20,6 +20,7 @@ function createdAt(ctx: Ctx): string {
   const now = new Date();
   if (ctx.dev.has('fault-message-created-at-offset')) return withPlusTwo(now);
   if (ctx.dev.has('fault-message-created-at-not-iso')) return now.toString();
+  if (ctx.dev.has('allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
   return now.toISOString();
 }
 
@@ -80,7 +81,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   }
   sendJson(res, ctx, successStatus(ctx), {
     id: messageId(ctx),
-    message: ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : message,
+    message: ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : ctx.dev.has('allowed-nfc-normalized') ? message.normalize('NFC') : message,
     status: ctx.dev.has('fault-message-status-sent') ? 'sent' : 'queued',
     createdAt: createdAt(ctx),
   });

@@ -172,10 +172,12 @@ const TABLE: Table = {
     pass: [
       { why: 'a 200', ex: exchange(200, pets(1)) },
       { why: 'a 404', ex: exchange(404, errorBody(404)) },
+      { why: 'a 403 where the responses are not shown (§4.4)', ctx: { mayForbid: true }, ex: exchange(403, errorBody(403)) },
     ],
     fail: [
       { why: 'a 401', ex: exchange(401, errorBody(401)), actual: /^401/ },
       { why: 'a 403', ex: exchange(403, errorBody(403)) },
+      { why: 'a 401 where the responses are not shown (§4.4)', ctx: { mayForbid: true }, ex: exchange(401, errorBody(401)), expected: /other than 401 for/ },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
@@ -363,9 +365,13 @@ const TABLE: Table = {
       },
       { why: 'a lone surrogate back as itself', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, raw('{"id":1,"name":"a\\ud800b","categoryId":2}')) },
       { why: 'a lone surrogate back as U+FFFD (RFC 8259 §8.2)', ctx: { input: { name: 'a\uDC00b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
+      { why: 'U+F900 back as U+8C48 (NFC, canonically equivalent)', ctx: { input: { name: '\uF900', categoryId: 2 } }, ex: exchange(201, { id: 1, name: '\u8C48', categoryId: 2 }) },
+      { why: 'e and U+0301 back as U+00E9 (NFC)', ctx: { input: { name: 'Re\u0301x', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'R\u00E9x', categoryId: 2 }) },
     ],
     fail: [
       { why: 'a U+FFFD where the name had none', ctx: { input: { name: 'ab', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFDb', categoryId: 2 }) },
+      { why: 'U+00E9 back as e and U+0301 (NFD, not NFC)', ctx: { input: { name: 'R\u00E9x', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'Re\u0301x', categoryId: 2 }) },
+      { why: 'U+FB01 back as fi (NFKC, a compatibility mapping)', ctx: { input: { name: '\uFB01ne', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'fine', categoryId: 2 }) },
       { why: 'a lone surrogate dropped', ctx: { input: { name: 'a\uD800b', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'ab', categoryId: 2 }) },
       {
         why: 'categoryId 9223372036854775807 back as 9223372036854775806',
@@ -521,6 +527,28 @@ const TABLE: Table = {
       { why: 'a 200', ex: exchange(200, pet(7)) },
     ],
   },
+  'create-name-normalized': {
+    ctx: { input: { name: '\uF900', categoryId: 2 } },
+    observe: [
+      {
+        why: 'U+F900 back as U+8C48',
+        ex: exchange(201, { id: 1, name: '\u8C48', categoryId: 2 }),
+        value: 'name returned normalised to Unicode NFC (canonically equivalent to the one sent)',
+      },
+      {
+        why: 'a lone surrogate as U+FFFD and e U+0301 as U+00E9',
+        ctx: { input: { name: 'e\u0301\uD800', categoryId: 2 } },
+        ex: exchange(201, { id: 1, name: '\u00E9\uFFFD', categoryId: 2 }),
+        value: 'name returned normalised to Unicode NFC (canonically equivalent to the one sent)',
+      },
+    ],
+    na: [
+      { why: 'the name back as sent', ex: exchange(201, { id: 1, name: '\uF900', categoryId: 2 }) },
+      { why: 'a lone surrogate back as U+FFFD only', ctx: { input: { name: 'a\uD800', categoryId: 2 } }, ex: exchange(201, { id: 1, name: 'a\uFFFD', categoryId: 2 }) },
+      { why: 'another name', ex: exchange(201, { id: 1, name: 'Rex', categoryId: 2 }) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+    ],
+  },
   'create-category-constraints': {
     ctx: { categoryId: 0 },
     observe: [
@@ -621,12 +649,22 @@ const TABLE: Table = {
       { why: 'Deprecation: true (the drafts before RFC 9745)', ex: exchange(200, pet(7), { deprecation: 'true' }) },
       { why: 'Deprecation as an HTTP-date (an earlier draft)', ex: exchange(200, pet(7), { deprecation: 'Sun, 01 Jun 2025 00:00:00 GMT' }) },
       { why: 'two link-values', ex: exchange(200, pet(7), { link: '</v1/pets>; rel="successor-version", <https://docs.example/deprecation>; rel="deprecation"; type="text/html"' }) },
+      { why: 'Link with empty list elements (RFC 9110 §5.6.1.2)', ex: exchange(200, pet(7), { link: ', </v1/pets>; rel="successor-version",, <https://docs.example/d>; rel="deprecation", ' }) },
+      { why: 'Deprecation with a parameter (an RFC 9651 Item)', ex: exchange(200, pet(7), { deprecation: '@1735689600;note="see docs"' }) },
+      {
+        why: 'Deprecation with parameters of every bare-item type',
+        ex: exchange(200, pet(7), { deprecation: '@1735689600; a=-1;b;c=?1;d=tok/x:y;e=1.5;f=:aGk=:;g=@5;h=%"caf%c3%a9";i="q\\"d"' }),
+      },
     ],
     fail: [
       { why: 'Deprecation: yes please', ex: exchange(200, pet(7), { deprecation: 'yes please' }), actual: /Deprecation: yes please/ },
       { why: 'Deprecation: 2030-12-05 (no HTTP-date)', ex: exchange(200, pet(7), { deprecation: '2030-12-05' }) },
       { why: 'Sunset: 2030-12-05', ex: exchange(200, pet(7), { sunset: '2030-12-05' }), actual: /Sunset: 2030-12-05/ },
       { why: 'Link without angle brackets', ex: exchange(200, pet(7), { link: '/v1/pets; rel="successor-version"' }), actual: /Link/ },
+      { why: 'Deprecation with an upper-case parameter key', ex: exchange(200, pet(7), { deprecation: '@1735689600;Note=1' }), actual: /Deprecation/ },
+      { why: 'Deprecation with a parameter without a value after =', ex: exchange(200, pet(7), { deprecation: '@1735689600;note=' }) },
+      { why: 'Deprecation with white space before the ;', ex: exchange(200, pet(7), { deprecation: '@1735689600 ;note=1' }) },
+      { why: 'Link with a bad element among empty ones', ex: exchange(200, pet(7), { link: ',, /v1/pets; rel="successor-version",' }), actual: /Link/ },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
@@ -682,6 +720,19 @@ const TABLE: Table = {
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
+  'orders-access': {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, []), value: 'answered 200' },
+      { why: 'a 403 with an Error', ex: exchange(403, errorBody(403)), value: 'refused to the valid key (403)' },
+    ],
+    na: [
+      { why: 'a 401 (auth.valid-key-accepted judges it)', ex: exchange(401, errorBody(401)) },
+      { why: 'a 404 (orders.exists judges it)', ex: exchange(404, errorBody(404)) },
+      { why: 'a 500', ex: exchange(500, errorBody(500)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'messages-accepted': {
     ctx: {},
     pass: [
@@ -713,15 +764,25 @@ const TABLE: Table = {
       { why: 'a transport failure', ex: failed() },
     ],
   },
+  'messages-text-normalized': {
+    ctx: { text: 'A\u030A' },
+    observe: [{ why: 'A U+030A back as U+00C5', ex: exchange(202, messageBody({ message: '\u00C5' })), value: 'message returned normalised to Unicode NFC (canonically equivalent to the one sent)' }],
+    na: [
+      { why: 'the text back as sent', ex: exchange(202, messageBody({ message: 'A\u030A' })) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+    ],
+  },
   'messages-echo': {
     ctx: { text: '  padded  ' },
     pass: [
       { why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) },
       { why: 'a lone surrogate back as U+FFFD', ctx: { text: '\uD800 x' }, ex: exchange(202, messageBody({ message: '\uFFFD x' })) },
+      { why: 'U+2F800 back as U+4E3D (NFC)', ctx: { text: '\u{2F800}' }, ex: exchange(202, messageBody({ message: '\u4E3D' })) },
     ],
     fail: [
       { why: 'a pair of surrogates back as two U+FFFD', ctx: { text: '\uD83D\uDE00' }, ex: exchange(202, messageBody({ message: '\uFFFD\uFFFD' })) },
       { why: 'the text trimmed', ex: exchange(202, messageBody({ message: 'padded' })), actual: /"padded"/ },
+      { why: 'U+00C5 back as A and U+030A (NFD)', ctx: { text: '\u00C5' }, ex: exchange(202, messageBody({ message: 'A\u030A' })) },
       { why: 'no message field', ex: exchange(202, { id: 'm', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
     ],
     na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
@@ -741,6 +802,9 @@ const TABLE: Table = {
       { why: '2026-11-22T10:00:00Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00Z' })) },
       { why: '2026-11-22T10:00:00.123Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00.123Z' })) },
       { why: '2026-11-22T10:00:00+00:00', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00+00:00' })) },
+      { why: '20261122T100000Z (ISO 8601 basic format)', ex: exchange(202, messageBody({ createdAt: '20261122T100000Z' })) },
+      { why: '20261122T100000,5Z (basic format, decimal comma)', ex: exchange(202, messageBody({ createdAt: '20261122T100000,5Z' })) },
+      { why: '20261122T1000+0000 (basic format, minutes, zero offset)', ex: exchange(202, messageBody({ createdAt: '20261122T1000+0000' })) },
     ],
     fail: [
       { why: '2026-11-22T12:00:00+02:00 (not UTC)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T12:00:00+02:00' })), actual: /\+02:00/ },
@@ -749,6 +813,10 @@ const TABLE: Table = {
       { why: 'no offset at all', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00' })) },
       { why: 'epoch milliseconds', ex: exchange(202, messageBody({ createdAt: 1795341600000 })) },
       { why: 'month 13', ex: exchange(202, messageBody({ createdAt: '2026-13-22T10:00:00Z' })) },
+      { why: '20261122t100000Z (lower-case t: RFC 3339, not ISO 8601)', ex: exchange(202, messageBody({ createdAt: '20261122t100000Z' })) },
+      { why: '20261122T120000+0200 (basic format, not UTC)', ex: exchange(202, messageBody({ createdAt: '20261122T120000+0200' })), actual: /\+0200/ },
+      { why: '2026-11-22T100000Z (extended date, basic time)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T100000Z' })) },
+      { why: '20261302T100000Z (basic format, month 13)', ex: exchange(202, messageBody({ createdAt: '20261302T100000Z' })) },
       { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
     ],
     na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
@@ -758,6 +826,7 @@ const TABLE: Table = {
     pass: [
       { why: '4 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:04:00Z' })) },
       { why: '1 minute before sending (clock skew)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T09:59:00Z' })) },
+      { why: '4 minutes after sending, in basic format', ex: exchange(202, messageBody({ createdAt: '20261122T100400Z' })) },
     ],
     fail: [
       { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },

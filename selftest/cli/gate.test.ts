@@ -100,7 +100,7 @@ describe('--only and --skip', () => {
   const chosen = (only: string[], skip: string[]) => clauses.filter((c) => isSelected(c, only, skip)).map((c) => c.id);
   it('selects by section and its subsections', () => {
     expect(chosen(['4'], []).every((id) => clauses.find((c) => c.id === id)!.section.startsWith('4'))).toBe(true);
-    expect(chosen(['4.4'], [])).toEqual(['orders.exists']);
+    expect(chosen(['4.4'], [])).toEqual(['orders.exists', 'orders.access']);
   });
   it('selects by operation and by clause id or prefix', () => {
     expect(chosen(['listStoreOrders'], [])).toContain('orders.exists');

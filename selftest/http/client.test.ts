@@ -108,6 +108,52 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('retries a 503 with Retry-After (a gateway starting the service), without counting it as a 429', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count === 1) res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/html' }).end('<h1>starting</h1>');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(200);
+    expect(c.stats).toMatchObject({ sent: 2, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [] });
+    await c.close();
+  });
+
+  it('hands back a 503 without Retry-After at once', async () => {
+    const url = await serve((_req, res, count) => (count === 1 ? res.writeHead(503).end() : res.writeHead(200).end()));
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(503);
+    expect(c.stats.sent).toBe(1);
+    await c.close();
+  });
+
+  it('hands back a 503 that outlasts the retries, and the next 503s at once until another answer', async () => {
+    let unavailable = true;
+    const url = await serve((_req, res) => (unavailable ? res.writeHead(503, { 'retry-after': '0' }).end() : res.writeHead(200).end()));
+    const c = client({ retries429: 2 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(503);
+    expect(c.stats.sent).toBe(3);
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(503);
+    expect(c.stats.sent).toBe(4);
+    unavailable = false;
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    unavailable = true;
+    await c.send({ method: 'GET', url });
+    expect(c.stats.sent).toBe(8);
+    await c.close();
+  });
+
+  it('gives up on a 503 whose Retry-After is beyond the bound', async () => {
+    const url = await serve((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(503);
+    expect(c.stats.sent).toBe(1);
+    await c.close();
+  });
+
   it('never follows a redirect, so the key never reaches another origin', async () => {
     let leaked = false;
     const other = await serve((req, res) => {

@@ -141,11 +141,13 @@ const PROBES: Record<string, Probe> = {
   'allowed-other-error-codes': async (s) => obj(await call(`${s.baseUrl}/nowhere`))['code'],
   'allowed-extra-pet-fields': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-list-newest-first': async (s) => arr(await call(pets(s)))[0]?.['id'],
+  'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'allowed-path-aliases-routed': (s) =>
     Promise.all([`${s.baseUrl}/v1/PETS`, `${s.baseUrl}/v1//pets`].flatMap((url) => [status(call(url)), status(call(url, { auth: null }))])),
+  'allowed-cold-start-503': async (s) => [await status(call(`${s.baseUrl}/v1/store/orders`)), await status(call(`${s.baseUrl}/v1/store/orders`))],
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),
@@ -155,10 +157,14 @@ const PROBES: Record<string, Probe> = {
     return statuses.filter((code) => code === 429).length;
   },
   'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-deprecation-params': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+  'allowed-link-empty-elements': async (s) => header(await call(pets(s, '/1')), 'link'),
+  'allowed-nfc-normalized': async (s) => [obj(await createPet(s, { name: '\uF900', categoryId: 1 }))['name'], obj(await msg(s, '{"message":"e\\u0301"}'))['message']],
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
   'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
+  'allowed-orders-forbidden': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
 };
 
 describe('deviation catalogue', () => {

@@ -23,14 +23,20 @@ export const auth401Body = defineCheck({
   },
 });
 
-export const authValidKeyAccepted = defineCheck({
+/**
+ * `mayForbid`: the operation's responses are not shown (§4.4), so a 403 may deny the key's account
+ * the operation without rejecting the key; orders.access records it.
+ */
+export const authValidKeyAccepted = defineCheck<{ mayForbid?: boolean }>({
   name: 'auth-valid-key-accepted',
   clause: 'auth.valid-key-accepted',
-  description: 'Authorization: Bearer <API_KEY> is never answered with 401 or 403',
-  judge(exchange) {
+  description: 'Authorization: Bearer <API_KEY> is never answered with 401, nor with 403 where the operation\'s responses are shown',
+  judge(exchange, { mayForbid }) {
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
-    if (status === 401 || status === 403) return fail('a status other than 401 and 403 for the valid key', describeResponse(exchange));
+    if (status === 401 || (status === 403 && !mayForbid)) {
+      return fail(mayForbid ? 'a status other than 401 for the valid key' : 'a status other than 401 and 403 for the valid key', describeResponse(exchange));
+    }
     return PASS;
   },
 });

@@ -1,6 +1,6 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 type Fields = Record<string, unknown>;
@@ -36,6 +36,16 @@ export const createNameConstraints = defineCheck<{ refusable: Refusable }>({
   description: 'Records which names outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
     return acceptedOrRefused(exchange, `name ${refusable.why}`, isCreated);
+  },
+});
+
+export const createNameNormalized = defineCheck<{ input: Fields }>({
+  name: 'create-name-normalized',
+  clause: 'create.name-constraints',
+  description: 'Records a name a 201 returns in Unicode NFC where the one sent was not',
+  judge(exchange, { input }) {
+    const pet = createdPet(exchange);
+    return pet ? nfcVerdict(pet.name, input.name, 'name') : NOT_APPLICABLE;
   },
 });
 

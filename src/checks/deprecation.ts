@@ -9,8 +9,21 @@ const HTTP_DATE = [
   new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`),
   new RegExp(`^${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}$`),
 ];
-/** RFC 9745 §2: an RFC 9651 Date, "@" and an integer of at most 15 digits. */
-const SF_DATE = /^@-?\d{1,15}$/;
+/** RFC 9651 §3.3: the bare items a parameter's value may be. */
+const SF_BARE_ITEM = [
+  '-?\\d{1,12}\\.\\d{1,3}',
+  '-?\\d{1,15}',
+  '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\["\\\\])*"',
+  "[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*",
+  ':[A-Za-z0-9+/=]*:',
+  '\\?[01]',
+  '@-?\\d{1,15}',
+  '%"(?:[\\x20\\x21\\x23\\x24\\x26-\\x5b\\x5d-\\x7e]|\\\\["\\\\]|%[0-9a-f]{2})*"',
+].join('|');
+/** RFC 9651 §3.1.2: `;key` or `;key=bare-item`, as many as wanted. */
+const SF_PARAMETERS = `(?:; *[a-z*][a-z0-9_.*-]*(?:=(?:${SF_BARE_ITEM}))?)*`;
+/** RFC 9745 §2: an RFC 9651 Item whose value is a Date, "@" and an integer of at most 15 digits; an Item may carry parameters. */
+const SF_DATE = new RegExp(`^@-?\\d{1,15}${SF_PARAMETERS}$`);
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 /** RFC 8288 §3: `<URI-Reference>` then `; param` pairs; link-values separated by commas. */
@@ -42,7 +55,8 @@ function splitLinks(value: string): string[] {
     } else current += char;
   }
   parts.push(current.trim());
-  return parts;
+  // RFC 9110 §5.6.1.2: a recipient MUST accept and ignore empty list elements.
+  return parts.filter((part) => part !== '');
 }
 
 /** Problems with whichever deprecation headers are present. */

@@ -1,14 +1,17 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
-import { acceptedOrRefused, echoes, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
-/** ISO 8601 extended date-time in UTC: a `Z` or a zero offset. */
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/;
+/** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
+const ISO_UTC = [
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/,
+  /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?:00)?)$/,
+];
 const RECENT_MS = 5 * 60_000;
 
 /** Milliseconds since the epoch of an ISO 8601 UTC timestamp, or undefined when it is not one (30 February included). */
 export function parseIsoUtc(text: string): number | undefined {
-  const m = ISO_UTC.exec(text);
+  const m = ISO_UTC.map((re) => re.exec(text)).find((match) => match !== null);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
   const leap = second === 60;
@@ -94,6 +97,16 @@ export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
   description: 'Records which message texts outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
     return acceptedOrRefused(exchange, `message ${refusable.why}`, isSuccess);
+  },
+});
+
+export const messagesTextNormalized = defineCheck<{ text: string }>({
+  name: 'messages-text-normalized',
+  clause: 'messages.text-constraints',
+  description: 'Records a message text a 2xx returns in Unicode NFC where the one sent was not',
+  judge(exchange, { text }) {
+    const body = message(exchange);
+    return body ? nfcVerdict(body.message, text, 'message') : NOT_APPLICABLE;
   },
 });
 

@@ -1,7 +1,7 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, jsonNoBom, noServerError } from './common.ts';
 import {
-  create201Pet, createCategoryConstraints, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
+  create201Pet, createCategoryConstraints, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNameNormalized, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
 import {
   deprecationAfterRemoval, deprecationHeadersWellFormed, deprecationOperational, deprecationSignals, deprecationSunsetNotEarly,
@@ -13,9 +13,9 @@ import {
 } from './list.ts';
 import {
   messagesAccepted, messagesCreatedAt, messagesCreatedAtRecent, messagesEcho, messagesInvalid400, messagesNonString,
-  messagesStatusQueued, messagesSuccessStatus, messagesTextConstraints,
+  messagesStatusQueued, messagesSuccessStatus, messagesTextConstraints, messagesTextNormalized,
 } from './messages.ts';
-import { ordersExists } from './orders.ts';
+import { ordersAccess, ordersExists } from './orders.ts';
 import { rateLimitSeen } from './limits.ts';
 import type { Check, JudgeEnv } from './types.ts';
 
@@ -43,6 +43,7 @@ export const CHECKS = {
   'create-201-pet': create201Pet,
   'create-echo': createEcho,
   'create-name-constraints': createNameConstraints,
+  'create-name-normalized': createNameNormalized,
   'create-category-constraints': createCategoryConstraints,
   'create-id-unique': createIdUnique,
   'create-ignores-client-id': createIgnoresClientId,
@@ -64,6 +65,7 @@ export const CHECKS = {
   'deprecation-signals': deprecationSignals,
   'deprecation-after-removal': deprecationAfterRemoval,
   'orders-exists': ordersExists,
+  'orders-access': ordersAccess,
   'messages-accepted': messagesAccepted,
   'messages-echo': messagesEcho,
   'messages-status-queued': messagesStatusQueued,
@@ -73,6 +75,7 @@ export const CHECKS = {
   'messages-non-string': messagesNonString,
   'messages-success-status': messagesSuccessStatus,
   'messages-text-constraints': messagesTextConstraints,
+  'messages-text-normalized': messagesTextNormalized,
   'rate-limit-seen': rateLimitSeen,
 } as const;
 

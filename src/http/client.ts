@@ -27,7 +27,10 @@ export interface ClientOptions {
   maxRps: number;
   /** After this many transport failures in a row, further requests fail at once (0 = never). */
   breakAfter: number;
-  /** How many times a 429 is retried, waiting Retry-After (1 s, then 2 s, without one; never longer than maxRetryAfterMs). */
+  /**
+   * How many times a 429 is retried, waiting Retry-After (1 s, then 2 s, without one; never longer
+   * than maxRetryAfterMs); a 503 with a Retry-After (a gateway starting the service) likewise.
+   */
   retries429: number;
   maxRetryAfterMs: number;
 }
@@ -100,7 +103,7 @@ export class HttpClient {
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
   /** Per origin, so a dead message host does not stop requests to the main one. */
-  private readonly breaker = new Map<string, { failures: number; since: number; rateLimited: boolean }>();
+  private readonly breaker = new Map<string, { failures: number; since: number; givenUp?: number }>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {}
 
@@ -113,7 +116,7 @@ export class HttpClient {
       return { request: shownRequest(outgoing), failure: classify(error), durationMs: 0 };
     }
     const origin = url.origin;
-    const state = this.breaker.get(origin) ?? { failures: 0, since: 0, rateLimited: false };
+    const state = this.breaker.get(origin) ?? { failures: 0, since: 0 };
     this.breaker.set(origin, state);
     if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
       // A target that stopped answering is not asked again and again until the budget runs out.
@@ -125,19 +128,22 @@ export class HttpClient {
       state.failures = broken ? state.failures + 1 : 0;
       if (broken && state.failures >= breakAfter) state.since = Date.now();
       const status = exchange.response?.status;
-      if (status !== 429) {
-        if (exchange.response) state.rateLimited = false;
+      const retryAfter = exchange.response?.headers['retry-after'];
+      const retryable = status === 429 || (status === 503 && retryAfterMs(retryAfter) !== undefined);
+      if (!retryable) {
+        if (exchange.response) state.givenUp = undefined;
         return exchange;
       }
-      this.stats.rateLimited++;
-      const retryAfter = exchange.response?.headers['retry-after'];
-      if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
-      // Without a usable Retry-After, back off 1 s, then 2 s.
+      if (status === 429) {
+        this.stats.rateLimited++;
+        if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
+      }
+      // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (state.rateLimited || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
-        // Until the origin answers anything but 429 again, its 429s are not waited out one by one.
-        state.rateLimited = true;
-        this.stats.gaveUp429++;
+      if (state.givenUp === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+        // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
+        state.givenUp = status;
+        if (status === 429) this.stats.gaveUp429++;
         return exchange;
       }
       await sleep(wait);
