@@ -134,7 +134,7 @@ async function resolveTarget(settings: Settings): Promise<Target> {
 }
 
 /** What runs this run again, with the target and the key taken from the same settings. */
-function replayCommand(settings: Settings): string {
+function replayOf(settings: Settings): string {
   const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
@@ -160,6 +160,7 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     concurrency: settings.concurrency,
+    pipelineDepth: pipelineDepth(undefined, settings.concurrency),
     maxRps: settings.maxRps > 0 ? Math.max(1, Math.floor(settings.maxRps / settings.workers)) : 0,
     only: settings.only,
     skip: settings.skip,
@@ -284,7 +285,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       durationMs: Date.now() - started,
       now: settings.now.toISOString(),
       failOn: settings.failOn,
-      replay: replayCommand(settings),
+      replay: replayOf(settings),
       pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },
       summary: collected.summary,
       clauses: collected.clauses,

@@ -1,6 +1,6 @@
-import { describeResponse, header, jsonBody } from '../http/exchange.ts';
+import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv } from './types.ts';
 
 export const auth401 = defineCheck<{ variant: string }>({
   name: 'auth-401',
@@ -24,16 +24,23 @@ export const auth401Body = defineCheck({
 });
 
 /**
- * `mayForbid`: the operation's responses are not shown (§4.4), so a 403 may deny the key's account
- * the operation without rejecting the key; orders.access records it.
+ * Whether the contract shows no success for the exchange's operation: its responses are then not
+ * shown (§4.4), so a 403 may deny the key's account the operation without rejecting the key.
  */
-export const authValidKeyAccepted = defineCheck<{ mayForbid?: boolean }>({
+function responsesOpen(exchange: Exchange, env: JudgeEnv): boolean {
+  const responses = exchange.operationId ? env.contract.operations[exchange.operationId]?.responses : undefined;
+  return responses !== undefined && !Object.keys(responses).some((code) => code.startsWith('2'));
+}
+
+/** Where the operation's responses are not shown, a 403 passes here and orders.access records it. */
+export const authValidKeyAccepted = defineCheck({
   name: 'auth-valid-key-accepted',
   clause: 'auth.valid-key-accepted',
   description: 'Authorization: Bearer <API_KEY> is never answered with 401, nor with 403 where the operation\'s responses are shown',
-  judge(exchange, { mayForbid }) {
+  judge(exchange, { env }) {
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
+    const mayForbid = responsesOpen(exchange, env);
     if (status === 401 || (status === 403 && !mayForbid)) {
       return fail(mayForbid ? 'a status other than 401 for the valid key' : 'a status other than 401 and 403 for the valid key', describeResponse(exchange));
     }

@@ -140,7 +140,6 @@ function readDotenv(cwd: string): Record<string, string> {
   }
 }
 
-/** Merges .env < environment < flags. Throws UsageError (exit 2) naming the setting that is wrong. */
 /** `--runs -5` as `--runs=-5`: parseArgs calls a value that starts with '-' ambiguous; the range check then names the setting. */
 function joinNegativeValues(argv: string[]): string[] {
   const out: string[] = [];
@@ -158,6 +157,7 @@ function joinNegativeValues(argv: string[]): string[] {
   return out;
 }
 
+/** Merges .env < environment < flags. Throws UsageError (exit 2) naming the setting that is wrong. */
 export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
   const parsed = (() => {
     try {

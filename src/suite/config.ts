@@ -41,8 +41,8 @@ export interface SuiteConfig {
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;
-  /** Requests a property keeps in flight (pipelineDepth); unset: PIPELINE_DEPTH, never above concurrency. */
-  pipelineDepth?: number;
+  /** Requests a property keeps in flight: pipelineDepth() of the preflight's round trip. */
+  pipelineDepth: number;
   maxRps: number;
   only: string[];
   skip: string[];

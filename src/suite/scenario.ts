@@ -6,7 +6,6 @@ import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type Outcome } from '../report/model.ts';
-import { PIPELINE_DEPTH } from './config.ts';
 import { evidenceOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import { isSelected } from './selection.ts';
@@ -308,7 +307,7 @@ export class Scenario {
    * request sent is awaited before it returns.
    */
   private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number): Promise<{ error: ConformanceFailures; value: T } | undefined> {
-    const depth = Math.max(1, Math.min(this.config.pipelineDepth ?? PIPELINE_DEPTH, this.config.concurrency));
+    const depth = this.config.pipelineDepth;
     const inFlight: Promise<R>[] = [];
     let sent = 0;
     const launch = () => {
