@@ -20,6 +20,7 @@ function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name
     return ctx.dev.has('fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
   }
   if (typeof value !== 'string') return { ok: false, message: 'name must be a string' };
+  if (ctx.dev.has('fault-create-name-max-10') && [...value].length > 10) return { ok: false, message: 'name must be at most 10 characters' };
   if (ctx.dev.has('allowed-names-ascii-only') && !(/^[A-Za-z]+(?: [A-Za-z]+)*$/.test(value) && value.length >= 3 && value.length <= 12)) {
     return { ok: false, message: 'name must be 3 to 12 ASCII letters, words one space apart' };
   }

@@ -63,6 +63,9 @@ export const postMessage: Handler = async (req, res, ctx) => {
     } else if (typeof value !== 'string') {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
       return;
+    } else if (ctx.dev.has('fault-message-max-50') && [...value].length > 50) {
+      sendError(res, ctx, 400, 'invalid_message', '"message" must be at most 50 characters');
+      return;
     } else if (ctx.dev.has('allowed-messages-ascii-only') && !(/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(value) && value.length <= 100)) {
       sendError(res, ctx, 400, 'unsupported_characters', '"message" must be 1 to 100 printable ASCII characters, words one space apart');
       return;
