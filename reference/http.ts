@@ -31,6 +31,7 @@ export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: Js
 /** sendRaw, gzip-coded under allowed-gzip-by-default where the request accepts it. */
 export function sendCoded(res: ServerResponse, ctx: Ctx, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
   if (ctx.dev.has('fault-json-bom') && contentType === jsonContentType(ctx)) body = `\uFEFF${body}`;
+  if (ctx.dev.has('fault-json-duplicate-status') && contentType === jsonContentType(ctx)) body = body.replace(/"status":"(available|pending|sold)"/g, '"status":"available","status":"$1"');
   if (ctx.dev.has('allowed-gzip-by-default') && acceptsGzip(res.req)) {
     sendRaw(res, status, contentType, gzipSync(body), { ...headers, 'Content-Encoding': 'gzip' });
     return;

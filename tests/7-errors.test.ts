@@ -3,8 +3,8 @@ import { scenario } from '../src/suite/scenario.ts';
 
 describe('§7 Errors, §4 bodies: every body JSON, every error an Error', () => {
   scenario(
-    'a listing, an unknown id, a bad limit and a bad body each come back as JSON (no byte-order mark), errors as an Error with the HTTP status',
-    { checks: ['json-content-type', 'json-no-bom', 'error-shape', 'error-status-field', 'no-5xx'] },
+    'a listing, an unknown id, a bad limit and a bad body each come back as JSON (no byte-order mark, no name twice in an object), errors as an Error with the HTTP status',
+    { checks: ['json-content-type', 'json-no-bom', 'json-unique-names', 'error-shape', 'error-status-field', 'no-5xx'] },
     async (s) => {
       s.check(await s.send('listPets'), {});
       if (!s.isRemoved('getPet')) s.check(await s.send('getPet', { path: { petId: '9223372036854775806' } }), {});

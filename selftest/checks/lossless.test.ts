@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
-import { isInt, jsonEqual, JsonDecodeError, parseJson, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
+import { isInt, jsonEqual, JsonDecodeError, parseJson, repeatedNames, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -131,5 +131,35 @@ describe('jsonEqual', () => {
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
     expect(jsonEqual(null, {})).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
+  });
+});
+
+describe('repeatedNames', () => {
+  const textOf = (value: unknown) => JSON.stringify(value, null, 1);
+
+  it('finds none in any text JSON.stringify writes, names in strings included (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = textOf(value);
+        expect(repeatedNames(text, parseJson(text))).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds a name written twice into any object of such a text (property)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.jsonValue(), (object, again) => {
+        const [name] = Object.keys(object);
+        const text = `${JSON.stringify(object).slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(again)}}`;
+        expect(repeatedNames(`[${text}]`, parseJson(`[${text}]`))).toMatch(/^a name repeated within an object/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('names the differing values, each once', () => {
+    const text = '[{"a":1,"a":2,"b":{"c":"x","c":"x"}},{"a":1,"a":2}]';
+    expect(repeatedNames(text, parseJson(text))).toBe('a name repeated within an object, with different values: "a": 1 then 2');
   });
 });

@@ -94,6 +94,29 @@ const TABLE: Table = {
       { why: 'a CSV with one from GET /store/orders, whose payload is not shown', ex: { ...exchange(200, raw('\uFEFFid,total'), { 'content-type': 'text/csv' }), operationId: 'listStoreOrders' } },
     ],
   },
+  'json-unique-names': {
+    ctx: {},
+    pass: [
+      { why: 'a listing of distinct names', ex: exchange(200, pets(3)) },
+      { why: 'a name inside a string value, and the same name in sibling objects', ex: exchange(200, raw('[{"id":1,"name":"\\"status\\": x","status":"sold"},{"id":2,"status":"sold"}]')) },
+      { why: 'the same name at two depths', ex: exchange(201, raw('{"id":1,"name":"a","tags":{"name":"b"}}')) },
+    ],
+    fail: [
+      {
+        why: 'a listing item carrying status twice, as a filter leak a last-wins parser hides',
+        ex: exchange(200, raw('[{"id":1,"name":"Rex","categoryId":1,"status":"available","status":"sold"}]')),
+        actual: /^a name repeated within an object, with different values: "status": "available" then "sold" on 200 /,
+        expected: /RFC 8259 §4/,
+      },
+      { why: 'an Error repeating code with the same value', ex: exchange(400, raw('{"code":"bad","message":"m","status":400,"code":"bad"}')), actual: /same value/ },
+      { why: 'a repeated int64 name, kept exact', ex: exchange(200, raw('{"id":9223372036854775807,"id":1}')), actual: /"id": 9223372036854775807 then 1/ },
+    ],
+    na: [
+      { why: 'a body that is not JSON', ex: exchange(200, raw('{"a":1,"a":')) },
+      { why: 'a JSON string', ex: exchange(200, raw('"a"')) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'error-shape': {
     ctx: {},
     pass: [
@@ -975,7 +998,7 @@ describe('every check on hostile exchanges', () => {
 describe('the common checks on a faithful exchange', () => {
   it('pass or stay n/a on a 200 listing and on a 404 Error', () => {
     for (const ex of [exchange(200, pets(3)), exchange(404, errorBody(404, 'not_found'))]) {
-      for (const name of ['no-5xx', 'json-content-type', 'json-no-bom', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
+      for (const name of ['no-5xx', 'json-content-type', 'json-no-bom', 'json-unique-names', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate'] as const) {
         expect(['pass', 'n/a'], name).toContain(getCheck(name).judge(ex, { env }).outcome);
       }
     }

@@ -63,6 +63,10 @@ const PROBES: Record<string, Probe> = {
     const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
     return Buffer.from(await res.body.arrayBuffer()).subarray(0, 3).toString('hex');
   },
+  'fault-json-duplicate-status': async (s) => {
+    const res = await request(pets(s), { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ ...validPet, status: 'sold' }), headersTimeout: 5000, bodyTimeout: 5000 });
+    return (await res.body.text()).match(/"status"/g)?.length ?? 0;
+  },
   'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
 
   'fault-create-200': (s) => status(createPet(s, validPet)),

@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { isInt, jsonEqual } from '../json/lossless.ts';
+import { isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Refusable, type Verdict } from './types.ts';
 
@@ -81,6 +81,20 @@ export const jsonNoBom = defineCheck({
     if (!bodyIsJson(exchange, env, response.status) && !isJsonMediaType(header(exchange, 'content-type'))) return NOT_APPLICABLE;
     if (!response.body.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) return PASS;
     return fail('JSON text without a byte-order mark (RFC 8259 §8.1)', `a byte-order mark before the JSON (EF BB BF) on ${describeResponse(exchange, 120)}`);
+  },
+});
+
+/** RFC 8259 §4: with a name repeated, which value a client keeps depends on its parser. */
+export const jsonUniqueNames = defineCheck({
+  name: 'json-unique-names',
+  clause: 'json.unique-names',
+  description: 'The names within each object of a JSON body are unique (RFC 8259 §4)',
+  judge(exchange) {
+    const body = jsonBody(exchange);
+    if (!body.ok || !body.value || typeof body.value !== 'object') return NOT_APPLICABLE;
+    const repeated = repeatedNames(exchange.response!.body.toString('utf8'), body.value);
+    if (repeated === undefined) return PASS;
+    return fail('each name once within an object (RFC 8259 §4)', `${repeated} on ${describeResponse(exchange, 200)}`);
   },
 });
 

@@ -1,5 +1,5 @@
 import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
-import { errorShape, errorStatusField, jsonContentType, jsonNoBom, noServerError } from './common.ts';
+import { errorShape, errorStatusField, jsonContentType, jsonNoBom, jsonUniqueNames, noServerError } from './common.ts';
 import {
   create201Pet, createCategoryConstraints, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNameNormalized, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
 } from './create.ts';
@@ -23,6 +23,7 @@ import type { Check, JudgeEnv } from './types.ts';
 export const CHECKS = {
   'json-content-type': jsonContentType,
   'json-no-bom': jsonNoBom,
+  'json-unique-names': jsonUniqueNames,
   'error-shape': errorShape,
   'error-status-field': errorStatusField,
   'no-5xx': noServerError,
@@ -86,7 +87,7 @@ export type ContextOf<N extends CheckName> =
   (typeof CHECKS)[N] extends Check<infer C> ? Omit<C, 'env'> : never;
 
 /** Checks applied to every exchange, whatever the scenario. */
-export const COMMON_CHECKS = ['no-5xx', 'json-content-type', 'json-no-bom', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate', 'rate-limit-seen'] as const satisfies readonly CheckName[];
+export const COMMON_CHECKS = ['no-5xx', 'json-content-type', 'json-no-bom', 'json-unique-names', 'error-shape', 'error-status-field', 'auth-401-error-body', 'auth-www-authenticate', 'rate-limit-seen'] as const satisfies readonly CheckName[];
 
 export function getCheck(name: string): Check<Record<string, unknown>> {
   const check = (CHECKS as Record<string, Check<never>>)[name];

@@ -147,3 +147,38 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return Object.is(a, b);
 }
+
+const STRING_LITERAL_OR_NAME = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"(\s*:)?/g;
+
+function countNames(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countNames(item), 0);
+  if (!value || typeof value !== 'object') return 0;
+  let count = 0;
+  for (const key in value) count += 1 + countNames((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/**
+ * How a JSON text repeats a name within one object (RFC 8259 §4: "The names within an object SHOULD
+ * be unique"), given the value it parsed to; undefined where every name is unique. A parser keeps one
+ * of the values (the native one the last), so the text holds more names than the value.
+ */
+export function repeatedNames(text: string, parsed: JsonValue): string | undefined {
+  let written = 0;
+  for (const match of text.matchAll(STRING_LITERAL_OR_NAME)) if (match[1] !== undefined) written++;
+  const kept = countNames(parsed);
+  if (written === kept) return undefined;
+  const differing = new Set<string>();
+  try {
+    parse(text, null, {
+      parseNumber,
+      onDuplicateKey: ({ key, oldValue, newValue }) => {
+        if (differing.size < 3) differing.add(`"${key}": ${stringifyJson(oldValue)} then ${stringifyJson(newValue)}`);
+        return newValue;
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  return differing.size ? `a name repeated within an object, with different values: ${[...differing].join('; ')}` : 'a name repeated within an object, with the same value';
+}
