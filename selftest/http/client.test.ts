@@ -116,7 +116,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const c = client();
     const exchange = await c.send({ method: 'GET', url });
     expect(exchange.response?.status).toBe(200);
-    expect(c.stats).toMatchObject({ sent: 2, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [] });
+    expect(c.stats).toMatchObject({ sent: 2, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 1 });
     await c.close();
   });
 

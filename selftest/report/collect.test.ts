@@ -6,7 +6,7 @@ import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
 const CLAUSE: Clause = { id: 'auth.required', section: '5', title: 'Key required', sentence: 'A missing key yields 401.', level: 'MUST', operations: ['listPets'] };
 
 function scenario(name: string, record: Omit<CheckRecord, 'check' | 'clause' | 'judged'>): { meta: ScenarioMeta } {
-  return { meta: { scenario: name, declared: ['auth-required'], checks: [{ check: 'auth-required', clause: CLAUSE.id, judged: 0, ...record }], requests: 1, rateLimited: 0, retryAfter: [] } };
+  return { meta: { scenario: name, declared: ['auth-required'], checks: [{ check: 'auth-required', clause: CLAUSE.id, judged: 0, ...record }], requests: 1, rateLimited: 0, retryAfter: [], unavailable: 0 } };
 }
 
 const plainSkip = scenario('plain', { outcome: 'skip', note: 'the store is empty' });
@@ -28,5 +28,19 @@ describe('collect: a skip the target rate-limited away', () => {
     expect(check.outcome).toBe('pass');
     expect(check.blockedBy).toBeUndefined();
     expect(check.note).toBeUndefined();
+  });
+});
+
+describe('collect: the capability profile counts what the client waited out', () => {
+  const withStats = (unavailable: number, rateLimited: number) => ({ meta: { ...scenario('s', { outcome: 'pass' }).meta, unavailable, rateLimited } });
+
+  it('adds the 503s with Retry-After, summed over the scenarios', () => {
+    const found = collect([CLAUSE], [withStats(2, 0), withStats(1, 1)], () => true).capabilities;
+    expect(found.find((c) => c.title.startsWith('503'))?.value).toBe('3 × 503');
+    expect(found.find((c) => c.title.startsWith('429'))?.value).toMatch(/^1 × 429/);
+  });
+
+  it('leaves the 503 line out when none came', () => {
+    expect(collect([CLAUSE], [withStats(0, 0)], () => true).capabilities.some((c) => c.title.startsWith('503'))).toBe(false);
   });
 });

@@ -51,6 +51,8 @@ export interface ClientStats {
   /** 429s handed back to the caller, the retries spent or not attempted. */
   gaveUp429: number;
   retryAfterSeen: string[];
+  /** 503s with a Retry-After (a gateway starting or scaling the service), retried or handed back. */
+  unavailable: number;
 }
 
 function classify(error: unknown): { kind: TransportFailure; message: string } {
@@ -97,7 +99,7 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * layer above it); every body read up to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [] };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
   private readonly pools = new Map<string, Pool>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -137,7 +139,7 @@ export class HttpClient {
       if (status === 429) {
         this.stats.rateLimited++;
         if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
-      }
+      } else this.stats.unavailable++;
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
       if (state.givenUp === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {

@@ -53,11 +53,13 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
   const engineErrors: string[] = [];
   let requests = 0;
   let rateLimited = 0;
+  let unavailable = 0;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
       requests += meta.requests;
       rateLimited += meta.rateLimited;
+      unavailable += meta.unavailable;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) byCheck.set(record.check, merge(byCheck.get(record.check), record));
     }
@@ -82,7 +84,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
     });
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
-  return { clauses, summary, capabilities: capabilities(clauses, rateLimited, retryAfter), engineErrors, requests };
+  return { clauses, summary, capabilities: capabilities(clauses, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
 }
 
 const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[] = [
@@ -99,7 +101,7 @@ const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[]
 ];
 
 /** Where the spec leaves a choice open, what this server chose. */
-function capabilities(clauses: ClauseResult[], rateLimited: number, retryAfter: string[]): Capability[] {
+function capabilities(clauses: ClauseResult[], { rateLimited, retryAfter, unavailable }: { rateLimited: number; retryAfter: string[]; unavailable: number }): Capability[] {
   const found: Capability[] = [];
   for (const entry of PROFILE) {
     const clause = clauses.find((c) => c.id === entry.clause);
@@ -113,5 +115,8 @@ function capabilities(clauses: ClauseResult[], rateLimited: number, retryAfter: 
     title: '429 with Retry-After',
     value: rateLimited === 0 ? 'no 429 seen' : `${rateLimited} × 429, Retry-After ${retryAfter.length ? 'present' : 'absent'}`,
   });
+  if (unavailable > 0) {
+    found.push({ id: 'limits.rate-limit', title: '503 with Retry-After (retried like a 429)', value: `${unavailable} × 503` });
+  }
   return found;
 }

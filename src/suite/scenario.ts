@@ -31,6 +31,8 @@ export interface ScenarioMeta {
   requests: number;
   rateLimited: number;
   retryAfter: string[];
+  /** 503s with Retry-After the client met (see ClientStats.unavailable). */
+  unavailable: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -454,7 +456,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const ctx = await workerContext();
     const records = new Map<string, CheckRecord>();
     const before = { ...ctx.client.stats, retryAfterSeen: ctx.client.stats.retryAfterSeen.length };
-    const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [] };
+    const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [], unavailable: 0 };
     task.meta.conformance = meta;
     const selected = (name: CheckName) => clauseGate(ctx, getCheck(name).clause).selected;
     const declared = options.checks.filter(selected);
@@ -463,6 +465,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       meta.checks = [...records.values()];
       meta.requests = ctx.client.stats.sent - before.sent;
       meta.rateLimited = ctx.client.stats.rateLimited - before.rateLimited;
+      meta.unavailable = ctx.client.stats.unavailable - before.unavailable;
       meta.retryAfter = ctx.client.stats.retryAfterSeen.slice(before.retryAfterSeen);
     };
     if (declared.length === 0) {
