@@ -77,10 +77,26 @@ const SEED: readonly { name: string; categoryId: bigint; status?: PetStatus }[] 
   { name: 'Nemo', categoryId: 4n },
 ];
 
+const seeded = new WeakSet<StoredPet>();
+
 /** 10 pets: 3 of each status (interleaved) and, last, one without status. */
 export function seedStore(store: PetStore): void {
   const createdAt = new Date().toISOString();
-  for (const seed of SEED) store.put({ ...seed, id: store.allocateId(), createdAt });
+  for (const seed of SEED) {
+    const pet = { ...seed, id: store.allocateId(), createdAt };
+    seeded.add(pet);
+    store.put(pet);
+  }
+}
+
+export function isSeeded(pet: StoredPet): boolean {
+  return seeded.has(pet);
+}
+
+/** The status after the one given, in the order available, pending, sold; any other status stays. */
+export function nextStatus(status: string | undefined): string | undefined {
+  const index = status === undefined ? -1 : PET_STATUSES.indexOf(status);
+  return index < 0 ? status : PET_STATUSES[(index + 1) % PET_STATUSES.length];
 }
 
 export interface PetView {

@@ -5,7 +5,7 @@ import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
 import { sendError, sendJson } from '../http.ts';
 import { int64OfDecimal } from '../json.ts';
-import { petJson, type StoredPet } from '../store.ts';
+import { isSeeded, nextStatus, petJson, type StoredPet } from '../store.ts';
 
 /** 2025-01-01T00:00:00Z as an RFC 9745 structured-field date. */
 const DEPRECATION = `@${Date.UTC(2025, 0, 1) / 1000}`;
@@ -69,6 +69,7 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     }
     return;
   }
+  if (ctx.dev.has('allowed-status-moved-by-others') && isSeeded(pet)) pet.status = nextStatus(pet.status);
   const shown = ctx.dev.has('fault-get-wrong-pet') ? anotherPet(ctx, pet) : pet;
   const body = petJson(shown, { withCreatedAt });
   if (ctx.dev.has('allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };

@@ -613,6 +613,12 @@ const TABLE: Table = {
       { why: 'another status', ex: exchange(200, pet(INT64_MAX, { status: 'sold' })) },
       { why: 'no name', ex: exchange(200, { id: 1, categoryId: 1 }) },
       { why: 'the status the listing showed left out', ex: exchange(200, { id: INT64_MAX, name: `pet ${INT64_MAX}`, categoryId: 1 }) },
+      { why: 'the status left out, on an animal another client may have moved', ctx: { expected: pet(7), statusMayChange: true }, ex: exchange(200, { id: 7, name: 'pet 7', categoryId: 1 }) },
+      { why: 'another status and another name, on an animal another client may have moved', ctx: { expected: pet(7), statusMayChange: true }, ex: exchange(200, pet(7, { status: 'sold', name: 'Rex' })) },
+      { why: 'a status outside PetStatus, on an animal another client may have moved', ctx: { expected: pet(7), statusMayChange: true }, ex: exchange(200, pet(7, { status: 'lost' })) },
+    ],
+    na: [
+      { why: 'another status on a listed animal (§3 leaves transitions open; another client may have sold it)', ctx: { expected: pet(7), statusMayChange: true }, ex: exchange(200, pet(7, { status: 'sold' })) },
     ],
   },
   'get-read-lag': {
