@@ -10,6 +10,10 @@ export const storeOrders: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 404, 'not_found', 'no such resource: /v1/store/orders');
     return;
   }
+  if (ctx.dev.has('allowed-orders-404-no-orders')) {
+    sendError(res, ctx, 404, 'no_orders', 'this account has no orders');
+    return;
+  }
   if (ctx.dev.has('allowed-orders-forbidden')) {
     sendError(res, ctx, 403, 'forbidden', 'this account has no access to the Store area');
     return;

@@ -45,6 +45,8 @@ const AFTER_REMOVAL = new Date('2031-01-10T00:00:00Z');
 const REMOVAL_DAY_BEGINS = new Date('2030-12-04T10:00:00Z');
 const JUST_BEFORE_IT = new Date(REMOVAL_DAY_BEGINS.getTime() - 1);
 const INT64_MAX = 9223372036854775807n;
+/** What a router answers GET /v1/store/no-such-operation, the control of the orders checks. */
+const UNROUTED_404 = exchange(404, errorBody(404, 'not_found', 'no such resource: /v1/store/no-such-operation'));
 const NEW_PET = { name: 'Rex', categoryId: INT64_MAX };
 const NUL_NAME = { why: 'a NUL character', tooLong: false };
 const LONG_NAME = { why: 'over 50 characters', tooLong: true };
@@ -739,26 +741,35 @@ const TABLE: Table = {
     ],
   },
   'orders-exists': {
-    ctx: {},
+    ctx: { unrouted: UNROUTED_404 },
     pass: [
       { why: 'a 200', ex: exchange(200, []) },
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
     ],
     fail: [
-      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a 404 when no control came back', ctx: {}, ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a 404 the unrouted path answers too, paths swapped', ex: exchange(404, errorBody(404, 'not_found', 'no such resource: /v1/store/orders')), actual: /as GET \/store\/no-such-operation answers \(404 / },
+      { why: 'a 404 Error of the unrouted path\'s code, a request id apart', ex: exchange(404, errorBody(404, 'not_found', 'no route (request 7f3a)')) },
       { why: 'a 405', ex: exchange(405, errorBody(405)), actual: /^405/ },
+      { why: 'a 405 even when unrouted paths get 405', ctx: { unrouted: exchange(405, errorBody(405)) }, ex: exchange(405, errorBody(405)) },
     ],
-    na: [{ why: 'a transport failure', ex: failed() }],
+    na: [
+      { why: 'a 404 of its own (another code: "this account has no orders")', ex: exchange(404, errorBody(404, 'no_orders', 'this account has no orders')) },
+      { why: 'a 404 where an unrouted path gets 400', ctx: { unrouted: exchange(400, errorBody(400)) }, ex: exchange(404, errorBody(404)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
   },
   'orders-access': {
-    ctx: {},
+    ctx: { unrouted: UNROUTED_404 },
     observe: [
       { why: 'a 200', ex: exchange(200, []), value: 'answered 200' },
       { why: 'a 403 with an Error', ex: exchange(403, errorBody(403)), value: 'refused to the valid key (403)' },
+      { why: 'a 404 of its own', ex: exchange(404, errorBody(404, 'no_orders', 'none')), value: 'a 404 of its own, unlike an unrouted path\'s (404 {"code":"no_orders","message":"none","status":404})' },
     ],
     na: [
       { why: 'a 401 (auth.valid-key-accepted judges it)', ex: exchange(401, errorBody(401)) },
-      { why: 'a 404 (orders.exists judges it)', ex: exchange(404, errorBody(404)) },
+      { why: 'a 404 like the unrouted path\'s (orders.exists judges it)', ex: exchange(404, errorBody(404, 'not_found', 'no such resource: /v1/store/orders')) },
+      { why: 'a 404 with no control (orders.exists judges it)', ctx: {}, ex: exchange(404, errorBody(404, 'no_orders', 'none')) },
       { why: 'a 500', ex: exchange(500, errorBody(500)) },
       { why: 'a transport failure', ex: failed() },
     ],
