@@ -99,6 +99,7 @@ const CATALOGUE = [
   fault('fault-message-status-sent', 'messages.status-queued', 'The message status is "sent" instead of "queued".'),
   fault('fault-message-created-at-offset', 'messages.created-at', 'createdAt uses a +02:00 offset (correct instant, not UTC), e.g. 2026-11-22T12:00:00+02:00.'),
   fault('fault-message-created-at-not-iso', 'messages.created-at', 'createdAt is new Date().toString() (not ISO 8601).'),
+  fault('fault-message-same-id', 'messages.id-unique', 'Every accepted message gets the id "msg_1", as a handler that returns a constant placeholder would.'),
   fault('fault-message-max-50', 'messages.accepted', 'POST /messages refuses (400 Error) a message longer than 50 characters, core texts of up to 100 printable ASCII characters included.'),
   fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),

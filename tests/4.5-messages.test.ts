@@ -5,13 +5,14 @@ import { scenario, type Judgements } from '../src/suite/scenario.ts';
 
 describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages', () => {
   scenario(
-    'every valid message gives 2xx with a string id, the echoed text, status queued and a UTC createdAt (or 400 for a text the spec does not guarantee)',
+    'every valid message gives 2xx with a string id of its own, the echoed text, status queued and a UTC createdAt (or 400 for a text the spec does not guarantee)',
     {
-      checks: ['messages-accepted', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status', 'messages-text-constraints'],
+      checks: ['messages-accepted', 'messages-id-unique', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status', 'messages-text-constraints'],
       writes: true,
       messages: true,
     },
     async (s) => {
+      const seen = new Map<string, string>();
       await s.property(
         'valid messages',
         newMessage(s.contract),
@@ -25,6 +26,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             const judgements: Judgements = {
               'messages-accepted': { refusable },
               'messages-echo': { text: input.message },
+              'messages-id-unique': { text: input.message, seen },
               // Not declared: it bears only on a server that normalises, and is dropped unjudged otherwise.
               'messages-text-normalized': { text: input.message },
               'messages-status-queued': {},
@@ -40,7 +42,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
       );
       for (const contentType of JSON_WITH_CHARSET) {
         const text = 'Is Rex still available?';
-        s.check(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages-accepted': {}, 'messages-echo': { text } });
+        s.check(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages-accepted': {}, 'messages-echo': { text }, 'messages-id-unique': { text, seen } });
       }
     },
   );

@@ -7,6 +7,7 @@ import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http
 import { field, isJsonObject, parseJsonBody } from '../json.ts';
 
 function messageId(ctx: Ctx): string {
+  if (ctx.dev.has('fault-message-same-id')) return 'msg_1';
   return ctx.dev.has('allowed-messages-uuid-ids') ? randomUUID() : `msg_${randomBytes(12).toString('hex')}`;
 }
 

@@ -813,6 +813,19 @@ const TABLE: Table = {
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
     ],
   },
+  'messages-id-unique': {
+    ctx: { text: 'hello', seen: new Map([['msg_1', 'earlier text']]) },
+    pass: [
+      { why: 'a new id', ex: exchange(202, messageBody({ id: 'msg_2' })) },
+      { why: 'the id of the same text sent before (a repeat taken as the one before)', ctx: { text: 'earlier text', seen: new Map([['msg_1', 'earlier text']]) }, ex: exchange(202, messageBody({ id: 'msg_1' })) },
+    ],
+    fail: [{ why: 'the id of another text', ex: exchange(202, messageBody({ id: 'msg_1' })), actual: /^id "msg_1" again, first given to "earlier text"/ }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'an id that is not a string (messages.accepted fails it)', ex: exchange(202, messageBody({ id: 7 })) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'messages-echo': {
     ctx: { text: '  padded  ' },
     pass: [

@@ -135,6 +135,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-name-max-255': (s) => status(createPet(s, { name: 'x'.repeat(256), categoryId: 1 })),
   'allowed-message-max-4096': (s) => status(msg(s, '{"message":""}')),
   'fault-create-name-max-10': (s) => status(createPet(s, { name: 'Fluffy Tiger', categoryId: 1 })),
+  'fault-message-same-id': async (s) => [obj(await msg(s, '{"message":"a"}'))['id'] === obj(await msg(s, '{"message":"b"}'))['id']],
   'fault-message-max-50': (s) => status(msg(s, JSON.stringify({ message: 'm'.repeat(51) }))),
   'allowed-names-ascii-only': async (s) => [await status(createPet(s, { name: 'Fluffy Tiger', categoryId: 1 })), await status(createPet(s, { name: 'Ünïcödé', categoryId: 1 }))],
   'allowed-messages-ascii-only': async (s) => [await status(msg(s, '{"message":"Is Rex here?"}')), await status(msg(s, '{"message":"Ünïcödé"}'))],

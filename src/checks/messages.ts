@@ -42,6 +42,27 @@ export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
   },
 });
 
+/**
+ * Two different texts never get one id. The same text twice may: a service may take a repeated
+ * submission as the one before (§4.5 says nothing of duplicates).
+ */
+export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, string> }>({
+  name: 'messages-id-unique',
+  clause: 'messages.id-unique',
+  description: 'No two different messages get the same id',
+  judge(exchange, { text, seen }) {
+    const id = message(exchange)?.id;
+    if (typeof id !== 'string') return NOT_APPLICABLE;
+    const earlier = seen.get(id);
+    if (earlier === undefined) {
+      seen.set(id, text);
+      return PASS;
+    }
+    if (earlier === text) return PASS;
+    return fail('an id not given to another message earlier in this run', `id ${JSON.stringify(id)} again, first given to ${JSON.stringify(earlier.slice(0, 60))}`);
+  },
+});
+
 export const messagesEcho = defineCheck<{ text: string }>({
   name: 'messages-echo',
   clause: 'messages.echo',

@@ -12,7 +12,7 @@ import {
   listLimitRespected, listStatusFilter,
 } from './list.ts';
 import {
-  messagesAccepted, messagesCreatedAt, messagesCreatedAtRecent, messagesEcho, messagesInvalid400, messagesNonString,
+  messagesAccepted, messagesCreatedAt, messagesCreatedAtRecent, messagesEcho, messagesIdUnique, messagesInvalid400, messagesNonString,
   messagesStatusQueued, messagesSuccessStatus, messagesTextConstraints, messagesTextNormalized,
 } from './messages.ts';
 import { ordersAccess, ordersExists } from './orders.ts';
@@ -69,6 +69,7 @@ export const CHECKS = {
   'orders-access': ordersAccess,
   'messages-accepted': messagesAccepted,
   'messages-echo': messagesEcho,
+  'messages-id-unique': messagesIdUnique,
   'messages-status-queued': messagesStatusQueued,
   'messages-created-at': messagesCreatedAt,
   'messages-created-at-recent': messagesCreatedAtRecent,
