@@ -69,8 +69,14 @@ export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery
     ['limit in exponent notation', '1e2'],
     ['limit with a leading space', ' 5'],
   ];
+  // A parameter given twice: frameworks hand the handler a list, or validate one value and use the other.
+  const repeated: InvalidQuery[] = [
+    { rule: `limit given twice (${min}, then ${max + 400})`, text: `limit=${min}&limit=${max + 400}` },
+    { rule: `limit given twice (${max + 400}, then ${min})`, text: `limit=${max + 400}&limit=${min}` },
+  ];
   const limits: fc.Arbitrary<InvalidQuery>[] = [
     ...fixed.map(([rule, value]) => fc.constant(limit(rule, value))),
+    ...repeated.map((query) => fc.constant(query)),
     fc.integer({ min: max + 1, max: 1_000_000 }).map((n) => limit(`limit above the maximum ${max}`, String(n))),
     fc.integer({ min: -1_000_000, max: min - 1 }).map((n) => limit(`limit below the minimum ${min}`, String(n))),
   ];
@@ -81,5 +87,6 @@ export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery
   const combined = fc
     .tuple(fc.oneof(...limits), fc.constantFrom(...allowed))
     .map(([bad, status]) => ({ rule: `${bad.rule}, with a valid status`, text: `${bad.text}&status=${status}` }));
-  return [...limits, ...statuses, combined];
+  const twice = allowed.length > 1 ? [fc.constant({ rule: `status given twice (${allowed[0]}, then ${allowed[1]})`, text: `status=${allowed[0]}&status=${allowed[1]}` })] : [];
+  return [...limits, ...statuses, ...twice, combined];
 }

@@ -20,6 +20,7 @@ function defaultLimit(ctx: Ctx): number {
 function parseLimit(values: string[], ctx: Ctx): Parsed<number> {
   const clamped = ctx.dev.has('allowed-limit-clamped');
   if (values.length === 0) return { ok: true, value: defaultLimit(ctx) };
+  if (values.length > 1 && ctx.dev.has('fault-limit-repeated-500')) throw new TypeError('limit.trim is not a function');
   const text = values.length === 1 ? values[0] ?? '' : undefined;
   if (text === undefined || !/^-?\d+$/.test(text)) {
     if (clamped) return { ok: true, value: defaultLimit(ctx) };

@@ -15,6 +15,7 @@ const STATUSES = ['available', 'pending', 'sold'];
 function queryProblems(text: string): string[] {
   const params = new URLSearchParams(text);
   const problems: string[] = [];
+  for (const name of ['limit', 'status']) if (params.getAll(name).length > 1) problems.push(`${name} given more than once`);
   for (const limit of params.getAll('limit')) {
     if (!/^-?\d+$/.test(limit)) problems.push(`limit ${JSON.stringify(limit)} is not an integer in plain decimal digits`);
     else if (Number(limit) < 1 || Number(limit) > 100) problems.push(`limit ${limit} is outside 1..100`);
@@ -99,5 +100,10 @@ describe('invalidQueryCases', () => {
   it('covers the int32 and int64 overflow points, 20 digits, a plus sign, an exponent and a leading space (percent-encoded)', () => {
     const texts = invalidQueryCases(env.contract).flatMap((a) => fc.sample(a, { seed: SEED, numRuns: 1 })).map((q) => q.text);
     for (const text of ['limit=2147483648', 'limit=9223372036854775808', 'limit=99999999999999999999', 'limit=%2B5', 'limit=1e2', 'limit=%205']) expect(texts).toContain(text);
+  });
+
+  it('covers limit given twice, in both orders, and status given twice', () => {
+    const texts = invalidQueryCases(env.contract).flatMap((a) => fc.sample(a, { seed: SEED, numRuns: 1 })).map((q) => q.text);
+    for (const text of ['limit=1&limit=500', 'limit=500&limit=1', 'status=available&status=pending']) expect(texts).toContain(text);
   });
 });
