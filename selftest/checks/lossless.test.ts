@@ -18,6 +18,11 @@ describe('parseJson and stringifyJson', () => {
     expect(stringifyJson(value)).toBe(text);
   });
 
+  it('read an integer written with a zero fraction as that integer, a long one exact', () => {
+    expect(parseJson('[15.0, 9223372036854775807.0, -9223372036854775808.00, 9007199254740993.0]')).toEqual([15, INT64_MAX, INT64_MIN, 2n ** 53n + 1n]);
+    expect(parseJson('[9223372036854775807.5, 1.0e3]')).toEqual([Number('9223372036854775807.5'), 1000]);
+  });
+
   it('keep safe integers as plain numbers', () => {
     expect(parseJson('[0,-1,9007199254740991,-9007199254740991]')).toEqual([0, -1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]);
   });

@@ -6,17 +6,27 @@ import { parse, stringify, isInteger } from 'lossless-json';
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
+/**
+ * An integer written with a zero fraction (`7.0`) is that integer, as JSON.parse reads a short one
+ * and JSON Schema (draft 6 on) takes it: a long one too, kept exact.
+ */
+const WITH_ZERO_FRACTION = /^(-?\d+)\.0+$/;
+
 function parseNumber(text: string): number | bigint {
-  if (isInteger(text)) {
-    const asNumber = Number(text);
-    return Number.isSafeInteger(asNumber) ? asNumber : BigInt(text);
+  const integer = WITH_ZERO_FRACTION.exec(text)?.[1] ?? text;
+  if (isInteger(integer)) {
+    const asNumber = Number(integer);
+    return Number.isSafeInteger(asNumber) ? asNumber : BigInt(integer);
   }
   return Number.parseFloat(text);
 }
 
 const LONG_DIGIT_RUN = /\d{16}/;
-/** A string literal (skipped whole), or an integer literal of 16 digits or more: one a double may round. */
-const STRING_OR_LONG_INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+/**
+ * A string literal (skipped whole), or an integer literal of 16 digits or more, possibly with a zero
+ * fraction: one a double may round.
+ */
+const STRING_OR_LONG_INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<![\d.eE+-])-?\d{16,}(?:\.0+)?(?![\d.eE])/g;
 const MARK = '\u0000int64:';
 
 /**
