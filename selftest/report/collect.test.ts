@@ -44,3 +44,20 @@ describe('collect: the capability profile counts what the client waited out', ()
     expect(collect([CLAUSE], [withStats(0, 0)], () => true).capabilities.some((c) => c.title.startsWith('503'))).toBe(false);
   });
 });
+
+describe('collect: the rate-limit observation counts the answers the client retried', () => {
+  const RATE: Clause = { id: 'limits.rate-limit', section: '8', title: 'Rate limiting seen', sentence: 'Rate limits: not shown.', level: 'OBSERVE', operations: ['listPets'] };
+  const seen = (rateLimited: number, unavailable: number, observed: string[]) => ({
+    meta: { scenario: 's', declared: ['rate-limit-seen'], checks: [{ check: 'rate-limit-seen', clause: RATE.id, judged: 1, outcome: 'observe' as const, observed }], requests: 1, rateLimited, retryAfter: [], unavailable },
+  });
+
+  it('replaces "none reached" by the counts', () => {
+    const note = collect([RATE], [seen(3, 1, ['no 429 reached the suite'])], () => true).clauses[0]!.checks[0]!.note;
+    expect(note).toBe('3 × 429 and 1 × 503 with Retry-After met by the client, retried within the bounds (those that outlasted them are judged as they came)');
+  });
+
+  it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
+    expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], () => true).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
+    expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], () => true).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');
+  });
+});

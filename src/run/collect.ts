@@ -1,6 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
 import { type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
+import { NO_429_JUDGED } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 
 const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
@@ -82,9 +83,22 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
       const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
       return result;
     });
+  noteWaitedOut(clauses, rateLimited, unavailable);
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   return { clauses, summary, capabilities: capabilities(clauses, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
+}
+
+/**
+ * rate-limit-seen judges only the answers that reached the suite; the 429s (and 503s with
+ * Retry-After) the client retried never do, so the run's counts replace its "none reached" note.
+ */
+function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable: number): void {
+  const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks.find((c) => c.check === 'rate-limit-seen');
+  if (!check || (rateLimited === 0 && unavailable === 0)) return;
+  const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
+  const judged = (check.note?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);
+  check.note = [`${counted} met by the client, retried within the bounds (those that outlasted them are judged as they came)`, ...judged].join('; ');
 }
 
 const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[] = [
