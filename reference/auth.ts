@@ -29,7 +29,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;
   const match = header === undefined ? null : CREDENTIALS.exec(header);
-  const scheme = match?.[1]?.toLowerCase();
+  const exact = !ctx.dev.has('allowed-bearer-exact-form') || /^Bearer [^ ]/.test(header ?? '');
+  const scheme = exact ? match?.[1]?.toLowerCase() : 'another spelling';
   const credentials = match?.[2] ?? '';
 
   if (scheme === 'bearer' && isKey(credentials, ctx) && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {

@@ -151,6 +151,7 @@ const CATALOGUE = [
   allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-status-moved-by-others', 'Other clients move the seeded animals on: each GET /v1/pets/{petId} of one first advances its status (available, pending, sold, available), as sales on a shared store would; a listing just before shows the status it had (§3: "Transitions: not shown").'),
   allowed('allowed-orders-404-no-orders', 'GET /v1/store/orders answers the valid key 404 with an Error of its own (code "no_orders", "this account has no orders"), as an API whose collection does not exist for an account would; unrouted paths still get the router\'s not_found (its responses are not shown, §4.4).'),
+  allowed('allowed-bearer-exact-form', 'Only the exact form "Bearer <API_KEY>" is taken: "bearer <API_KEY>" (the scheme in lower case) and two spaces before the key get 401, as a server comparing the prefix byte for byte would (§5 shows only that form).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
   allowed('allowed-orders-forbidden', 'GET /v1/store/orders answers the valid key 403 (Error body, code "forbidden"), as a Store area needing an entitlement the key\'s account lacks would (its responses are not shown, §4.4).'),
 ] as const satisfies readonly Deviation[];

@@ -22,6 +22,13 @@ function key(s: Scenario): string {
 }
 
 describe('§5 Authentication', () => {
+  scenario('the valid key under other spellings of the Bearer form (scheme in lower case, two spaces) is recorded', { checks: ['auth-scheme-variant'] }, async (s) => {
+    for (const [variant, scheme] of [['bearer <API_KEY> (scheme in lower case)', 'bearer '], ['Bearer  <API_KEY> (two spaces)', 'Bearer  ']] as const) {
+      const authorization = { value: `${scheme}${key(s)}`, shown: `${scheme}$API_KEY` };
+      s.check(await s.send('listPets', { query: 'limit=1', authorization }), { 'auth-scheme-variant': { variant } });
+    }
+  });
+
   for (const op of OPERATIONS) {
     scenario(
       `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error`,

@@ -207,6 +207,17 @@ const TABLE: Table = {
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },
+  'auth-scheme-variant': {
+    ctx: { variant: 'bearer <API_KEY>' },
+    observe: [
+      { why: 'a 200', ex: exchange(200, pets(1)), value: 'bearer <API_KEY>: accepted (200)' },
+      { why: 'a 401', ex: exchange(401, errorBody(401)), value: 'bearer <API_KEY>: refused (401)' },
+    ],
+    na: [
+      { why: 'a 500 (errors.no-5xx judges it)', ex: exchange(500, errorBody(500)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
   'auth-www-authenticate': {
     ctx: {},
     pass: [{ why: 'a 401 with a Bearer challenge', ex: exchange(401, errorBody(401), { 'www-authenticate': 'Bearer realm="animal-store"' }) }],

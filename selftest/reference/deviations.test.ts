@@ -157,6 +157,7 @@ const PROBES: Record<string, Probe> = {
     Promise.all([`${s.baseUrl}/v1/PETS`, `${s.baseUrl}/v1//pets`].flatMap((url) => [status(call(url)), status(call(url, { auth: null }))])),
   'allowed-status-moved-by-others': async (s) => [obj(await call(pets(s, '/1')))['status'], obj(await call(pets(s, '/1')))['status']],
   'allowed-orders-404-no-orders': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
+  'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-cold-start-503': async (s) => [await status(call(`${s.baseUrl}/v1/store/orders`)), await status(call(`${s.baseUrl}/v1/store/orders`))],
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),

@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { schemaVerdict } from './common.ts';
+import { acceptedOrRefused, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv } from './types.ts';
 
 export const auth401 = defineCheck<{ variant: string }>({
@@ -45,6 +45,20 @@ export const authValidKeyAccepted = defineCheck({
       return fail(mayForbid ? 'a status other than 401 for the valid key' : 'a status other than 401 and 403 for the valid key', describeResponse(exchange));
     }
     return PASS;
+  },
+});
+
+/**
+ * Records whether the valid key is taken under another spelling of the Bearer form: the scheme in
+ * lower case (RFC 9110 §11.1: "a case-insensitive token") or two spaces before the token (RFC 6750
+ * §2.1: 1*SP). §5 shows only `Bearer <API_KEY>`, so either answer is allowed.
+ */
+export const authSchemeVariant = defineCheck<{ variant: string }>({
+  name: 'auth-scheme-variant',
+  clause: 'auth.scheme-variants',
+  description: 'Records whether "bearer <API_KEY>" and "Bearer  <API_KEY>" are taken for the valid key',
+  judge(exchange, { variant }) {
+    return acceptedOrRefused(exchange, variant, (status) => status >= 200 && status < 300);
   },
 });
 

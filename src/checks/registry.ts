@@ -1,4 +1,4 @@
-import { auth401, auth401Body, authAliasNotServed, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
+import { auth401, auth401Body, authAliasNotServed, authSchemeVariant, authValidKeyAccepted, authWwwAuthenticate } from './auth.ts';
 import { errorShape, errorStatusField, jsonContentType, jsonNoBom, jsonUniqueNames, noServerError } from './common.ts';
 import {
   create201Pet, createCategoryConstraints, createClientIdLeavesExisting, createContentType, createEcho, createNameConstraints, createNameNormalized, createNullOptional, createIdUnique, createIgnoresClientId, createInvalid400, createLocation, createLocationResolves, createUnknownFields, petDefaultStatus,
@@ -31,6 +31,7 @@ export const CHECKS = {
   'auth-401-error-body': auth401Body,
   'auth-valid-key-accepted': authValidKeyAccepted,
   'auth-www-authenticate': authWwwAuthenticate,
+  'auth-scheme-variant': authSchemeVariant,
   'auth-alias-not-served': authAliasNotServed,
   'list-200-pets': list200Pets,
   'list-limit-respected': listLimitRespected,
