@@ -11,13 +11,15 @@ export interface Deviation {
   description: string;
   /** Clause id the fault breaks (faults only). */
   breaks?: string;
+  /** SHOULD clauses an allowed variant is warned on (an RFC's SHOULD it does not follow); any other warning is a false one. */
+  warns?: readonly string[];
 }
 
 function fault<const I extends string>(id: I, breaks: string, description: string) {
   return { id, kind: 'fault' as const, breaks, description };
 }
-function allowed<const I extends string>(id: I, description: string) {
-  return { id, kind: 'allowed' as const, description };
+function allowed<const I extends string>(id: I, description: string, warns: readonly string[] = []) {
+  return { id, kind: 'allowed' as const, description, warns };
 }
 
 const CATALOGUE = [
@@ -127,8 +129,8 @@ const CATALOGUE = [
   allowed('allowed-create-ignores-content-type', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),
   allowed('allowed-empty-store', 'The store starts empty (no seed pets).'),
   allowed('allowed-no-deprecation-headers', 'GET /v1/pets/{petId} carries no Deprecation, Sunset or Link header.'),
-  allowed('allowed-no-location', 'POST /v1/pets answers 201 without a Location header.'),
-  allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.'),
+  allowed('allowed-no-location', 'POST /v1/pets answers 201 without a Location header.', ['create.location']),
+  allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.', ['auth.www-authenticate']),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
   allowed('allowed-go-style-strings', 'A lone surrogate in a name is stored as U+FFFD, as Go\'s encoding/json decodes it (RFC 8259 §8.2 leaves it open).'),
@@ -152,6 +154,7 @@ const CATALOGUE = [
   allowed('allowed-status-moved-by-others', 'Other clients move the seeded animals on: each GET /v1/pets/{petId} of one first advances its status (available, pending, sold, available), as sales on a shared store would; a listing just before shows the status it had (§3: "Transitions: not shown").'),
   allowed('allowed-orders-404-no-orders', 'GET /v1/store/orders answers the valid key 404 with an Error of its own (code "no_orders", "this account has no orders"), as an API whose collection does not exist for an account would; unrouted paths still get the router\'s not_found (its responses are not shown, §4.4).'),
   allowed('allowed-bearer-exact-form', 'Only the exact form "Bearer <API_KEY>" is taken: "bearer <API_KEY>" (the scheme in lower case) and two spaces before the key get 401, as a server comparing the prefix byte for byte would (§5 shows only that form).'),
+  allowed('allowed-listing-lag', 'GET /v1/pets leaves out animals created less than 300 ms before, as a listing served from a search index refreshed behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
   allowed('allowed-orders-forbidden', 'GET /v1/store/orders answers the valid key 403 (Error body, code "forbidden"), as a Store area needing an entitlement the key\'s account lacks would (its responses are not shown, §4.4).'),
 ] as const satisfies readonly Deviation[];

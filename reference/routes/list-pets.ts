@@ -9,6 +9,8 @@ import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 const MIN_LIMIT = 1n;
 const MAX_LIMIT = 100n;
 const INT32_MAX = 2n ** 31n - 1n;
+/** allowed-listing-lag: how long a created animal stays out of listings. */
+const LISTING_LAG_MS = 300;
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -54,8 +56,10 @@ function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[
   const afterPage = ctx.dev.has('fault-filter-after-page');
   let pets: StoredPet[] = [];
   let scanned = 0;
+  const indexedBefore = ctx.dev.has('allowed-listing-lag') ? Date.now() - LISTING_LAG_MS : Infinity;
   for (const pet of source) {
     if (pets.length >= effectiveLimit || (afterPage && scanned++ >= effectiveLimit)) break;
+    if (Date.parse(pet.createdAt) > indexedBefore) continue;
     if (!filtering || pet.status === status) pets.push(pet);
   }
   if (filtering && pets.length >= 10 && ctx.dev.has('fault-filter-leaks-deep')) {

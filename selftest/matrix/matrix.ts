@@ -71,8 +71,10 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
       row.ok = result.code === 1 && (should ? warned : failed).includes(deviation.breaks ?? '');
       if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
     } else {
-      row.ok = result.code === 0 && failed.length === 0;
-      if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
+      // A warning is allowed only where the variant does not follow an RFC's SHOULD (its `warns`).
+      const unexpected = warned.filter((clause) => !(deviation.warns ?? []).includes(clause));
+      row.ok = result.code === 0 && failed.length === 0 && unexpected.length === 0;
+      if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${unexpected.length ? `, warned [${unexpected.join(', ')}]` : ''}${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
     }
     return row;
   } finally {

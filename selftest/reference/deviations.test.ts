@@ -158,6 +158,10 @@ const PROBES: Record<string, Probe> = {
   'allowed-status-moved-by-others': async (s) => [obj(await call(pets(s, '/1')))['status'], obj(await call(pets(s, '/1')))['status']],
   'allowed-orders-404-no-orders': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
+  'allowed-listing-lag': async (s) => {
+    await createPet(s, validPet);
+    return arr(await call(pets(s, '?limit=100'))).length;
+  },
   'allowed-cold-start-503': async (s) => [await status(call(`${s.baseUrl}/v1/store/orders`)), await status(call(`${s.baseUrl}/v1/store/orders`))],
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
