@@ -123,6 +123,15 @@ describe('renderJunit', () => {
     }
   });
 
+  it('keeps the whitespace of a value exact in a failure message (a trimmed name stays visible)', () => {
+    const r = makeReport();
+    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: 'name = "padded name"\n\tsecond line' });
+    const out = renderJunit(r);
+    const message = /<failure message="([^"]*)"/.exec(failureText(out, '4.1-limit-max › limit-above-maximum-rejected'))?.[1];
+    expect(unescapeXml(message ?? '')).toBe('4.1-limit-max: MUST violated; expected name = "  padded name  "; actual name = "padded name"\\n\tsecond line');
+    expect(xmllint(out).ok).toBe(true);
+  });
+
   it('gives a clause without checks its own testcase', () => {
     const r = makeReport();
     r.clauses[0] = { ...r.clauses[0]!, outcome: 'skip', checks: [] };

@@ -3,6 +3,14 @@ import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts
 import { makeManyFailures, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
+/** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
+function codeSpans(line: string): string[] {
+  return [...line.matchAll(/(`+)(.+?)(?<!`)\1(?!`)/g)].map(([, , raw]) => {
+    const text = raw!.replace(/\\\|/g, '|');
+    return /^ .* $/.test(text) && /[^ ]/.test(text) ? text.slice(1, -1) : text;
+  });
+}
+
 describe('renderSummary', () => {
   const md = renderSummary(makeReport());
 
@@ -31,6 +39,14 @@ describe('renderSummary', () => {
     expect(md).toContain('Replay: `npx animal-store-conformance --seed 1234567 --runs 100`');
   });
 
+  it('keeps the whitespace of a value exact in its code span (a trimmed name stays visible)', () => {
+    const r = makeReport();
+    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: '  leading and trailing  ' });
+    const line = renderSummary(r).split('\n').find((l) => l.includes('4.1-limit-max'))!;
+    expect(codeSpans(line)).toContain('name = "  padded name  "');
+    expect(codeSpans(line)).toContain('  leading and trailing  ');
+  });
+
   it('is cut politely after ~30 failures', () => {
     const many = renderSummary(makeManyFailures(45));
     const items = many.split('\n').filter((l) => l.startsWith('- **`4.2-generated-'));
@@ -45,7 +61,7 @@ describe('renderSummary', () => {
     r.clauses[2]!.checks[0]!.actual = 'got `<script>` | and ``` fences\nand a second line';
     const out = renderSummary(r);
     const line = out.split('\n').find((l) => l.includes('4.1-limit-max'))!;
-    expect(line).toContain('actual ````got `<script>` \\| and ``` fences and a second line````');
+    expect(line).toContain('actual ````got `<script>` \\| and ``` fences\\nand a second line````');
     const poisoned = renderSummary(poison(makeReport(), 5));
     expect(hasLoneSurrogate(poisoned)).toBe(false);
     expect(poisoned).not.toContain('\u0000');

@@ -142,9 +142,15 @@ export function sanitizeText(input: string): string {
   return out;
 }
 
-/** One line: whitespace runs (newlines included) collapse to a space; capped at `max` chars. */
+/**
+ * One line, capped at `max` chars: spaces and tabs are kept as they are (a padded value must stay
+ * visibly padded) and each line break inside is shown as `\n` (U+2028 and U+2029 as `\u2028`,
+ * `\u2029`), as sanitizeText shows `\r`.
+ */
 export function oneLine(input: string, max = 200): string {
-  const flat = sanitizeText(input).replace(/\s+/g, ' ').trim();
+  const flat = sanitizeText(input)
+    .replace(/^\n+|\n+$/g, '')
+    .replace(/[\n\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16)}`));
   return truncate(flat, max);
 }
 

@@ -29,17 +29,23 @@ export const SUMMARY_MAX_WARNINGS = 10;
 /** Escapes text for Markdown prose (GFM), table cells included. */
 function md(s: string): string {
   return oneLine(s, 300)
+    .replace(/\s+/g, ' ')
+    .trim()
     .replace(/[\\`*_[\]|~<>&]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`))
     .replace(/^(\s*)([-=])/, '$1\\$2');
 }
 
-/** A code span that survives any content: backtick fence longer than any run inside, pipes escaped. */
+/**
+ * A code span that survives any content and keeps its spaces: backtick fence longer than any run
+ * inside, pipes escaped, and one space of padding each side (which CommonMark strips) when the text
+ * starts or ends with a backtick or a space.
+ */
 function code(s: string, max = 120): string {
   const text = oneLine(s, max).replace(/\|/g, '\\|');
   if (text === '') return '` `';
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  const pad = /^[` ]|[` ]$/.test(text) && /[^ ]/.test(text) ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
