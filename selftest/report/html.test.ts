@@ -46,6 +46,13 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     expect(hasLoneSurrogate(out)).toBe(false);
   });
 
+  it('starts failing, erroring and warning clauses open, the others closed', () => {
+    const tags = [...html.matchAll(/<details class="clause [^"]*"[^>]*>/g)].map((m) => m[0]);
+    const opened = tags.filter((t) => / open(?=[ >])/.test(t)).map((t) => /data-clause="([^"]*)"/.exec(t)?.[1]);
+    expect(opened).toEqual(['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']);
+    expect(tags.length).toBe(makeReport().clauses.length);
+  });
+
   it('has the verdict, the metadata, the matrix, capabilities and engine errors', () => {
     expect(html).toContain('<span class="word">Does not ship</span>');
     for (const s of ['https://api.example.test/v1', '1.0.0', '1234567', '48.3 s', '2025-06-01T09:30:00.000Z', 'Conformance matrix by spec section', 'Capability profile', 'Engine errors (1)']) {

@@ -1,7 +1,8 @@
 /**
  * report.html: one self-contained page (inline CSS and a little inline JS, no external assets,
- * no network). Works with JS disabled: failures expand with <details>. A Content-Security-Policy
- * allows only the page's own style and script (by hash) and forbids every fetch.
+ * no network). Works with JS disabled: failing and warning clauses start open in <details>, the
+ * others closed. A Content-Security-Policy allows only the page's own style and script (by hash)
+ * and forbids every fetch.
  */
 import { createHash } from 'node:crypto';
 import type { Capability, CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
@@ -373,7 +374,8 @@ function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
     body.push(`<h5>Other checks</h5><ul class="passing-checks">${items.join('')}</ul>`);
   }
   if (clause.checks.length === 0) body.push(`<p class="empty">No check judged this clause.</p>`);
-  return `<li><details class="clause ${clause.outcome}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}">
+  const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' ? ' open' : '';
+  return `<li><details class="clause ${clause.outcome}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>
 <summary>${mark(clause.outcome)}${badge(clause.outcome)}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
 <div class="clause-body">
 ${body.join('\n')}
