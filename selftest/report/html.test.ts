@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.ts';
-import { HOSTILE_MARKERS, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_MARKERS, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 describe('renderHtml (static checks; the browser test is html.browser.test.ts)', () => {
@@ -51,6 +51,27 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     const opened = tags.filter((t) => / open(?=[ >])/.test(t)).map((t) => /data-clause="([^"]*)"/.exec(t)?.[1]);
     expect(opened).toEqual(['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']);
     expect(tags.length).toBe(makeReport().clauses.length);
+  });
+
+  it('shows the evidence of every operation a check failed on, and which operations failed', () => {
+    const r = makeMultiFailureReport();
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
+    const out = renderHtml(r);
+    const start = out.indexOf('data-clause="auth.required"');
+    const clause = out.slice(start, out.indexOf('</details>', start));
+    expect(clause).toContain('Operations: <code>listPets</code>, <code class="failed">createPet</code>, <code>getPet</code>, <code>listStoreOrders</code>, <code class="failed">sendMessage</code> · failed on 2: <code>createPet</code>, <code>sendMessage</code>');
+    for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
+      const at = clause.indexOf(`data-operation="${hole.operation}"`);
+      expect(at, hole.operation).toBeGreaterThan(0);
+      const block = clause.slice(at);
+      expect(block).toContain(hole.actual.replace(/"/g, '&quot;'));
+      expect(block).toContain(hole.evidence.request.url);
+      expect(block).toContain(hole.counterexample.replace(/"/g, '&quot;'));
+    }
+    expect([...clause.matchAll(/<pre id="curl-/g)].length).toBe(2);
+    expect(clause).toContain('…and 2 more operations it failed on, not listed here');
+    const tags = new Set([...renderHtml(poison(makeMultiFailureReport(), 3)).matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
+    expect(tags.has('img')).toBe(false);
   });
 
   it('has the verdict, the metadata, the matrix, capabilities and engine errors', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
-import { makeManyFailures, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeManyFailures, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 /** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
@@ -45,6 +45,19 @@ describe('renderSummary', () => {
     const line = renderSummary(r).split('\n').find((l) => l.includes('4.1-limit-max'))!;
     expect(codeSpans(line)).toContain('name = "  padded name  "');
     expect(codeSpans(line)).toContain('  leading and trailing  ');
+  });
+
+  it('gives every operation a check failed on its own line', () => {
+    const r = makeMultiFailureReport();
+    const lines = renderSummary(r).split('\n');
+    const auth = lines.filter((l) => l.startsWith('- **`auth.required`**'));
+    expect(auth).toEqual([
+      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
+      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
+    ]);
+    expect(lines).toContain('### Failures (4)');
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
+    expect(renderSummary(r)).toContain('- **`auth.required`** `auth-401`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
   });
 
   it('is cut politely after ~30 failures', () => {

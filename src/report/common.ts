@@ -1,5 +1,6 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
-import type { CheckResult, ClauseResult, Evidence, Outcome, RunReport } from './model.ts';
+import { failuresOf } from './failures.ts';
+import type { CheckResult, ClauseResult, Evidence, FailureEvidence, Outcome, RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
 /** The column order of every count table. */
@@ -283,8 +284,8 @@ export function replayCommand(report: RunReport): string {
   return report.replay ?? `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
 }
 
-/** `seed 1234, path "3:1:0"`, or '' when the check has no replay data. */
-export function replayText(check: CheckResult): string {
+/** `seed 1234, path "3:1:0"`, or '' when the check or failure has no replay data. */
+export function replayText(check: Pick<FailureEvidence, 'seed' | 'path'>): string {
   const parts: string[] = [];
   if (check.seed !== undefined) parts.push(`seed ${check.seed}`);
   if (check.path !== undefined && check.path !== '') parts.push(`path ${JSON.stringify(check.path)}`);
@@ -329,25 +330,46 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
+/** `…and 3 more operations it failed on` plus `tail`, or '' when none were left out. */
+export function moreFailuresText(check: CheckResult, tail: string): string {
+  const n = check.moreFailures ?? 0;
+  return n > 0 ? `…and ${n} more operation${n === 1 ? '' : 's'} it failed on${tail}` : '';
+}
+
+function failureLines(report: RunReport, failure: FailureEvidence, note: string | undefined): string[] {
+  const lines: string[] = [];
+  if (failure.expected !== undefined) lines.push(`Expected: ${failure.expected}`);
+  if (failure.actual !== undefined) lines.push(`Actual:   ${failure.actual}`);
+  if (note !== undefined) lines.push(`Note:     ${note}`);
+  if (failure.counterexample !== undefined) lines.push(`Counterexample: ${failure.counterexample}`);
+  const replay = replayText(failure);
+  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
+  if (failure.evidence) {
+    lines.push('Request:', indent(requestText(failure.evidence), '  '));
+    lines.push('Response:', indent(responseText(failure.evidence), '  '));
+    lines.push('Reproduce:', indent(failure.evidence.curl, '  '));
+  }
+  return lines;
+}
+
 /**
- * The full plain-text story of one check of a clause: clause id, the quoted sentence, Expected,
- * Actual, counterexample, replay data, request, response excerpt and curl line. Sanitised.
+ * The full plain-text story of one check of a clause: clause id, the quoted sentence, then for each
+ * operation it failed on, Expected, Actual, counterexample, replay data, request, response excerpt
+ * and curl line. Sanitised.
  */
 export function checkDetailText(report: RunReport, clause: ClauseResult, check: CheckResult): string {
   const lines: string[] = [];
   lines.push(`Clause:   ${clause.id} (${sectionLabel(clause.section)}, ${clause.level}) ${clause.title}`);
   lines.push(`Sentence: "${clause.sentence}"`);
   lines.push(`Check:    ${check.check} (${check.outcome}, judged ${check.judged} exchange${check.judged === 1 ? '' : 's'})`);
-  if (check.expected !== undefined) lines.push(`Expected: ${check.expected}`);
-  if (check.actual !== undefined) lines.push(`Actual:   ${check.actual}`);
-  if (check.note !== undefined) lines.push(`Note:     ${check.note}`);
-  if (check.counterexample !== undefined) lines.push(`Counterexample: ${check.counterexample}`);
-  const replay = replayText(check);
-  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
-  if (check.evidence) {
-    lines.push('Request:', indent(requestText(check.evidence), '  '));
-    lines.push('Response:', indent(responseText(check.evidence), '  '));
-    lines.push('Reproduce:', indent(check.evidence.curl, '  '));
+  const failures = failuresOf(check);
+  const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+  if (operations.length > 0) lines.push(`Failed on: ${operations.join(', ')}`);
+  for (const [i, failure] of failures.entries()) {
+    if (failures.length > 1) lines.push('', `On ${failure.operation ?? `failure ${i + 1}`} (${i + 1} of ${failures.length}):`);
+    lines.push(...failureLines(report, failure, i === 0 ? check.note : undefined));
   }
+  const more = moreFailuresText(check, ', not listed');
+  if (more) lines.push('', more);
   return sanitizeText(lines.join('\n'));
 }

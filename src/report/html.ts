@@ -5,7 +5,8 @@
  * and forbids every fetch.
  */
 import { createHash } from 'node:crypto';
-import type { Capability, CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
+import { failedOperations, failuresOf } from './failures.ts';
+import type { Capability, CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOMES,
   OUTCOME_LABEL,
@@ -13,6 +14,7 @@ import {
   countOutcomes,
   formatDuration,
   groupBySection,
+  moreFailuresText,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -133,6 +135,10 @@ blockquote.sentence { margin: 10px 0; padding: 6px 12px; border-left: 4px solid 
 .ea .actual pre { border-color: var(--fail); background: #fff6f5; }
 .ea .expected h5 { color: var(--pass); } .ea .actual h5 { color: var(--fail); }
 .curl-head { display: flex; gap: 10px; align-items: baseline; }
+.failure { margin: 12px 0 0; padding-left: 10px; border-left: 3px solid var(--fail-bg); }
+h5.on { color: var(--fg); text-transform: none; letter-spacing: 0; font-size: .9em; }
+.ops-line code.failed { color: var(--fail); font-weight: 700; }
+p.more { color: var(--muted); font-style: italic; }
 ul.passing-checks { margin: 8px 0 0; padding-left: 20px; color: var(--muted); }
 p.note { margin: 8px 0; }
 table.caps td.value { font-family: var(--mono); font-weight: 600; }
@@ -324,36 +330,61 @@ function pre(text: string, id?: string): string {
   return `<pre${id ? ` id="${id}"` : ''}>${esc(text)}</pre>`;
 }
 
+function failureParts(report: RunReport, check: CheckResult, failure: FailureEvidence, ids: Ids): string[] {
+  const parts: string[] = [];
+  if (failure.expected !== undefined || failure.actual !== undefined) {
+    parts.push(`<div class="ea">
+<div class="expected"><h5>Expected</h5>${pre(failure.expected ?? '(not stated)')}</div>
+<div class="actual"><h5>Actual</h5>${pre(failure.actual ?? '(not recorded)')}</div>
+</div>`);
+  }
+  if (failure.counterexample !== undefined) {
+    parts.push(`<h5>Counterexample (shrunk)</h5>${pre(failure.counterexample)}`);
+  }
+  const replay = replayText(failure);
+  if (replay) {
+    parts.push(`<h5>Replay</h5><p class="replay">${esc(replay)} · run <code>${esc(replayCommand(report))}</code></p>`);
+  }
+  if (failure.evidence) {
+    parts.push(`<div class="http">
+<div><h5>Request</h5>${pre(requestText(failure.evidence))}</div>
+<div><h5>Response${failure.evidence.response?.bodyTruncated ? ' (body truncated)' : ''}</h5>${pre(responseText(failure.evidence))}</div>
+</div>`);
+    const curlId = ids.make('curl', `${check.clause}-${check.check}${failure.operation ? `-${failure.operation}` : ''}`);
+    parts.push(
+      `<div class="curl"><div class="curl-head"><h5>Reproduce (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(failure.evidence.curl, curlId)}</div>`,
+    );
+  }
+  return parts;
+}
+
 function checkBlock(report: RunReport, check: CheckResult, ids: Ids): string {
   const parts: string[] = [];
   parts.push(
     `<h4>${mark(check.outcome)}<code>${esc(check.check)}</code> ${badge(check.outcome)} <span class="judged">judged ${check.judged} exchange${check.judged === 1 ? '' : 's'}</span></h4>`,
   );
-  if (check.expected !== undefined || check.actual !== undefined) {
-    parts.push(`<div class="ea">
-<div class="expected"><h5>Expected</h5>${pre(check.expected ?? '(not stated)')}</div>
-<div class="actual"><h5>Actual</h5>${pre(check.actual ?? '(not recorded)')}</div>
-</div>`);
-  }
   if (check.note !== undefined) parts.push(`<p class="note"><strong>Note:</strong> ${esc(check.note)}</p>`);
-  if (check.counterexample !== undefined) {
-    parts.push(`<h5>Counterexample (shrunk)</h5>${pre(check.counterexample)}`);
-  }
-  const replay = replayText(check);
-  if (replay) {
-    parts.push(`<h5>Replay</h5><p class="replay">${esc(replay)} · run <code>${esc(replayCommand(report))}</code></p>`);
-  }
-  if (check.evidence) {
-    parts.push(`<div class="http">
-<div><h5>Request</h5>${pre(requestText(check.evidence))}</div>
-<div><h5>Response${check.evidence.response?.bodyTruncated ? ' (body truncated)' : ''}</h5>${pre(responseText(check.evidence))}</div>
+  const failures = failuresOf(check);
+  if (failures.length === 1) parts.push(...failureParts(report, check, failures[0]!, ids));
+  else {
+    for (const [i, failure] of failures.entries()) {
+      const on = failure.operation ?? `failure ${i + 1}`;
+      parts.push(`<div class="failure" data-operation="${esc(on)}"><h5 class="on">On <code>${esc(on)}</code> (${i + 1} of ${failures.length})</h5>
+${failureParts(report, check, failure, ids).join('\n')}
 </div>`);
-    const curlId = ids.make('curl', check.clause + '-' + check.check);
-    parts.push(
-      `<div class="curl"><div class="curl-head"><h5>Reproduce (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(check.evidence.curl, curlId)}</div>`,
-    );
+    }
   }
+  const more = moreFailuresText(check, ', not listed here (report.json and junit.xml hold the same list)');
+  if (more) parts.push(`<p class="more">${esc(more)}</p>`);
   return `<div class="check ${check.outcome}" data-check="${esc(check.check)}">${parts.join('\n')}</div>`;
+}
+
+/** `Operations: a, b, c`, the failed ones marked, and which failed. */
+function operationsLine(clause: ClauseResult): string {
+  const failed = failedOperations(clause.checks);
+  const listed = clause.operations.map((o) => `<code${failed.includes(o) ? ' class="failed"' : ''}>${esc(o)}</code>`);
+  const tail = failed.length > 0 ? ` · failed on ${failed.length}: ${failed.map((o) => `<code>${esc(o)}</code>`).join(', ')}` : '';
+  return `<p class="ops-line">Operations: ${listed.join(', ')}${tail}</p>`;
 }
 
 function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
@@ -362,9 +393,7 @@ function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
   const others = clause.checks.filter((c) => !notable.includes(c));
   const body: string[] = [];
   body.push(`<blockquote class="sentence">${esc(clause.sentence)}</blockquote>`);
-  if (clause.operations.length > 0) {
-    body.push(`<p class="ops-line">Operations: ${clause.operations.map((o) => `<code>${esc(o)}</code>`).join(', ')}</p>`);
-  }
+  if (clause.operations.length > 0) body.push(operationsLine(clause));
   for (const check of notable) body.push(checkBlock(report, check, ids));
   if (others.length > 0) {
     const items = others.map(

@@ -18,6 +18,7 @@ import {
   sanitizeText,
   type RenderOptions,
 } from './common.ts';
+import { failuresOf } from './failures.ts';
 
 /** Sanitises (no characters illegal in XML 1.0 remain) and escapes text content. */
 function xmlText(s: string): string {
@@ -43,12 +44,21 @@ function attrs(list: [string, string | number | undefined][]): string {
     .join('');
 }
 
+/** The clause, the operations the check failed on, and the first failure's Expected and Actual. */
 function failureMessage(clause: ClauseResult, check: CheckResult): string {
-  const parts = [`${clause.id}: ${clause.level} violated`];
-  if (check.expected !== undefined) parts.push(`expected ${check.expected}`);
-  if (check.actual !== undefined) parts.push(`actual ${check.actual}`);
-  if (check.note !== undefined && check.expected === undefined && check.actual === undefined) parts.push(check.note);
-  return oneLine(parts.join('; '), 500);
+  const failures = failuresOf(check);
+  const first = failures[0]!;
+  const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+  const count = operations.length + (check.moreFailures ?? 0);
+  let head = `${clause.id}: ${clause.level} violated`;
+  if (count > 1) head += ` on ${count} operations (${operations.join(', ')}${check.moreFailures ? ', …' : ''}); first, on ${operations[0]}:`;
+  else if (operations.length === 1) head += ` on ${operations[0]};`;
+  else head += ';';
+  const parts: string[] = [];
+  if (first.expected !== undefined) parts.push(`expected ${first.expected}`);
+  if (first.actual !== undefined) parts.push(`actual ${first.actual}`);
+  if (check.note !== undefined && parts.length === 0) parts.push(check.note);
+  return oneLine(parts.length ? `${head} ${parts.join('; ')}` : head.slice(0, -1), 500);
 }
 
 interface Case {
