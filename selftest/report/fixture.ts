@@ -366,3 +366,10 @@ export function makeMultiFailureReport(): RunReport {
   report.summary = { ...report.summary, fail: report.summary.fail + 1, error: report.summary.error - 1 };
   return report;
 }
+
+/** makeReport with 4.1-limit-max accepted by a baseline entry, as the CLI marks it. */
+export function makeKnownFailureReport(): RunReport {
+  const report = makeReport();
+  report.clauses.find((c) => c.id === '4.1-limit-max')!.known = { reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' };
+  return report;
+}

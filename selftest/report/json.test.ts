@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { AUTH_HOLES, HOSTILE_BODY, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { poison, reportValidator } from './helpers.ts';
 
 describe('renderJson and spec/report.schema.json', () => {
@@ -25,6 +25,24 @@ describe('renderJson and spec/report.schema.json', () => {
     expect(Object.keys(check.failures![1]!)).toEqual(['operation', 'expected', 'actual', 'evidence', 'counterexample', 'seed', 'path']);
     expect(check.moreFailures).toBe(3);
     expect(check.actual).toBe(AUTH_HOLES.createPet.actual);
+  });
+
+  it('marks a failure the baseline accepts, with its reason and expiry, and stays valid', () => {
+    const report = makeKnownFailureReport();
+    const data = JSON.parse(renderJson(report)) as RunReport;
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data).toEqual(report);
+    const clause = data.clauses.find((c) => c.id === '4.1-limit-max')!;
+    expect(clause.known).toEqual({ reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' });
+    expect(Object.keys(clause).indexOf('known')).toBe(Object.keys(clause).indexOf('outcome') + 1);
+    const broken = (mutate: (known: Record<string, unknown>) => void) => {
+      const copy = structuredClone(data) as unknown as { clauses: { known?: Record<string, unknown> }[] };
+      mutate(copy.clauses.find((c) => c.known)!.known!);
+      return validate(copy);
+    };
+    expect(broken((k) => delete k.reason)).toBe(false);
+    expect(broken((k) => (k.expires = '30/06/2025'))).toBe(false);
+    expect(broken((k) => (k.extra = 1))).toBe(false);
   });
 
   it('round-trips the report exactly, hostile body included', () => {

@@ -102,6 +102,7 @@ function clause(c: ClauseResult): Json {
     ['level', c.level],
     ['operations', [...c.operations]],
     ['outcome', c.outcome],
+    ['known', c.known && ordered([['reason', c.known.reason], ['expires', c.known.expires]])],
     ['checks', c.checks.map(check)],
   ]);
 }

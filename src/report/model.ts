@@ -84,9 +84,18 @@ export interface CheckResult {
   judged: number;
 }
 
+/** A failure a --baseline entry accepts: still failing and shown, but not new. */
+export interface KnownFailure {
+  reason: string;
+  /** YYYY-MM-DD: the last day the entry covers it. */
+  expires?: string;
+}
+
 /** A catalogue clause (spec/clauses.yaml) with what this run found. */
 export interface ClauseResult extends Omit<Clause, 'basis'> {
   outcome: Outcome;
+  /** Set when the clause fails and an unexpired --baseline entry accepts it. */
+  known?: KnownFailure;
   checks: CheckResult[];
 }
 
