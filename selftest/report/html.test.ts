@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.ts';
-import { AUTH_HOLES, HOSTILE_MARKERS, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_MARKERS, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 describe('renderHtml (static checks; the browser test is html.browser.test.ts)', () => {
@@ -72,6 +72,18 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     expect(clause).toContain('…and 2 more operations it failed on, not listed here');
     const tags = new Set([...renderHtml(poison(makeMultiFailureReport(), 3)).matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
     expect(tags.has('img')).toBe(false);
+  });
+
+  it('marks a failure the baseline accepts as known, with the reason', () => {
+    const out = renderHtml(makeKnownFailureReport());
+    const start = out.indexOf('<li><details class="clause fail known"');
+    expect(start).toBeGreaterThan(0);
+    const clause = out.slice(start, out.indexOf('</details>', start));
+    expect(clause).toContain('data-clause="4.1-limit-max"');
+    expect(clause).toContain('<span class="badge known">Known</span>');
+    expect(clause).toContain('<p class="known-note"><strong>Accepted by the baseline:</strong> clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)</p>');
+    expect(out).toContain('1 failing clause accepted by the baseline (known): <a href="#clause-4-1-limit-max"><code>4.1-limit-max</code></a>');
+    expect([...out.matchAll(/class="clause fail known"/g)].length).toBe(1);
   });
 
   it('has the verdict, the metadata, the matrix, capabilities and engine errors', () => {

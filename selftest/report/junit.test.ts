@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import { AUTH_HOLES, HOSTILE_BODY, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasXmlIllegal, poison, xmllint } from './helpers.ts';
 
 function failureText(xml: string, testcase: string): string {
@@ -102,6 +102,18 @@ describe('renderJunit', () => {
     const r = makeMultiFailureReport();
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 4;
     expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth-401'))).toContain('…and 4 more operations it failed on, not listed');
+  });
+
+  it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', () => {
+    const out = renderJunit(makeKnownFailureReport());
+    expect(xmllint(out).ok).toBe(true);
+    const text = failureText(out, '4.1-limit-max › limit-above-maximum-rejected');
+    expect(text).not.toContain('<failure');
+    expect(unescapeXml(text)).toContain('<skipped message="accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)"/>');
+    expect(unescapeXml(text)).toContain('<system-out>KNOWN FAILURE (accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)): 4.1-limit-max');
+    expect(unescapeXml(text)).toContain('Actual:   200 with 101 animals, no Error body');
+    expect(out).toMatch(/<testsuites [^>]*tests="16" failures="1" errors="2"/);
+    expect(out).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="0" errors="0" skipped="1"/);
   });
 
   it('maps error, skip, warn and observe', () => {

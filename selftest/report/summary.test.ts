@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
-import { AUTH_HOLES, makeManyFailures, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 /** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
@@ -58,6 +58,22 @@ describe('renderSummary', () => {
     expect(lines).toContain('### Failures (4)');
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
     expect(renderSummary(r)).toContain('- **`auth.required`** `auth-401`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
+  });
+
+  it('lists failures the baseline accepts apart, with the reason and expiry', () => {
+    const md = renderSummary(makeKnownFailureReport());
+    const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Known failures'));
+    expect(md).toContain('### Failures (2)');
+    expect(failures).not.toContain('4.1-limit-max');
+    const known = md.slice(md.indexOf('### Known failures (accepted by the baseline) (1)'));
+    expect(known).toContain('- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected');
+    expect(known).toContain('accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)');
+    expect(md).toMatch(/\*\*13 clauses:\*\* [^\n]*2 fail[^\n]*· 1 failure accepted by the baseline/);
+    const allKnown = makeKnownFailureReport();
+    allKnown.clauses = allKnown.clauses.filter((c) => c.id !== '4.2-create-400' && c.id !== '5-missing-key-401');
+    const shipped = renderSummary({ ...allKnown, verdict: 'pass', exitCode: 0 });
+    expect(shipped).not.toContain('### Failures');
+    expect(shipped).toContain('### Known failures (accepted by the baseline) (1)');
   });
 
   it('is cut politely after ~30 failures', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTerminal } from '../../src/report/terminal.ts';
-import { AUTH_HOLES, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -47,6 +47,12 @@ describe('renderTerminal', () => {
     }
     expect(block.indexOf('on createPet')).toBeLessThan(block.indexOf('on sendMessage'));
     expect(block).toContain('…and 2 more operations it failed on (report.json lists those shown)');
+  });
+
+  it('marks a failure the baseline accepts as known', () => {
+    const out = renderTerminal(makeKnownFailureReport(), { color: false });
+    expect(out).toContain('  ✖ 4.1-limit-max limit above 100 is rejected [MUST] — known, accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)');
+    expect(out).toContain('  ✖ 4.2-create-400 Missing required fields yield 400 [MUST]\n');
   });
 
   it('ends with counts, verdict, seed and the replay command', () => {

@@ -1,6 +1,6 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
 import { failuresOf } from './failures.ts';
-import type { CheckResult, ClauseResult, Evidence, FailureEvidence, Outcome, RunReport } from './model.ts';
+import type { CheckResult, ClauseResult, Evidence, FailureEvidence, KnownFailure, Outcome, RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
 /** The column order of every count table. */
@@ -328,6 +328,16 @@ function indent(text: string, by: string): string {
     .split('\n')
     .map((l) => (l === '' ? l : by + l))
     .join('\n');
+}
+
+/** `REASON (expires DAY)`: why a baseline entry accepts a failure, and until when. */
+export function knownReason(known: KnownFailure): string {
+  return `${known.reason}${known.expires ? ` (expires ${known.expires})` : ''}`;
+}
+
+/** `accepted by the baseline: REASON (expires DAY)`, or '' when no baseline entry accepts the clause. */
+export function knownText(clause: ClauseResult): string {
+  return clause.known ? `accepted by the baseline: ${knownReason(clause.known)}` : '';
 }
 
 /** `…and 3 more operations it failed on` plus `tail`, or '' when none were left out. */

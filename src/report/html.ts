@@ -14,6 +14,8 @@ import {
   countOutcomes,
   formatDuration,
   groupBySection,
+  isFailing,
+  knownReason,
   moreFailuresText,
   notableChecks,
   redactReport,
@@ -139,6 +141,9 @@ blockquote.sentence { margin: 10px 0; padding: 6px 12px; border-left: 4px solid 
 h5.on { color: var(--fg); text-transform: none; letter-spacing: 0; font-size: .9em; }
 .ops-line code.failed { color: var(--fail); font-weight: 700; }
 p.more { color: var(--muted); font-style: italic; }
+.badge.known { color: var(--skip); background: var(--skip-bg); border-color: var(--skip); }
+details.clause.known { border-left-style: dashed; }
+p.known-note { margin: 10px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
 ul.passing-checks { margin: 8px 0 0; padding-left: 20px; color: var(--muted); }
 p.note { margin: 8px 0; }
 table.caps td.value { font-family: var(--mono); font-weight: 600; }
@@ -267,7 +272,15 @@ function chips(counts: OutcomeCounts, engineErrors: number): string {
   return `<ul class="chips" aria-label="Clause counts">${items.join('')}</ul>`;
 }
 
-function header(report: RunReport, counts: OutcomeCounts): string {
+/** Which failing clauses the baseline accepts, each linked to its details. */
+function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  const known = report.clauses.filter((c) => c.known && isFailing(c.outcome));
+  if (known.length === 0) return '';
+  const links = known.map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
+  return `<p class="known-line">${known.length} failing clause${known.length === 1 ? '' : 's'} accepted by the baseline (known): ${links.join(', ')}</p>`;
+}
+
+function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
   const ships = report.verdict === 'pass';
   const t = report.target;
   const meta = [
@@ -289,6 +302,7 @@ function header(report: RunReport, counts: OutcomeCounts): string {
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(`${totalOf(counts)} clauses checked against ${t.baseUrl}`)}</p>
 ${chips(counts, report.engineErrors.length)}
+${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
 </div>
 <dl class="meta">${meta.join('\n')}</dl>
@@ -387,11 +401,12 @@ function operationsLine(clause: ClauseResult): string {
   return `<p class="ops-line">Operations: ${listed.join(', ')}${tail}</p>`;
 }
 
-function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
-  const id = ids.make('clause', clause.id);
+function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Ids): string {
   const notable = notableChecks(clause);
   const others = clause.checks.filter((c) => !notable.includes(c));
   const body: string[] = [];
+  const known = clause.known !== undefined;
+  if (clause.known) body.push(`<p class="known-note"><strong>Accepted by the baseline:</strong> ${esc(knownReason(clause.known))}</p>`);
   body.push(`<blockquote class="sentence">${esc(clause.sentence)}</blockquote>`);
   if (clause.operations.length > 0) body.push(operationsLine(clause));
   for (const check of notable) body.push(checkBlock(report, check, ids));
@@ -404,22 +419,22 @@ function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
   }
   if (clause.checks.length === 0) body.push(`<p class="empty">No check judged this clause.</p>`);
   const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' ? ' open' : '';
-  return `<li><details class="clause ${clause.outcome}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>
-<summary>${mark(clause.outcome)}${badge(clause.outcome)}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
+  return `<li><details class="clause ${clause.outcome}${known ? ' known' : ''}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>
+<summary>${mark(clause.outcome)}${badge(clause.outcome)}${known ? '<span class="badge known">Known</span>' : ''}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
 <div class="clause-body">
 ${body.join('\n')}
 </div>
 </details></li>`;
 }
 
-function sectionBlock(report: RunReport, g: SectionGroup, sectionId: string, ids: Ids): string {
+function sectionBlock(report: RunReport, g: SectionGroup, sectionId: string, clauseIds: Map<ClauseResult, string>, ids: Ids): string {
   const counts = OUTCOMES.filter((o) => g.counts[o] > 0)
     .map((o) => `${g.counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`)
     .join(' · ');
   return `<section class="spec-section" id="${sectionId}" data-section="${esc(g.section)}">
 <h2>${esc(g.label)}<span class="sec-counts">${esc(counts)}</span></h2>
 <ul class="clauses">
-${g.clauses.map((c) => clauseItem(report, c, ids)).join('\n')}
+${g.clauses.map((c) => clauseItem(report, c, clauseIds.get(c) ?? '', ids)).join('\n')}
 </ul>
 </section>`;
 }
@@ -454,16 +469,17 @@ export function renderHtml(input: RunReport, options: RenderOptions = {}): strin
   const ids = new Ids();
   const sectionIds = new Map<string, string>();
   for (const g of groups) sectionIds.set(g.section, ids.make('sec', g.section));
+  const clauseIds = new Map(groups.flatMap((g) => g.clauses.map((c): [ClauseResult, string] => [c, ids.make('clause', c.id)])));
   const title = `${report.spec.title} ${report.spec.version} conformance: ${verdictText(report)} (${report.target.baseUrl})`;
   const problems = counts.fail + counts.error + counts.warn;
   const tools = `<div class="tools" id="tools" hidden><button type="button" id="expand-problems">Expand failures and warnings${problems ? ` (${problems})` : ''}</button> <button type="button" id="expand-all">Expand all</button> <button type="button" id="collapse-all">Collapse all</button></div>`;
   const body = [
-    header(report, counts),
+    header(report, counts, clauseIds),
     toc(groups, report, sectionIds),
     '<main>',
     matrix(groups, sectionIds),
     tools,
-    ...groups.map((g) => sectionBlock(report, g, sectionIds.get(g.section) ?? '', ids)),
+    ...groups.map((g) => sectionBlock(report, g, sectionIds.get(g.section) ?? '', clauseIds, ids)),
     capabilities(report.capabilities),
     engineErrors(report.engineErrors),
     '</main>',

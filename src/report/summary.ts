@@ -11,6 +11,7 @@ import {
   formatDuration,
   groupBySection,
   isFailing,
+  knownText,
   moreFailuresText,
   notableChecks,
   oneLine,
@@ -63,11 +64,16 @@ function problemLine(clause: ClauseResult, check: CheckResult | undefined, failu
   return `- ${head} ${code(check.check, 80)}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
 }
 
-/** One line per operation each notable check failed on (or per check), and how many were left out. */
+/**
+ * One line per operation each notable check failed on (or per check), how many were left out, and
+ * under a failure the baseline accepts, its reason.
+ */
 function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number } {
   const lines: string[] = [];
   let count = 0;
   for (const clause of clauses) {
+    const known = knownText(clause);
+    if (known) lines.push(`- **${code(clause.id, 80)}**: ${md(known)}`);
     const checks = notableChecks(clause);
     if (checks.length === 0) {
       lines.push(problemLine(clause, undefined, undefined));
@@ -100,6 +106,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const groups = groupBySection(report);
   const counts = countOutcomes(report.clauses);
   const ships = report.verdict === 'pass';
+  const accepted = report.clauses.filter((c) => isFailing(c.outcome) && c.known);
   const out: string[] = [];
 
   out.push(
@@ -112,6 +119,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   out.push('');
   out.push(
     `**${totalOf(counts)} clauses:** ${OUTCOMES.map((o) => `${counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`).join(', ')}` +
+      (accepted.length > 0 ? ` · ${accepted.length} failure${accepted.length === 1 ? '' : 's'} accepted by the baseline` : '') +
       (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
   );
   out.push('');
@@ -130,12 +138,19 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   out.push(`| **Total** | ${OUTCOMES.map((o) => `**${total[o]}**`).join(' | ')} |`);
   out.push('');
 
-  const failing = report.clauses.filter((c) => isFailing(c.outcome));
+  const failing = report.clauses.filter((c) => isFailing(c.outcome) && !c.known);
   if (failing.length > 0) {
     const { lines, count } = problemLines(failing);
     out.push(`### Failures (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'failure'));
+    out.push('');
+  }
+  if (accepted.length > 0) {
+    const { lines } = problemLines(accepted);
+    out.push(`### Known failures (accepted by the baseline) (${accepted.length})`);
+    out.push('');
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'known failure line'));
     out.push('');
   }
   const warning = report.clauses.filter((c) => c.outcome === 'warn');

@@ -12,6 +12,7 @@ import {
   countsPhrase,
   formatDuration,
   groupBySection,
+  knownText,
   moreFailuresText,
   notableChecks,
   redactReport,
@@ -135,7 +136,8 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
         out.push(head + (note !== undefined ? paint('dim', ` — ${value(note, '      ')}`) : ''));
         continue;
       }
-      out.push(head);
+      const known = knownText(clause);
+      out.push(head + (known ? paint('dim', ` — known, ${value(known, '      ')}`) : ''));
       if (!DETAILED.has(clause.outcome)) continue;
       const indent = '      ';
       out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));
