@@ -17,7 +17,7 @@ describe('addFailure', () => {
   });
 
   it('on an operation already listed, replaces it only when asked, and the mirror follows', () => {
-    const later = { operation: 'createPet', expected: '401', actual: '200 later' };
+    const later = { operation: 'createPet', expected: '401', actual: '200 later', counterexample: '{"later":true}' };
     const kept = blank();
     addFailure(kept, AUTH_HOLES.createPet, { replace: false });
     addFailure(kept, later, { replace: false });
@@ -28,8 +28,22 @@ describe('addFailure', () => {
     expect(replaced.failures).toEqual([later]);
     expect(replaced.actual).toBe('200 later');
     expect(replaced.evidence).toBeUndefined();
-    expect(replaced.counterexample).toBeUndefined();
+    expect(replaced.counterexample).toBe('{"later":true}');
     expect(replaced.path).toBeUndefined();
+    expect(replaced.seed).toBeUndefined();
+  });
+
+  it('does not let a failure without a counterexample replace one with it', () => {
+    const plain = { operation: 'createPet', expected: '401', actual: '201 plain' };
+    const check = blank();
+    addFailure(check, AUTH_HOLES.createPet, { replace: true });
+    addFailure(check, plain, { replace: true });
+    expect(check.failures).toEqual([AUTH_HOLES.createPet]);
+    const upgraded = blank();
+    addFailure(upgraded, plain, { replace: true });
+    addFailure(upgraded, AUTH_HOLES.createPet, { replace: true });
+    expect(upgraded.failures).toEqual([AUTH_HOLES.createPet]);
+    expect(upgraded.counterexample).toBe(AUTH_HOLES.createPet.counterexample);
   });
 
   it('counts operations past the cap instead of listing them', () => {

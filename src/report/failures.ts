@@ -23,14 +23,16 @@ function mirrorFirst(check: FailureHolder): void {
 
 /**
  * Adds the failure on one operation to a check. One on an operation already listed replaces it when
- * `replace` (a later, shrunk failure of the same scenario) and is dropped otherwise; one past `max`
- * entries is only counted in moreFailures. The first entry is mirrored in the check's own fields.
+ * `replace` (a later failure of the same scenario), unless only the listed one has a shrunk
+ * counterexample, and is dropped otherwise; one past `max` entries is only counted in moreFailures.
+ * The first entry is mirrored in the check's own fields.
  */
 export function addFailure(check: FailureHolder, entry: FailureEvidence, options: { replace: boolean; max?: number }): void {
   const list = (check.failures ??= []);
   const at = list.findIndex((f) => f.operation === entry.operation);
   if (at >= 0) {
-    if (options.replace) list[at] = defined(entry);
+    const keepsCounterexample = entry.counterexample !== undefined || list[at]!.counterexample === undefined;
+    if (options.replace && keepsCounterexample) list[at] = defined(entry);
   } else if (list.length < (options.max ?? MAX_FAILURES_PER_CLAUSE)) {
     list.push(defined(entry));
   } else {

@@ -53,7 +53,7 @@ function failureMessage(clause: ClauseResult, check: CheckResult): string {
   const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
   const count = operations.length + (check.moreFailures ?? 0);
   let head = `${clause.id}: ${clause.level} violated`;
-  if (count > 1) head += ` on ${count} operations (${operations.join(', ')}${check.moreFailures ? ', …' : ''}); first, on ${operations[0]}:`;
+  if (operations.length > 0 && count > 1) head += ` on ${count} operations (${operations.join(', ')}${check.moreFailures ? ', …' : ''}); first, on ${operations[0]}:`;
   else if (operations.length === 1) head += ` on ${operations[0]};`;
   else head += ';';
   const parts: string[] = [];

@@ -234,9 +234,9 @@ export class Scenario {
   }
 
   /**
-   * Records each failure under its check, one per operation (a later one on the same operation, as
-   * a shrunk counterexample, replaces it). @internal also used by scenario() for failures thrown
-   * out of the body.
+   * Records each failure under its check, one per operation (a later one on the same operation
+   * replaces it, unless only the earlier one has a shrunk counterexample). @internal also used by
+   * scenario() for failures thrown out of the body.
    */
   recordFailures(error: ConformanceFailures, replay: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path'> = {}): void {
     this.failures++;
