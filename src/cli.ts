@@ -7,7 +7,7 @@ import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv 
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { shellQuote } from './http/curl.ts';
-import { applyBaseline, loadBaseline, renderBaselineResult } from './report/baseline.ts';
+import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
@@ -297,6 +297,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
     let gateFailures = failing;
     if (baseline) {
       const result = applyBaseline(report, baseline, settings.now);
+      markKnown(report, result);
       gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
       say(`${renderBaselineResult(result)}\n`);
     }
@@ -310,7 +311,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
     if (settings.quiet) {
-      const failing = report.clauses.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `§${c.section} ${c.id}`);
+      const failing = report.clauses.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
     }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);

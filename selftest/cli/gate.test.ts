@@ -28,12 +28,20 @@ describe('gate controls', () => {
     expect(result.report?.clauses.find((c) => c.id === 'create.location')?.outcome).toBe('warn');
   });
 
-  it('passes when the failure is a known, unexpired baseline entry, and still shows it', async () => {
+  it('passes when the failure is a known, unexpired baseline entry, and still shows it, marked known in every artifact', async () => {
     const baseline = join(dir, 'known.yaml');
     await writeFile(baseline, 'known:\n  - clause: orders.exists\n    reason: ticket 42\n    expires: 2999-01-01\n');
     const result = await run(['--baseline', baseline]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/orders\.exists/);
+    const clause = result.report?.clauses.find((c) => c.id === 'orders.exists');
+    expect(clause?.outcome).toBe('fail');
+    expect(clause?.known).toEqual({ reason: 'ticket 42', expires: '2999-01-01' });
+    expect(result.files['summary.md']).toContain('### Known failures (accepted by the baseline) (1)');
+    expect(result.files['summary.md']).not.toContain('### Failures');
+    expect(result.files['junit.xml']).toContain('<skipped message="accepted by the baseline: ticket 42 (expires 2999-01-01)"/>');
+    expect(result.files['junit.xml']).not.toContain('<failure');
+    expect(result.files['report.html']).toContain('<strong>Accepted by the baseline:</strong> ticket 42 (expires 2999-01-01)');
   });
 
   it('fails again once the baseline entry has expired', async () => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, loadBaseline, parseBaseline, renderBaselineResult, type Baseline } from '../../src/report/baseline.ts';
+import { applyBaseline, loadBaseline, markKnown, parseBaseline, renderBaselineResult, type Baseline } from '../../src/report/baseline.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
 
@@ -99,6 +99,16 @@ describe('applyBaseline', () => {
     const result = applyBaseline(report, { known: [] }, new Date('2025-06-01'));
     expect(result.newFailures).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
     expect(result.known).toEqual([]);
+  });
+
+  it('marks the clauses it accepts, with reason and expiry, and no other', () => {
+    const marked = makeReport();
+    markKnown(marked, applyBaseline(marked, { known: [...baseline.known, { clause: '5-missing-key-401', reason: 'proxy resets' }] }, new Date('2025-06-01T12:00:00Z')));
+    const known = marked.clauses.filter((c) => c.known).map((c) => [c.id, c.known]);
+    expect(known).toEqual([
+      ['4.1-limit-max', { reason: 'clamps (PETS-123)', expires: '2025-06-30' }],
+      ['5-missing-key-401', { reason: 'proxy resets' }],
+    ]);
   });
 
   it('renders an account of the result', () => {

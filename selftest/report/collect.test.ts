@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Clause } from '../../src/contract/clauses.ts';
+import { MAX_FAILURES_PER_CLAUSE } from '../../src/report/model.ts';
 import { collect } from '../../src/run/collect.ts';
+import type { FailureEvidence } from '../../src/report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
 
 const CLAUSE: Clause = { id: 'auth.required', section: '5', title: 'Key required', sentence: 'A missing key yields 401.', level: 'MUST', operations: ['listPets'] };
@@ -59,5 +61,52 @@ describe('collect: the rate-limit observation counts the answers the client retr
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
     expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], () => true).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
     expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], () => true).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');
+  });
+});
+
+function failure(operation: string, actual = `no 401 on ${operation}`): FailureEvidence {
+  const url = `http://127.0.0.1:1/${operation}`;
+  return { operation, expected: '401', actual, evidence: { request: { method: 'POST', url, headers: {} }, curl: `curl -X POST '${url}'` } };
+}
+
+function failing(name: string, check: string, failures: FailureEvidence[]): { meta: ScenarioMeta } {
+  const first = failures[0]!;
+  const record: CheckRecord = { check, clause: CLAUSE.id, judged: failures.length, outcome: 'fail', expected: first.expected, actual: first.actual, evidence: first.evidence, failures };
+  return { meta: { scenario: name, declared: [check], checks: [record], requests: 1, rateLimited: 0, retryAfter: [], unavailable: 0 } };
+}
+
+describe('collect: a clause failed on several operations', () => {
+  it('keeps one failure per operation from every scenario, the first one also in the check\'s own fields', () => {
+    const scenarios = [
+      failing('createPet', 'auth-401', [failure('createPet')]),
+      failing('createPet again', 'auth-401', [failure('createPet', 'seen twice')]),
+      failing('sendMessage', 'auth-401', [failure('sendMessage')]),
+    ];
+    const check = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks[0]!;
+    expect(check.outcome).toBe('fail');
+    expect(check.failures?.map((f) => f.operation)).toEqual(['createPet', 'sendMessage']);
+    expect(check.failures?.map((f) => f.evidence?.curl)).toEqual([`curl -X POST 'http://127.0.0.1:1/createPet'`, `curl -X POST 'http://127.0.0.1:1/sendMessage'`]);
+    expect(check.actual).toBe('no 401 on createPet');
+    expect(check.evidence?.request.url).toBe('http://127.0.0.1:1/createPet');
+    expect(check.moreFailures).toBeUndefined();
+  });
+
+  it('keeps at most MAX_FAILURES_PER_CLAUSE across the clause\'s checks and counts the rest, each failing check keeping its first', () => {
+    const ops = Array.from({ length: MAX_FAILURES_PER_CLAUSE + 2 }, (_, i) => `op${i}`);
+    const scenarios = [
+      ...ops.map((op) => failing(op, 'auth-401', [failure(op)])),
+      failing('aliases', 'auth-alias-not-served', [failure('listPets'), failure('getPet'), failure('createPet')]),
+    ];
+    const [first, second] = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks;
+    expect(first!.failures?.map((f) => f.operation)).toEqual(ops.slice(0, MAX_FAILURES_PER_CLAUSE));
+    expect(first!.moreFailures).toBe(2);
+    expect(second!.failures?.map((f) => f.operation)).toEqual(['listPets']);
+    expect(second!.moreFailures).toBe(2);
+  });
+
+  it('leaves the scenarios\' records as they were', () => {
+    const scenarios = [failing('createPet', 'auth-401', [failure('createPet')]), failing('sendMessage', 'auth-401', [failure('sendMessage')])];
+    collect([CLAUSE], scenarios, () => true);
+    expect(scenarios[0]!.meta.checks[0]!.failures?.map((f) => f.operation)).toEqual(['createPet']);
   });
 });

@@ -312,3 +312,64 @@ export function makeManyFailures(n: number): RunReport {
     engineErrors: [],
   });
 }
+
+const authHole = (operation: string, method: string, url: string, status: number, body: string) => ({
+  operation,
+  expected: '401 for Authorization Bearer _',
+  actual: `${status} ${body}`,
+  evidence: {
+    request: { method, url, headers: { Authorization: 'Bearer _', 'Content-Type': 'application/json' }, body: '{"x":1}' },
+    response: { status, headers: { 'content-type': 'application/json' }, bodyExcerpt: body, bodyTruncated: false },
+    curl: `curl -sS -i -X ${method} '${url}' -H 'Authorization: Bearer _' --data-binary '{"x":1}'`,
+  },
+  counterexample: `{"operation":"${operation}"}`,
+  seed: 1234567,
+  path: operation === 'createPet' ? '0:0' : '0:1',
+});
+
+function withoutOperation<T extends { operation: string }>(entry: T): Omit<T, 'operation'> {
+  const { operation: _operation, ...rest } = entry;
+  return rest;
+}
+
+export const AUTH_HOLES = {
+  createPet: authHole('createPet', 'POST', `${BASE}/pets`, 201, '{"id":102,"name":"Pet a","categoryId":1}'),
+  sendMessage: authHole('sendMessage', 'POST', `${MESSAGES}/messages`, 202, '{"message":"hi","status":"queued"}'),
+};
+
+/** One MUST clause that failed on two operations (no key needed on POST /v1/pets nor POST /messages). */
+export const AUTH_REQUIRED: ClauseResult = {
+  id: 'auth.required',
+  section: '5',
+  title: 'A missing or invalid key gives 401',
+  sentence: 'A missing or invalid key yields status 401 with an `Error` body.',
+  level: 'MUST',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'sendMessage'],
+  outcome: 'fail',
+  checks: [
+    {
+      check: 'auth-401',
+      clause: 'auth.required',
+      outcome: 'fail',
+      ...withoutOperation(AUTH_HOLES.createPet),
+      failures: [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage],
+      judged: 40,
+    },
+    pass('auth.required', 'auth-alias-not-served', 5),
+  ],
+};
+
+/** makeReport with AUTH_REQUIRED in place of the errored §5 clause. */
+export function makeMultiFailureReport(): RunReport {
+  const report = makeReport();
+  report.clauses = report.clauses.map((c) => (c.id === '5-missing-key-401' ? structuredClone(AUTH_REQUIRED) : c));
+  report.summary = { ...report.summary, fail: report.summary.fail + 1, error: report.summary.error - 1 };
+  return report;
+}
+
+/** makeReport with 4.1-limit-max accepted by a baseline entry, as the CLI marks it. */
+export function makeKnownFailureReport(): RunReport {
+  const report = makeReport();
+  report.clauses.find((c) => c.id === '4.1-limit-max')!.known = { reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' };
+  return report;
+}

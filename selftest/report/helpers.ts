@@ -1,8 +1,10 @@
 /** Shared helpers for the report writers' self-tests. */
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import type { RunReport } from '../../src/report/model.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -12,6 +14,17 @@ export const SCHEMA = fileURLToPath(new URL('../../spec/report.schema.json', imp
 export const REPORTS_DIR = fileURLToPath(new URL('../../reports/', import.meta.url));
 
 export { tempDir };
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+type FormatsPlugin = typeof addFormatsModule.default;
+const addFormats: FormatsPlugin = ((addFormatsModule as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+
+/** A strict validator of spec/report.schema.json, formats included. */
+export function reportValidator() {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+}
 
 /** Runs xmllint against the JUnit XSD; bounded by a timeout. */
 export function xmllint(xml: string, schema: string | null = XSD): { ok: boolean; output: string } {
@@ -44,7 +57,7 @@ export function hostileStrings(count: number, seed = 4242): string[] {
   return fc.sample(fc.string({ unit: HOSTILE_UNITS, minLength: 1, maxLength: 24 }), { seed, numRuns: count });
 }
 
-/** Puts hostile strings into every free-text field of every clause, check and evidence. */
+/** Puts hostile strings into every free-text field of every clause, check, failure and evidence. */
 export function poison(report: RunReport, seed = 4242): RunReport {
   const pool = hostileStrings(400, seed);
   let i = 0;
@@ -61,19 +74,22 @@ export function poison(report: RunReport, seed = 4242): RunReport {
     c.operations = [next()];
     for (const k of c.checks) {
       k.check = next();
-      k.expected = next();
-      k.actual = next();
       k.note = next();
-      k.counterexample = next();
-      k.path = next();
-      if (k.evidence) {
-        k.evidence.request.url = next();
-        k.evidence.request.headers = { [next()]: next() };
-        k.evidence.request.body = next();
-        k.evidence.curl = next();
-        if (k.evidence.response) {
-          k.evidence.response.headers = { [next()]: next() };
-          k.evidence.response.bodyExcerpt = pool.slice(0, 40).join('');
+      for (const f of [k, ...(k.failures ?? [])]) {
+        if ('operation' in f) f.operation = next();
+        f.expected = next();
+        f.actual = next();
+        f.counterexample = next();
+        f.path = next();
+        if (f.evidence) {
+          f.evidence.request.url = next();
+          f.evidence.request.headers = { [next()]: next() };
+          f.evidence.request.body = next();
+          f.evidence.curl = next();
+          if (f.evidence.response) {
+            f.evidence.response.headers = { [next()]: next() };
+            f.evidence.response.bodyExcerpt = pool.slice(0, 40).join('');
+          }
         }
       }
     }

@@ -140,15 +140,13 @@ describe('report.html in headless Chromium', () => {
     }
   });
 
-  it('expands a failure to Expected beside Actual, with sentence, counterexample, replay, evidence and curl', async () => {
+  it('opens with a failure showing Expected beside Actual, with sentence, counterexample, replay, evidence and curl', async () => {
     const s = await open();
     try {
       const { page } = s;
       const clause = page.locator('details[data-clause="4.1-limit-max"]');
       const expected = clause.locator('.check.fail .ea .expected');
       const actual = clause.locator('.check.fail .ea .actual');
-      expect(await expected.isVisible()).toBe(false);
-      await clause.locator('summary').click({ timeout: WAIT });
       await expected.waitFor({ state: 'visible', timeout: WAIT });
       await actual.waitFor({ state: 'visible', timeout: WAIT });
       expect(await expected.innerText()).toContain('400 with an Error body (limit=101 is above the maximum 100)');
@@ -183,16 +181,44 @@ describe('report.html in headless Chromium', () => {
     }
   });
 
-  it('works with JavaScript disabled (details still expand; copy buttons stay hidden)', async () => {
+  it('starts failures and warnings open and passes closed; a click folds either way', async () => {
+    const s = await open();
+    try {
+      const { page } = s;
+      for (const id of ['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']) {
+        expect(await page.locator(`details[data-clause="${id}"] .clause-body`).isVisible(), id).toBe(true);
+      }
+      for (const id of ['2.1-pet-shape', '4.1-pagination', '4.5-message-queued']) {
+        expect(await page.locator(`details[data-clause="${id}"] .clause-body`).isVisible(), id).toBe(false);
+      }
+      const failing = page.locator('details[data-clause="4.1-limit-max"]');
+      await failing.locator('summary').click({ timeout: WAIT });
+      await failing.locator('.clause-body').waitFor({ state: 'hidden', timeout: WAIT });
+      await page.locator('#collapse-all').click({ timeout: WAIT });
+      await page.locator('details[data-clause="4.2-create-400"] .clause-body').waitFor({ state: 'hidden', timeout: WAIT });
+      await page.locator('#expand-problems').click({ timeout: WAIT });
+      await failing.locator('.clause-body').waitFor({ state: 'visible', timeout: WAIT });
+      expect(await page.locator('details[data-clause="2.1-pet-shape"] .clause-body').isVisible()).toBe(false);
+      expect(s.problems).toEqual([]);
+    } finally {
+      await s.context.close();
+    }
+  });
+
+  it('works with JavaScript disabled (failures start open, details still fold; copy buttons stay hidden)', async () => {
     const s = await open(false);
     try {
       const { page } = s;
       const clause = page.locator('details[data-clause="4.2-create-400"]');
       const expected = clause.locator('.ea .expected');
-      expect(await expected.isVisible()).toBe(false);
-      await clause.locator('summary').click({ timeout: WAIT });
       await expected.waitFor({ state: 'visible', timeout: WAIT });
       expect(await clause.locator('.ea .actual').innerText()).toContain('201 Created');
+      await clause.locator('summary').click({ timeout: WAIT });
+      await expected.waitFor({ state: 'hidden', timeout: WAIT });
+      const passing = page.locator('details[data-clause="2.1-pet-shape"]');
+      expect(await passing.locator('.clause-body').isVisible()).toBe(false);
+      await passing.locator('summary').click({ timeout: WAIT });
+      await passing.locator('.clause-body').waitFor({ state: 'visible', timeout: WAIT });
       expect(await clause.locator('button.copy').isVisible()).toBe(false);
       expect(await page.locator('#tools').isVisible()).toBe(false);
     } finally {
@@ -204,8 +230,11 @@ describe('report.html in headless Chromium', () => {
     const s = await open(false);
     try {
       const { page } = s;
+      const clause = page.locator('details[data-clause="4.1-limit-max"]');
+      await clause.locator('summary').click({ timeout: WAIT });
+      const expected = clause.locator('.check.fail .ea .expected');
+      await expected.waitFor({ state: 'hidden', timeout: WAIT });
       await page.emulateMedia({ media: 'print' });
-      const expected = page.locator('details[data-clause="4.1-limit-max"] .check.fail .ea .expected');
       await expected.waitFor({ state: 'visible', timeout: WAIT });
       const pdf = await bounded(page.pdf({ format: 'A4' }), WAIT, 'page.pdf');
       expect(pdf.subarray(0, 4).toString()).toBe('%PDF');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.ts';
-import { HOSTILE_MARKERS, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_MARKERS, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 describe('renderHtml (static checks; the browser test is html.browser.test.ts)', () => {
@@ -44,6 +44,46 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     const allowed = new Set(['!doctype', 'html', 'head', 'meta', 'title', 'style', 'body', 'header', 'div', 'h1', 'h2', 'h4', 'h5', 'p', 'ul', 'li', 'code', 'dl', 'dt', 'dd', 'strong', 'time', 'nav', 'a', 'main', 'section', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'span', 'details', 'summary', 'blockquote', 'pre', 'button', 'br', 'footer', 'script']);
     expect([...tags].filter((t) => !allowed.has(t))).toEqual([]);
     expect(hasLoneSurrogate(out)).toBe(false);
+  });
+
+  it('starts failing, erroring and warning clauses open, the others closed', () => {
+    const tags = [...html.matchAll(/<details class="clause [^"]*"[^>]*>/g)].map((m) => m[0]);
+    const opened = tags.filter((t) => / open(?=[ >])/.test(t)).map((t) => /data-clause="([^"]*)"/.exec(t)?.[1]);
+    expect(opened).toEqual(['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']);
+    expect(tags.length).toBe(makeReport().clauses.length);
+  });
+
+  it('shows the evidence of every operation a check failed on, and which operations failed', () => {
+    const r = makeMultiFailureReport();
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
+    const out = renderHtml(r);
+    const start = out.indexOf('data-clause="auth.required"');
+    const clause = out.slice(start, out.indexOf('</details>', start));
+    expect(clause).toContain('Operations: <code>listPets</code>, <code class="failed">createPet</code>, <code>getPet</code>, <code>listStoreOrders</code>, <code class="failed">sendMessage</code> · failed on 2: <code>createPet</code>, <code>sendMessage</code>');
+    for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
+      const at = clause.indexOf(`data-operation="${hole.operation}"`);
+      expect(at, hole.operation).toBeGreaterThan(0);
+      const block = clause.slice(at);
+      expect(block).toContain(hole.actual.replace(/"/g, '&quot;'));
+      expect(block).toContain(hole.evidence.request.url);
+      expect(block).toContain(hole.counterexample.replace(/"/g, '&quot;'));
+    }
+    expect([...clause.matchAll(/<pre id="curl-/g)].length).toBe(2);
+    expect(clause).toContain('…and 2 more operations it failed on, not listed here');
+    const tags = new Set([...renderHtml(poison(makeMultiFailureReport(), 3)).matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
+    expect(tags.has('img')).toBe(false);
+  });
+
+  it('marks a failure the baseline accepts as known, with the reason', () => {
+    const out = renderHtml(makeKnownFailureReport());
+    const start = out.indexOf('<li><details class="clause fail known"');
+    expect(start).toBeGreaterThan(0);
+    const clause = out.slice(start, out.indexOf('</details>', start));
+    expect(clause).toContain('data-clause="4.1-limit-max"');
+    expect(clause).toContain('<span class="badge known">Known</span>');
+    expect(clause).toContain('<p class="known-note"><strong>Accepted by the baseline:</strong> clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)</p>');
+    expect(out).toContain('1 failing clause accepted by the baseline (known): <a href="#clause-4-1-limit-max"><code>4.1-limit-max</code></a>');
+    expect([...out.matchAll(/class="clause fail known"/g)].length).toBe(1);
   });
 
   it('has the verdict, the metadata, the matrix, capabilities and engine errors', () => {

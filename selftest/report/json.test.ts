@@ -1,30 +1,48 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { HOSTILE_BODY, makeReport } from './fixture.ts';
-import { SCHEMA, poison } from './helpers.ts';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-type FormatsPlugin = typeof addFormatsModule.default;
-const addFormats: FormatsPlugin = ((addFormatsModule as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
-
-function validator() {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
-}
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { poison, reportValidator } from './helpers.ts';
 
 describe('renderJson and spec/report.schema.json', () => {
-  const validate = validator();
+  const validate = reportValidator();
 
   it('the fixture output validates against the schema', () => {
     const data: unknown = JSON.parse(renderJson(makeReport()));
     const ok = validate(data);
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
+  });
+
+  it('lists every operation a check failed on, with its evidence, and stays valid', () => {
+    const report = makeMultiFailureReport();
+    report.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 3;
+    const data = JSON.parse(renderJson(report)) as RunReport;
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data).toEqual(report);
+    const check = data.clauses.find((c) => c.id === 'auth.required')!.checks[0]!;
+    expect(check.failures).toEqual([AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]);
+    expect(Object.keys(check.failures![1]!)).toEqual(['operation', 'expected', 'actual', 'evidence', 'counterexample', 'seed', 'path']);
+    expect(check.moreFailures).toBe(3);
+    expect(check.actual).toBe(AUTH_HOLES.createPet.actual);
+  });
+
+  it('marks a failure the baseline accepts, with its reason and expiry, and stays valid', () => {
+    const report = makeKnownFailureReport();
+    const data = JSON.parse(renderJson(report)) as RunReport;
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data).toEqual(report);
+    const clause = data.clauses.find((c) => c.id === '4.1-limit-max')!;
+    expect(clause.known).toEqual({ reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' });
+    expect(Object.keys(clause).indexOf('known')).toBe(Object.keys(clause).indexOf('outcome') + 1);
+    const broken = (mutate: (known: Record<string, unknown>) => void) => {
+      const copy = structuredClone(data) as unknown as { clauses: { known?: Record<string, unknown> }[] };
+      mutate(copy.clauses.find((c) => c.known)!.known!);
+      return validate(copy);
+    };
+    expect(broken((k) => delete k.reason)).toBe(false);
+    expect(broken((k) => (k.expires = '30/06/2025'))).toBe(false);
+    expect(broken((k) => (k.extra = 1))).toBe(false);
   });
 
   it('round-trips the report exactly, hostile body included', () => {
@@ -57,11 +75,13 @@ describe('renderJson and spec/report.schema.json', () => {
   });
 
   it('stays valid with hostile strings everywhere', () => {
-    const data: unknown = JSON.parse(renderJson(poison(makeReport(), 7)));
-    // The poisoned base URL is still a URI reference, so only formats could object; check the rest.
-    validate(data);
-    const nonFormat = (validate.errors ?? []).filter((e) => e.keyword !== 'format');
-    expect(nonFormat).toEqual([]);
+    for (const report of [makeReport(), makeMultiFailureReport()]) {
+      const data: unknown = JSON.parse(renderJson(poison(report, 7)));
+      // The poisoned base URL is still a URI reference, so only formats could object; check the rest.
+      validate(data);
+      const nonFormat = (validate.errors ?? []).filter((e) => e.keyword !== 'format');
+      expect(nonFormat).toEqual([]);
+    }
   });
 
   it('the schema is strict: unknown properties, bad enums and missing fields are rejected', () => {
@@ -78,6 +98,21 @@ describe('renderJson and spec/report.schema.json', () => {
       ['bad env', (r) => { (r.target as Record<string, unknown>).env = 'prod'; }],
       ['string seed', (r) => { r.seed = '1234'; }],
     ];
+    const multi = JSON.parse(renderJson(makeMultiFailureReport())) as typeof base;
+    const auth = (r: typeof base) => (r.clauses.find((c) => c.id === 'auth.required')!.checks as Record<string, unknown>[])[0]!;
+    const failures = (r: typeof base) => auth(r).failures as Record<string, unknown>[];
+    const multiCases: [string, (r: typeof base) => void][] = [
+      ['extra failure key', (r) => { failures(r)[0]!.extra = 1; }],
+      ['failure without evidence curl', (r) => { delete (failures(r)[1]!.evidence as Record<string, unknown>).curl; }],
+      ['negative moreFailures', (r) => { auth(r).moreFailures = -1; }],
+      ['more than ten failures', (r) => { auth(r).failures = Array.from({ length: 11 }, () => failures(r)[0]); }],
+    ];
+    expect(validate(multi)).toBe(true);
+    for (const [name, mutate] of multiCases) {
+      const copy = structuredClone(multi);
+      mutate(copy);
+      expect(validate(copy), name).toBe(false);
+    }
     for (const [name, mutate] of cases) {
       const copy = structuredClone(base);
       mutate(copy);

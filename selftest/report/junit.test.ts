@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import { HOSTILE_BODY, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasXmlIllegal, poison, xmllint } from './helpers.ts';
 
 function failureText(xml: string, testcase: string): string {
@@ -85,6 +85,37 @@ describe('renderJunit', () => {
     expect(text).toContain(`curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
   });
 
+  it('keeps the evidence of every operation a check failed on, and names them in the message', () => {
+    const out = renderJunit(makeMultiFailureReport());
+    expect(xmllint(out).ok).toBe(true);
+    const text = unescapeXml(failureText(out, 'auth.required › auth-401'));
+    expect(text).toContain(`<failure message="auth.required: MUST violated on 2 operations (createPet, sendMessage); first, on createPet: expected ${AUTH_HOLES.createPet.expected}; actual ${AUTH_HOLES.createPet.actual}"`);
+    expect(text).toContain('Failed on: createPet, sendMessage');
+    for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
+      expect(text).toContain(`Actual:   ${hole.actual}`);
+      expect(text).toContain(`Counterexample: ${hole.counterexample}`);
+      expect(text).toContain(`Replay:   seed 1234567, path "${hole.path}"`);
+      expect(text).toContain(`${hole.evidence.request.method} ${hole.evidence.request.url}`);
+      expect(text).toContain(hole.evidence.curl);
+    }
+    expect(text.indexOf('On createPet')).toBeLessThan(text.indexOf('On sendMessage'));
+    const r = makeMultiFailureReport();
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 4;
+    expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth-401'))).toContain('…and 4 more operations it failed on, not listed');
+  });
+
+  it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', () => {
+    const out = renderJunit(makeKnownFailureReport());
+    expect(xmllint(out).ok).toBe(true);
+    const text = failureText(out, '4.1-limit-max › limit-above-maximum-rejected');
+    expect(text).not.toContain('<failure');
+    expect(unescapeXml(text)).toContain('<skipped message="accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)"/>');
+    expect(unescapeXml(text)).toContain('<system-out>KNOWN FAILURE (accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)): 4.1-limit-max');
+    expect(unescapeXml(text)).toContain('Actual:   200 with 101 animals, no Error body');
+    expect(out).toMatch(/<testsuites [^>]*tests="16" failures="1" errors="2"/);
+    expect(out).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="0" errors="0" skipped="1"/);
+  });
+
   it('maps error, skip, warn and observe', () => {
     const err = failureText(xml, '5-missing-key-401 › missing-key-401');
     expect(err).toContain('<error message="the connection was reset');
@@ -116,11 +147,20 @@ describe('renderJunit', () => {
 
   it('stays valid when every text field is hostile (fast-check sample)', () => {
     for (const seed of [1, 2, 3]) {
-      const hostile = renderJunit(poison(makeReport(), seed));
+      const hostile = renderJunit(poison(seed === 3 ? makeMultiFailureReport() : makeReport(), seed));
       expect(hasXmlIllegal(hostile)).toBe(false);
       const res = xmllint(hostile);
       expect(res.output, `seed ${seed}`).toContain('validates');
     }
+  });
+
+  it('keeps the whitespace of a value exact in a failure message (a trimmed name stays visible)', () => {
+    const r = makeReport();
+    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: 'name = "padded name"\n\tsecond line' });
+    const out = renderJunit(r);
+    const message = /<failure message="([^"]*)"/.exec(failureText(out, '4.1-limit-max › limit-above-maximum-rejected'))?.[1];
+    expect(unescapeXml(message ?? '')).toBe('4.1-limit-max: MUST violated; expected name = "  padded name  "; actual name = "padded name"\\n\tsecond line');
+    expect(xmllint(out).ok).toBe(true);
   });
 
   it('gives a clause without checks its own testcase', () => {

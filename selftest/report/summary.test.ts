@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
-import { makeManyFailures, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeReport } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
+
+/** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
+function codeSpans(line: string): string[] {
+  return [...line.matchAll(/(`+)(.+?)(?<!`)\1(?!`)/g)].map(([, , raw]) => {
+    const text = raw!.replace(/\\\|/g, '|');
+    return /^ .* $/.test(text) && /[^ ]/.test(text) ? text.slice(1, -1) : text;
+  });
+}
 
 describe('renderSummary', () => {
   const md = renderSummary(makeReport());
@@ -31,6 +39,43 @@ describe('renderSummary', () => {
     expect(md).toContain('Replay: `npx animal-store-conformance --seed 1234567 --runs 100`');
   });
 
+  it('keeps the whitespace of a value exact in its code span (a trimmed name stays visible)', () => {
+    const r = makeReport();
+    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: '  leading and trailing  ' });
+    const line = renderSummary(r).split('\n').find((l) => l.includes('4.1-limit-max'))!;
+    expect(codeSpans(line)).toContain('name = "  padded name  "');
+    expect(codeSpans(line)).toContain('  leading and trailing  ');
+  });
+
+  it('gives every operation a check failed on its own line', () => {
+    const r = makeMultiFailureReport();
+    const lines = renderSummary(r).split('\n');
+    const auth = lines.filter((l) => l.startsWith('- **`auth.required`**'));
+    expect(auth).toEqual([
+      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
+      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
+    ]);
+    expect(lines).toContain('### Failures (4)');
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
+    expect(renderSummary(r)).toContain('- **`auth.required`** `auth-401`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
+  });
+
+  it('lists failures the baseline accepts apart, with the reason and expiry', () => {
+    const md = renderSummary(makeKnownFailureReport());
+    const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Known failures'));
+    expect(md).toContain('### Failures (2)');
+    expect(failures).not.toContain('4.1-limit-max');
+    const known = md.slice(md.indexOf('### Known failures (accepted by the baseline) (1)'));
+    expect(known).toContain('- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected');
+    expect(known).toContain('accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)');
+    expect(md).toMatch(/\*\*13 clauses:\*\* [^\n]*2 fail[^\n]*· 1 failure accepted by the baseline/);
+    const allKnown = makeKnownFailureReport();
+    allKnown.clauses = allKnown.clauses.filter((c) => c.id !== '4.2-create-400' && c.id !== '5-missing-key-401');
+    const shipped = renderSummary({ ...allKnown, verdict: 'pass', exitCode: 0 });
+    expect(shipped).not.toContain('### Failures');
+    expect(shipped).toContain('### Known failures (accepted by the baseline) (1)');
+  });
+
   it('is cut politely after ~30 failures', () => {
     const many = renderSummary(makeManyFailures(45));
     const items = many.split('\n').filter((l) => l.startsWith('- **`4.2-generated-'));
@@ -45,7 +90,7 @@ describe('renderSummary', () => {
     r.clauses[2]!.checks[0]!.actual = 'got `<script>` | and ``` fences\nand a second line';
     const out = renderSummary(r);
     const line = out.split('\n').find((l) => l.includes('4.1-limit-max'))!;
-    expect(line).toContain('actual ````got `<script>` \\| and ``` fences and a second line````');
+    expect(line).toContain('actual ````got `<script>` \\| and ``` fences\\nand a second line````');
     const poisoned = renderSummary(poison(makeReport(), 5));
     expect(hasLoneSurrogate(poisoned)).toBe(false);
     expect(poisoned).not.toContain('\u0000');

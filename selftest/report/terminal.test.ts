@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTerminal } from '../../src/report/terminal.ts';
-import { makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -32,6 +32,27 @@ describe('renderTerminal', () => {
     expect(block).toContain(`Reproduce:      curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
     const warn = lines.findIndex((l) => l.includes('⚠ 4.3-deprecation-signalled'));
     expect(lines.slice(warn, warn + 5).join('\n')).toContain('Actual:         no Deprecation, Sunset or Link rel="deprecation" header');
+  });
+
+  it('prints the evidence of every operation a check failed on', () => {
+    const r = makeMultiFailureReport();
+    r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
+    const out = renderTerminal(r, { color: false });
+    const block = out.slice(out.indexOf('✖ auth.required'), out.indexOf('§7 '));
+    expect(block).toContain('Failed on:      createPet, sendMessage');
+    for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
+      expect(block).toContain(`on ${hole.operation}`);
+      expect(block).toContain(`Actual:         ${hole.actual}`);
+      expect(block).toContain(`Reproduce:      ${hole.evidence.curl}`);
+    }
+    expect(block.indexOf('on createPet')).toBeLessThan(block.indexOf('on sendMessage'));
+    expect(block).toContain('…and 2 more operations it failed on (report.json lists those shown)');
+  });
+
+  it('marks a failure the baseline accepts as known', () => {
+    const out = renderTerminal(makeKnownFailureReport(), { color: false });
+    expect(out).toContain('  ✖ 4.1-limit-max limit above 100 is rejected [MUST] — known, accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)');
+    expect(out).toContain('  ✖ 4.2-create-400 Missing required fields yield 400 [MUST]\n');
   });
 
   it('ends with counts, verdict, seed and the replay command', () => {

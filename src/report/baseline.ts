@@ -158,6 +158,16 @@ export function applyBaseline(report: RunReport, baseline: Baseline, today: Date
   return result;
 }
 
+/** Marks each failing clause an unexpired entry accepts, so every artifact tells it from a new failure. */
+export function markKnown(report: RunReport, result: BaselineResult): void {
+  const accepted = new Map(result.known.map((entry) => [entry.clause, entry]));
+  for (const clause of report.clauses) {
+    const entry = accepted.get(clause.id);
+    if (!entry || !isFailing(clause.outcome)) continue;
+    clause.known = entry.expires === undefined ? { reason: entry.reason } : { reason: entry.reason, expires: entry.expires };
+  }
+}
+
 /** A short plain-text account of a baseline application (terminal and Markdown friendly). */
 export function renderBaselineResult(result: BaselineResult): string {
   const out: string[] = [];

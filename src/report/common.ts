@@ -1,5 +1,6 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
-import type { CheckResult, ClauseResult, Evidence, Outcome, RunReport } from './model.ts';
+import { failuresOf } from './failures.ts';
+import type { CheckResult, ClauseResult, Evidence, FailureEvidence, KnownFailure, Outcome, RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
 /** The column order of every count table. */
@@ -142,9 +143,15 @@ export function sanitizeText(input: string): string {
   return out;
 }
 
-/** One line: whitespace runs (newlines included) collapse to a space; capped at `max` chars. */
+/**
+ * One line, capped at `max` chars: spaces and tabs are kept as they are (a padded value must stay
+ * visibly padded) and each line break inside is shown as `\n` (U+2028 and U+2029 as `\u2028`,
+ * `\u2029`), as sanitizeText shows `\r`.
+ */
 export function oneLine(input: string, max = 200): string {
-  const flat = sanitizeText(input).replace(/\s+/g, ' ').trim();
+  const flat = sanitizeText(input)
+    .replace(/^\n+|\n+$/g, '')
+    .replace(/[\n\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16)}`));
   return truncate(flat, max);
 }
 
@@ -277,8 +284,8 @@ export function replayCommand(report: RunReport): string {
   return report.replay ?? `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
 }
 
-/** `seed 1234, path "3:1:0"`, or '' when the check has no replay data. */
-export function replayText(check: CheckResult): string {
+/** `seed 1234, path "3:1:0"`, or '' when the check or failure has no replay data. */
+export function replayText(check: Pick<FailureEvidence, 'seed' | 'path'>): string {
   const parts: string[] = [];
   if (check.seed !== undefined) parts.push(`seed ${check.seed}`);
   if (check.path !== undefined && check.path !== '') parts.push(`path ${JSON.stringify(check.path)}`);
@@ -323,25 +330,56 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
+/** `REASON (expires DAY)`: why a baseline entry accepts a failure, and until when. */
+export function knownReason(known: KnownFailure): string {
+  return `${known.reason}${known.expires ? ` (expires ${known.expires})` : ''}`;
+}
+
+/** `accepted by the baseline: REASON (expires DAY)`, or '' when no baseline entry accepts the clause. */
+export function knownText(clause: ClauseResult): string {
+  return clause.known ? `accepted by the baseline: ${knownReason(clause.known)}` : '';
+}
+
+/** `…and 3 more operations it failed on` plus `tail`, or '' when none were left out. */
+export function moreFailuresText(check: CheckResult, tail: string): string {
+  const n = check.moreFailures ?? 0;
+  return n > 0 ? `…and ${n} more operation${n === 1 ? '' : 's'} it failed on${tail}` : '';
+}
+
+function failureLines(report: RunReport, failure: FailureEvidence, note: string | undefined): string[] {
+  const lines: string[] = [];
+  if (failure.expected !== undefined) lines.push(`Expected: ${failure.expected}`);
+  if (failure.actual !== undefined) lines.push(`Actual:   ${failure.actual}`);
+  if (note !== undefined) lines.push(`Note:     ${note}`);
+  if (failure.counterexample !== undefined) lines.push(`Counterexample: ${failure.counterexample}`);
+  const replay = replayText(failure);
+  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
+  if (failure.evidence) {
+    lines.push('Request:', indent(requestText(failure.evidence), '  '));
+    lines.push('Response:', indent(responseText(failure.evidence), '  '));
+    lines.push('Reproduce:', indent(failure.evidence.curl, '  '));
+  }
+  return lines;
+}
+
 /**
- * The full plain-text story of one check of a clause: clause id, the quoted sentence, Expected,
- * Actual, counterexample, replay data, request, response excerpt and curl line. Sanitised.
+ * The full plain-text story of one check of a clause: clause id, the quoted sentence, then for each
+ * operation it failed on, Expected, Actual, counterexample, replay data, request, response excerpt
+ * and curl line. Sanitised.
  */
 export function checkDetailText(report: RunReport, clause: ClauseResult, check: CheckResult): string {
   const lines: string[] = [];
   lines.push(`Clause:   ${clause.id} (${sectionLabel(clause.section)}, ${clause.level}) ${clause.title}`);
   lines.push(`Sentence: "${clause.sentence}"`);
   lines.push(`Check:    ${check.check} (${check.outcome}, judged ${check.judged} exchange${check.judged === 1 ? '' : 's'})`);
-  if (check.expected !== undefined) lines.push(`Expected: ${check.expected}`);
-  if (check.actual !== undefined) lines.push(`Actual:   ${check.actual}`);
-  if (check.note !== undefined) lines.push(`Note:     ${check.note}`);
-  if (check.counterexample !== undefined) lines.push(`Counterexample: ${check.counterexample}`);
-  const replay = replayText(check);
-  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
-  if (check.evidence) {
-    lines.push('Request:', indent(requestText(check.evidence), '  '));
-    lines.push('Response:', indent(responseText(check.evidence), '  '));
-    lines.push('Reproduce:', indent(check.evidence.curl, '  '));
+  const failures = failuresOf(check);
+  const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+  if (operations.length > 0) lines.push(`Failed on: ${operations.join(', ')}`);
+  for (const [i, failure] of failures.entries()) {
+    if (failures.length > 1) lines.push('', `On ${failure.operation ?? `failure ${i + 1}`} (${i + 1} of ${failures.length}):`);
+    lines.push(...failureLines(report, failure, i === 0 ? check.note : undefined));
   }
+  const more = moreFailuresText(check, ', not listed');
+  if (more) lines.push('', more);
   return sanitizeText(lines.join('\n'));
 }

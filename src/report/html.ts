@@ -1,10 +1,12 @@
 /**
  * report.html: one self-contained page (inline CSS and a little inline JS, no external assets,
- * no network). Works with JS disabled: failures expand with <details>. A Content-Security-Policy
- * allows only the page's own style and script (by hash) and forbids every fetch.
+ * no network). Works with JS disabled: failing and warning clauses start open in <details>, the
+ * others closed. A Content-Security-Policy allows only the page's own style and script (by hash)
+ * and forbids every fetch.
  */
 import { createHash } from 'node:crypto';
-import type { Capability, CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
+import { failedOperations, failuresOf } from './failures.ts';
+import type { Capability, CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOMES,
   OUTCOME_LABEL,
@@ -12,6 +14,9 @@ import {
   countOutcomes,
   formatDuration,
   groupBySection,
+  isFailing,
+  knownReason,
+  moreFailuresText,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -132,6 +137,13 @@ blockquote.sentence { margin: 10px 0; padding: 6px 12px; border-left: 4px solid 
 .ea .actual pre { border-color: var(--fail); background: #fff6f5; }
 .ea .expected h5 { color: var(--pass); } .ea .actual h5 { color: var(--fail); }
 .curl-head { display: flex; gap: 10px; align-items: baseline; }
+.failure { margin: 12px 0 0; padding-left: 10px; border-left: 3px solid var(--fail-bg); }
+h5.on { color: var(--fg); text-transform: none; letter-spacing: 0; font-size: .9em; }
+.ops-line code.failed { color: var(--fail); font-weight: 700; }
+p.more { color: var(--muted); font-style: italic; }
+.badge.known { color: var(--skip); background: var(--skip-bg); border-color: var(--skip); }
+details.clause.known { border-left-style: dashed; }
+p.known-note { margin: 10px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
 ul.passing-checks { margin: 8px 0 0; padding-left: 20px; color: var(--muted); }
 p.note { margin: 8px 0; }
 table.caps td.value { font-family: var(--mono); font-weight: 600; }
@@ -260,7 +272,15 @@ function chips(counts: OutcomeCounts, engineErrors: number): string {
   return `<ul class="chips" aria-label="Clause counts">${items.join('')}</ul>`;
 }
 
-function header(report: RunReport, counts: OutcomeCounts): string {
+/** Which failing clauses the baseline accepts, each linked to its details. */
+function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  const known = report.clauses.filter((c) => c.known && isFailing(c.outcome));
+  if (known.length === 0) return '';
+  const links = known.map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
+  return `<p class="known-line">${known.length} failing clause${known.length === 1 ? '' : 's'} accepted by the baseline (known): ${links.join(', ')}</p>`;
+}
+
+function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
   const ships = report.verdict === 'pass';
   const t = report.target;
   const meta = [
@@ -282,6 +302,7 @@ function header(report: RunReport, counts: OutcomeCounts): string {
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(`${totalOf(counts)} clauses checked against ${t.baseUrl}`)}</p>
 ${chips(counts, report.engineErrors.length)}
+${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
 </div>
 <dl class="meta">${meta.join('\n')}</dl>
@@ -323,47 +344,71 @@ function pre(text: string, id?: string): string {
   return `<pre${id ? ` id="${id}"` : ''}>${esc(text)}</pre>`;
 }
 
+function failureParts(report: RunReport, check: CheckResult, failure: FailureEvidence, ids: Ids): string[] {
+  const parts: string[] = [];
+  if (failure.expected !== undefined || failure.actual !== undefined) {
+    parts.push(`<div class="ea">
+<div class="expected"><h5>Expected</h5>${pre(failure.expected ?? '(not stated)')}</div>
+<div class="actual"><h5>Actual</h5>${pre(failure.actual ?? '(not recorded)')}</div>
+</div>`);
+  }
+  if (failure.counterexample !== undefined) {
+    parts.push(`<h5>Counterexample (shrunk)</h5>${pre(failure.counterexample)}`);
+  }
+  const replay = replayText(failure);
+  if (replay) {
+    parts.push(`<h5>Replay</h5><p class="replay">${esc(replay)} · run <code>${esc(replayCommand(report))}</code></p>`);
+  }
+  if (failure.evidence) {
+    parts.push(`<div class="http">
+<div><h5>Request</h5>${pre(requestText(failure.evidence))}</div>
+<div><h5>Response${failure.evidence.response?.bodyTruncated ? ' (body truncated)' : ''}</h5>${pre(responseText(failure.evidence))}</div>
+</div>`);
+    const curlId = ids.make('curl', `${check.clause}-${check.check}${failure.operation ? `-${failure.operation}` : ''}`);
+    parts.push(
+      `<div class="curl"><div class="curl-head"><h5>Reproduce (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(failure.evidence.curl, curlId)}</div>`,
+    );
+  }
+  return parts;
+}
+
 function checkBlock(report: RunReport, check: CheckResult, ids: Ids): string {
   const parts: string[] = [];
   parts.push(
     `<h4>${mark(check.outcome)}<code>${esc(check.check)}</code> ${badge(check.outcome)} <span class="judged">judged ${check.judged} exchange${check.judged === 1 ? '' : 's'}</span></h4>`,
   );
-  if (check.expected !== undefined || check.actual !== undefined) {
-    parts.push(`<div class="ea">
-<div class="expected"><h5>Expected</h5>${pre(check.expected ?? '(not stated)')}</div>
-<div class="actual"><h5>Actual</h5>${pre(check.actual ?? '(not recorded)')}</div>
-</div>`);
-  }
   if (check.note !== undefined) parts.push(`<p class="note"><strong>Note:</strong> ${esc(check.note)}</p>`);
-  if (check.counterexample !== undefined) {
-    parts.push(`<h5>Counterexample (shrunk)</h5>${pre(check.counterexample)}`);
-  }
-  const replay = replayText(check);
-  if (replay) {
-    parts.push(`<h5>Replay</h5><p class="replay">${esc(replay)} · run <code>${esc(replayCommand(report))}</code></p>`);
-  }
-  if (check.evidence) {
-    parts.push(`<div class="http">
-<div><h5>Request</h5>${pre(requestText(check.evidence))}</div>
-<div><h5>Response${check.evidence.response?.bodyTruncated ? ' (body truncated)' : ''}</h5>${pre(responseText(check.evidence))}</div>
+  const failures = failuresOf(check);
+  if (failures.length === 1) parts.push(...failureParts(report, check, failures[0]!, ids));
+  else {
+    for (const [i, failure] of failures.entries()) {
+      const on = failure.operation ?? `failure ${i + 1}`;
+      parts.push(`<div class="failure" data-operation="${esc(on)}"><h5 class="on">On <code>${esc(on)}</code> (${i + 1} of ${failures.length})</h5>
+${failureParts(report, check, failure, ids).join('\n')}
 </div>`);
-    const curlId = ids.make('curl', check.clause + '-' + check.check);
-    parts.push(
-      `<div class="curl"><div class="curl-head"><h5>Reproduce (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(check.evidence.curl, curlId)}</div>`,
-    );
+    }
   }
+  const more = moreFailuresText(check, ', not listed here (report.json and junit.xml hold the same list)');
+  if (more) parts.push(`<p class="more">${esc(more)}</p>`);
   return `<div class="check ${check.outcome}" data-check="${esc(check.check)}">${parts.join('\n')}</div>`;
 }
 
-function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
-  const id = ids.make('clause', clause.id);
+/** `Operations: a, b, c`, the failed ones marked, and which failed. */
+function operationsLine(clause: ClauseResult): string {
+  const failed = failedOperations(clause.checks);
+  const listed = clause.operations.map((o) => `<code${failed.includes(o) ? ' class="failed"' : ''}>${esc(o)}</code>`);
+  const tail = failed.length > 0 ? ` · failed on ${failed.length}: ${failed.map((o) => `<code>${esc(o)}</code>`).join(', ')}` : '';
+  return `<p class="ops-line">Operations: ${listed.join(', ')}${tail}</p>`;
+}
+
+function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Ids): string {
   const notable = notableChecks(clause);
   const others = clause.checks.filter((c) => !notable.includes(c));
   const body: string[] = [];
+  const known = clause.known !== undefined;
+  if (clause.known) body.push(`<p class="known-note"><strong>Accepted by the baseline:</strong> ${esc(knownReason(clause.known))}</p>`);
   body.push(`<blockquote class="sentence">${esc(clause.sentence)}</blockquote>`);
-  if (clause.operations.length > 0) {
-    body.push(`<p class="ops-line">Operations: ${clause.operations.map((o) => `<code>${esc(o)}</code>`).join(', ')}</p>`);
-  }
+  if (clause.operations.length > 0) body.push(operationsLine(clause));
   for (const check of notable) body.push(checkBlock(report, check, ids));
   if (others.length > 0) {
     const items = others.map(
@@ -373,22 +418,23 @@ function clauseItem(report: RunReport, clause: ClauseResult, ids: Ids): string {
     body.push(`<h5>Other checks</h5><ul class="passing-checks">${items.join('')}</ul>`);
   }
   if (clause.checks.length === 0) body.push(`<p class="empty">No check judged this clause.</p>`);
-  return `<li><details class="clause ${clause.outcome}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}">
-<summary>${mark(clause.outcome)}${badge(clause.outcome)}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
+  const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' ? ' open' : '';
+  return `<li><details class="clause ${clause.outcome}${known ? ' known' : ''}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>
+<summary>${mark(clause.outcome)}${badge(clause.outcome)}${known ? '<span class="badge known">Known</span>' : ''}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
 <div class="clause-body">
 ${body.join('\n')}
 </div>
 </details></li>`;
 }
 
-function sectionBlock(report: RunReport, g: SectionGroup, sectionId: string, ids: Ids): string {
+function sectionBlock(report: RunReport, g: SectionGroup, sectionId: string, clauseIds: Map<ClauseResult, string>, ids: Ids): string {
   const counts = OUTCOMES.filter((o) => g.counts[o] > 0)
     .map((o) => `${g.counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`)
     .join(' · ');
   return `<section class="spec-section" id="${sectionId}" data-section="${esc(g.section)}">
 <h2>${esc(g.label)}<span class="sec-counts">${esc(counts)}</span></h2>
 <ul class="clauses">
-${g.clauses.map((c) => clauseItem(report, c, ids)).join('\n')}
+${g.clauses.map((c) => clauseItem(report, c, clauseIds.get(c) ?? '', ids)).join('\n')}
 </ul>
 </section>`;
 }
@@ -423,16 +469,17 @@ export function renderHtml(input: RunReport, options: RenderOptions = {}): strin
   const ids = new Ids();
   const sectionIds = new Map<string, string>();
   for (const g of groups) sectionIds.set(g.section, ids.make('sec', g.section));
+  const clauseIds = new Map(groups.flatMap((g) => g.clauses.map((c): [ClauseResult, string] => [c, ids.make('clause', c.id)])));
   const title = `${report.spec.title} ${report.spec.version} conformance: ${verdictText(report)} (${report.target.baseUrl})`;
   const problems = counts.fail + counts.error + counts.warn;
   const tools = `<div class="tools" id="tools" hidden><button type="button" id="expand-problems">Expand failures and warnings${problems ? ` (${problems})` : ''}</button> <button type="button" id="expand-all">Expand all</button> <button type="button" id="collapse-all">Collapse all</button></div>`;
   const body = [
-    header(report, counts),
+    header(report, counts, clauseIds),
     toc(groups, report, sectionIds),
     '<main>',
     matrix(groups, sectionIds),
     tools,
-    ...groups.map((g) => sectionBlock(report, g, sectionIds.get(g.section) ?? '', ids)),
+    ...groups.map((g) => sectionBlock(report, g, sectionIds.get(g.section) ?? '', clauseIds, ids)),
     capabilities(report.capabilities),
     engineErrors(report.engineErrors),
     '</main>',

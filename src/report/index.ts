@@ -24,6 +24,7 @@ export {
 export {
   applyBaseline,
   loadBaseline,
+  markKnown,
   parseBaseline,
   renderBaselineResult,
   type Baseline,

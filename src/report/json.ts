@@ -7,6 +7,7 @@ import type {
   CheckResult,
   ClauseResult,
   Evidence,
+  FailureEvidence,
   RecordedRequest,
   RecordedResponse,
   RunReport,
@@ -61,6 +62,18 @@ function evidence(e: Evidence): Json {
   ]);
 }
 
+function failure(f: FailureEvidence): Json {
+  return ordered([
+    ['operation', f.operation],
+    ['expected', f.expected],
+    ['actual', f.actual],
+    ['evidence', f.evidence ? evidence(f.evidence) : undefined],
+    ['counterexample', f.counterexample],
+    ['seed', f.seed],
+    ['path', f.path],
+  ]);
+}
+
 function check(c: CheckResult): Json {
   return ordered([
     ['check', c.check],
@@ -74,6 +87,8 @@ function check(c: CheckResult): Json {
     ['path', c.path],
     ['note', c.note],
     ['blockedBy', c.blockedBy],
+    ['failures', c.failures?.map(failure)],
+    ['moreFailures', c.moreFailures],
     ['judged', c.judged],
   ]);
 }
@@ -87,6 +102,7 @@ function clause(c: ClauseResult): Json {
     ['level', c.level],
     ['operations', [...c.operations]],
     ['outcome', c.outcome],
+    ['known', c.known && ordered([['reason', c.known.reason], ['expires', c.known.expires]])],
     ['checks', c.checks.map(check)],
   ]);
 }

@@ -37,6 +37,21 @@ export interface Evidence {
   curl: string;
 }
 
+/** Failures listed per clause before the rest are only counted (CheckResult.moreFailures). */
+export const MAX_FAILURES_PER_CLAUSE = 10;
+
+/** One operation a check failed on: Expected beside Actual, the exchange, and how to replay it. */
+export interface FailureEvidence {
+  /** The operationId the request was sent to (its method and path when it had none). */
+  operation?: string;
+  expected?: string;
+  actual?: string;
+  evidence?: Evidence;
+  counterexample?: string;
+  seed?: number;
+  path?: string;
+}
+
 /** The judgement of one named check. */
 export interface CheckResult {
   check: string;
@@ -58,13 +73,29 @@ export interface CheckResult {
    * refusal of every categoryId tried when none was given (--category-ids).
    */
   blockedBy?: BlockedBy;
+  /**
+   * With outcome fail: one entry per operation the check failed on, in the order met; the first is
+   * also in expected, actual, evidence, counterexample, seed and path above.
+   */
+  failures?: FailureEvidence[];
+  /** Operations it also failed on, left out of failures (at most MAX_FAILURES_PER_CLAUSE per clause). */
+  moreFailures?: number;
   /** How many exchanges this check judged. */
   judged: number;
+}
+
+/** A failure a --baseline entry accepts: still failing and shown, but not new. */
+export interface KnownFailure {
+  reason: string;
+  /** YYYY-MM-DD: the last day the entry covers it. */
+  expires?: string;
 }
 
 /** A catalogue clause (spec/clauses.yaml) with what this run found. */
 export interface ClauseResult extends Omit<Clause, 'basis'> {
   outcome: Outcome;
+  /** Set when the clause fails and an unexpired --baseline entry accepts it. */
+  known?: KnownFailure;
   checks: CheckResult[];
 }
 

@@ -2,7 +2,8 @@
  * summary.md: short GitHub-flavoured Markdown for a CI job page ($GITHUB_STEP_SUMMARY):
  * verdict line, counts by section, failures one line each (capped), warnings, replay command.
  */
-import type { CheckResult, ClauseResult, RunReport } from './model.ts';
+import { failuresOf } from './failures.ts';
+import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
 import {
   OUTCOMES,
   OUTCOME_LABEL,
@@ -10,6 +11,8 @@ import {
   formatDuration,
   groupBySection,
   isFailing,
+  knownText,
+  moreFailuresText,
   notableChecks,
   oneLine,
   redactReport,
@@ -29,39 +32,62 @@ export const SUMMARY_MAX_WARNINGS = 10;
 /** Escapes text for Markdown prose (GFM), table cells included. */
 function md(s: string): string {
   return oneLine(s, 300)
+    .replace(/\s+/g, ' ')
+    .trim()
     .replace(/[\\`*_[\]|~<>&]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`))
     .replace(/^(\s*)([-=])/, '$1\\$2');
 }
 
-/** A code span that survives any content: backtick fence longer than any run inside, pipes escaped. */
+/**
+ * A code span that survives any content and keeps its spaces: backtick fence longer than any run
+ * inside, pipes escaped, and one space of padding each side (which CommonMark strips) when the text
+ * starts or ends with a backtick or a space.
+ */
 function code(s: string, max = 120): string {
   const text = oneLine(s, max).replace(/\|/g, '\\|');
   if (text === '') return '` `';
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  const pad = /^[` ]|[` ]$/.test(text) && /[^ ]/.test(text) ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-function problemLine(clause: ClauseResult, check: CheckResult | undefined): string {
+function problemLine(clause: ClauseResult, check: CheckResult | undefined, failure: FailureEvidence | undefined): string {
   const head = `**${code(clause.id, 80)}** (§${md(clause.section)}, ${clause.level}${clause.outcome === 'error' ? ', engine error' : ''})`;
-  if (!check) return `- ${head} ${md(clause.title)}`;
+  if (!check || !failure) return `- ${head} ${md(clause.title)}`;
   const parts: string[] = [];
-  if (check.expected !== undefined) parts.push(`expected ${code(check.expected)}`);
-  if (check.actual !== undefined) parts.push(`actual ${code(check.actual)}`);
+  if (failure.expected !== undefined) parts.push(`expected ${code(failure.expected)}`);
+  if (failure.actual !== undefined) parts.push(`actual ${code(failure.actual)}`);
   if (parts.length === 0 && check.note !== undefined) parts.push(md(check.note));
-  const replay = replayText(check);
-  return `- ${head} ${code(check.check, 80)}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
+  const replay = replayText(failure);
+  const on = failure.operation !== undefined ? ` on ${code(failure.operation, 80)}` : '';
+  return `- ${head} ${code(check.check, 80)}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
 }
 
-function problemLines(clauses: ClauseResult[]): string[] {
+/**
+ * One line per operation each notable check failed on (or per check), how many were left out, and
+ * under a failure the baseline accepts, its reason.
+ */
+function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number } {
   const lines: string[] = [];
+  let count = 0;
   for (const clause of clauses) {
+    const known = knownText(clause);
+    if (known) lines.push(`- **${code(clause.id, 80)}**: ${md(known)}`);
     const checks = notableChecks(clause);
-    if (checks.length === 0) lines.push(problemLine(clause, undefined));
-    for (const check of checks) lines.push(problemLine(clause, check));
+    if (checks.length === 0) {
+      lines.push(problemLine(clause, undefined, undefined));
+      count++;
+    }
+    for (const check of checks) {
+      const failures = failuresOf(check);
+      for (const failure of failures) lines.push(problemLine(clause, check, failure));
+      count += failures.length;
+      const more = moreFailuresText(check, '; report.html and junit.xml list those shown');
+      if (more) lines.push(`- **${code(clause.id, 80)}** ${code(check.check, 80)}: _${more}_`);
+    }
   }
-  return lines;
+  return { lines, count };
 }
 
 function capped(lines: string[], max: number, noun: string): string[] {
@@ -80,6 +106,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const groups = groupBySection(report);
   const counts = countOutcomes(report.clauses);
   const ships = report.verdict === 'pass';
+  const accepted = report.clauses.filter((c) => isFailing(c.outcome) && c.known);
   const out: string[] = [];
 
   out.push(
@@ -92,6 +119,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   out.push('');
   out.push(
     `**${totalOf(counts)} clauses:** ${OUTCOMES.map((o) => `${counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`).join(', ')}` +
+      (accepted.length > 0 ? ` · ${accepted.length} failure${accepted.length === 1 ? '' : 's'} accepted by the baseline` : '') +
       (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
   );
   out.push('');
@@ -110,18 +138,25 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   out.push(`| **Total** | ${OUTCOMES.map((o) => `**${total[o]}**`).join(' | ')} |`);
   out.push('');
 
-  const failing = report.clauses.filter((c) => isFailing(c.outcome));
+  const failing = report.clauses.filter((c) => isFailing(c.outcome) && !c.known);
   if (failing.length > 0) {
-    const lines = problemLines(failing);
-    out.push(`### Failures (${lines.length})`);
+    const { lines, count } = problemLines(failing);
+    out.push(`### Failures (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'failure'));
     out.push('');
   }
+  if (accepted.length > 0) {
+    const { lines } = problemLines(accepted);
+    out.push(`### Known failures (accepted by the baseline) (${accepted.length})`);
+    out.push('');
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'known failure line'));
+    out.push('');
+  }
   const warning = report.clauses.filter((c) => c.outcome === 'warn');
   if (warning.length > 0) {
-    const lines = problemLines(warning);
-    out.push(`### Warnings (${lines.length})`);
+    const { lines, count } = problemLines(warning);
+    out.push(`### Warnings (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
     out.push('');

@@ -4,13 +4,16 @@
  * Server text is sanitised, so a hostile body cannot drive the terminal (ESC becomes `\u001b`).
  */
 import { PIPELINE_DEPTH } from '../suite/config.ts';
-import type { CheckResult, ClauseResult, Outcome, RunReport } from './model.ts';
+import { failuresOf } from './failures.ts';
+import type { CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOME_MARK,
   countOutcomes,
   countsPhrase,
   formatDuration,
   groupBySection,
+  knownText,
+  moreFailuresText,
   notableChecks,
   redactReport,
   redactText,
@@ -81,24 +84,38 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
   );
   out.push('');
 
+  const label = (name: string): string => paint('dim', name.padEnd(16));
+  const failureLines = (failure: FailureEvidence, note: string | undefined, indent: string, pad: string): string[] => {
+    const lines: string[] = [];
+    if (failure.expected !== undefined) lines.push(indent + label('Expected:') + paint('green', value(failure.expected, pad)));
+    if (failure.actual !== undefined) lines.push(indent + label('Actual:') + paint('red', value(failure.actual, pad)));
+    if (note !== undefined) lines.push(indent + label('Note:') + value(note, pad));
+    if (failure.counterexample !== undefined) lines.push(indent + label('Counterexample:') + value(failure.counterexample, pad));
+    const replay = replayText(failure);
+    if (replay) lines.push(indent + label('Replay:') + replay);
+    if (failure.evidence) {
+      const res = failure.evidence.response;
+      const got = res ? `HTTP ${res.status}` : `no response: ${failure.evidence.transportError ?? 'transport failed'}`;
+      lines.push(indent + label('Request:') + value(`${failure.evidence.request.method} ${failure.evidence.request.url} → ${got}`, pad));
+      lines.push(indent + label('Reproduce:') + paint('cyan', value(failure.evidence.curl, pad)));
+    }
+    return lines;
+  };
+
   const detailLines = (clause: ClauseResult, check: CheckResult | undefined, indent: string): string[] => {
     const lines: string[] = [];
-    const label = (name: string): string => paint('dim', name.padEnd(16));
     const pad = indent + ' '.repeat(16);
     if (check && clause.checks.length > 1) lines.push(indent + paint('dim', 'check ') + value(check.check, pad));
     if (!check) return lines;
-    if (check.expected !== undefined) lines.push(indent + label('Expected:') + paint('green', value(check.expected, pad)));
-    if (check.actual !== undefined) lines.push(indent + label('Actual:') + paint('red', value(check.actual, pad)));
-    if (check.note !== undefined) lines.push(indent + label('Note:') + value(check.note, pad));
-    if (check.counterexample !== undefined) lines.push(indent + label('Counterexample:') + value(check.counterexample, pad));
-    const replay = replayText(check);
-    if (replay) lines.push(indent + label('Replay:') + replay);
-    if (check.evidence) {
-      const res = check.evidence.response;
-      const got = res ? `HTTP ${res.status}` : `no response: ${check.evidence.transportError ?? 'transport failed'}`;
-      lines.push(indent + label('Request:') + value(`${check.evidence.request.method} ${check.evidence.request.url} → ${got}`, pad));
-      lines.push(indent + label('Reproduce:') + paint('cyan', value(check.evidence.curl, pad)));
+    const failures = failuresOf(check);
+    const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+    if (operations.length > 1) lines.push(indent + label('Failed on:') + value(operations.join(', '), pad));
+    for (const [i, failure] of failures.entries()) {
+      if (failures.length > 1) lines.push(indent + paint('dim', `on ${value(failure.operation ?? `failure ${i + 1}`, pad)} (${i + 1} of ${failures.length})`));
+      lines.push(...failureLines(failure, i === 0 ? check.note : undefined, indent, pad));
     }
+    const more = moreFailuresText(check, ' (report.json lists those shown)');
+    if (more) lines.push(indent + paint('dim', more));
     return lines;
   };
 
@@ -119,7 +136,8 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
         out.push(head + (note !== undefined ? paint('dim', ` — ${value(note, '      ')}`) : ''));
         continue;
       }
-      out.push(head);
+      const known = knownText(clause);
+      out.push(head + (known ? paint('dim', ` — known, ${value(known, '      ')}`) : ''));
       if (!DETAILED.has(clause.outcome)) continue;
       const indent = '      ';
       out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));

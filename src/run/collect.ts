@@ -1,5 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
+import { addFailure, capClauseFailures } from '../report/failures.ts';
 import { type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import { NO_429_JUDGED } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
@@ -10,9 +11,10 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy'] as const) {
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy', 'moreFailures'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
+    if (record.failures) result.failures = [...record.failures];
     if (record.observed?.length) result.note = record.observed.join('; ');
     return result;
   }
@@ -22,6 +24,10 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     const judged = into.judged;
     for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
     Object.assign(into, merge(undefined, record), { judged });
+  } else if (outcome === 'fail' && into.outcome === 'fail') {
+    // The same check failed in another scenario: its operations not listed yet are added.
+    for (const failure of record.failures ?? []) addFailure(into, failure, { replace: false });
+    if (record.moreFailures) into.moreFailures = (into.moreFailures ?? 0) + record.moreFailures;
   } else if (outcome === 'skip' && into.outcome === 'skip' && record.blockedBy && !into.blockedBy) {
     // A skip the target may be to blame for outweighs one that is only the suite's choice.
     into.note = record.note;
@@ -75,6 +81,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
     .sort((a, b) => compareSections(a.section, b.section))
     .map((clause) => {
       const checks = [...byCheck.values()].filter((check) => check.clause === clause.id);
+      capClauseFailures(checks);
       let outcome: Outcome = checks.reduce<Outcome>((worst, check) => (RANK[check.outcome] > RANK[worst] ? check.outcome : worst), 'skip');
       if (outcome === 'skip' && checks.length === 0) {
         checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : 'deselected (--only/--skip)' });

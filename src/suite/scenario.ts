@@ -5,8 +5,9 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type Outcome } from '../report/model.ts';
-import { evidenceOf } from './evidence.ts';
+import { addFailure } from '../report/failures.ts';
+import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type FailureEvidence, type Outcome } from '../report/model.ts';
+import { evidenceOf, failureOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import { isSelected } from './selection.ts';
 import { workerContext, type ClauseGate, type WorkerContext } from './worker.ts';
@@ -234,12 +235,17 @@ export class Scenario {
     if (failures.length) throw new ConformanceFailures(failures, exchange);
   }
 
-  /** @internal also used by scenario() for failures thrown out of the body. */
-  recordFailures(error: ConformanceFailures, replay: Partial<CheckRecord> = {}): void {
+  /**
+   * Records each failure under its check, one per operation (a later one on the same operation
+   * replaces it, unless only the earlier one has a shrunk counterexample). @internal also used by
+   * scenario() for failures thrown out of the body.
+   */
+  recordFailures(error: ConformanceFailures, replay: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path'> = {}): void {
     this.failures++;
     for (const f of error.failures) {
       const record = this.record(f.check);
-      Object.assign(record, { outcome: 'fail', expected: f.expected, actual: f.actual, evidence: evidenceOf(error.exchange), ...replay });
+      record.outcome = 'fail';
+      addFailure(record, { ...failureOf(error.exchange, f), ...replay }, { replace: true });
     }
   }
 
