@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.ts';
 import { UsageError } from '../../src/errors.ts';
 import { main, type Io } from '../../src/cli.ts';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fromPackage } from '../../src/paths.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 function capture(): Io & { text: () => string } {
@@ -106,5 +108,26 @@ describe('settings: one line naming the setting, exit 2', () => {
     const settings = resolveSettings([], {}, cwd);
     expect(settings.baseUrl).toBeUndefined();
     expect(settings.command).toBe('run');
+  });
+});
+
+describe('--help', () => {
+  async function help(): Promise<string> {
+    const io = capture();
+    expect(await main(['--help'], io, {})).toBe(0);
+    return io.text();
+  }
+
+  it('lists every setting .env.example documents, API_KEY included', async () => {
+    const text = await help();
+    const variables = [...readFileSync(fromPackage('.env.example'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
+    expect(variables).toContain('API_KEY');
+    // Each as a setting of its own: beside its flag (`--runs VALUE [RUNS]`), or on a line of its own.
+    expect(variables.filter((name) => !new RegExp(`\\[${name}\\]|^ {2}${name} `, 'm').test(text))).toEqual([]);
+  });
+
+  it('gives exit code 3 both causes the README gives: an unreachable target, and a MUST clause the target left unjudged (429s, or no categoryId taken)', async () => {
+    const three = /^ {2}3 {2}(.*(?:\n {5}.*)*)/m.exec(await help())?.[1] ?? '';
+    for (const cause of [/unreachable/, /429/, /categoryId/, /--category-ids/]) expect(three).toMatch(cause);
   });
 });

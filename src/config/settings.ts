@@ -74,6 +74,11 @@ export const OPTIONS = {
   version: { type: 'boolean', help: 'Print the version' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; env?: string; help: string; multiple?: boolean; short?: string }>;
 
+/** Settings with no flag, read from the environment or .env only (also the --help text). */
+export const VARIABLES = {
+  API_KEY: 'The API key, sent as "Authorization: Bearer <API_KEY>"; no flag, so it stays out of shell history (or --api-key-file)',
+} as const;
+
 type Raw = Record<string, string | boolean | string[] | undefined>;
 
 /** `setting` names where a value came from, as errors show it: `--runs`, `RUNS (environment)`, `RUNS (.env)`. */
@@ -202,7 +207,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const target = envName === 'staging' ? stagingUrl : productionUrl;
   const messagesBaseUrl = baseUrl(setting('messages-base-url'), raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
 
-  let apiKey = env('API_KEY');
+  let apiKey = env('API_KEY' satisfies keyof typeof VARIABLES);
   const keyFile = raw['api-key-file'] as string | undefined;
   if (keyFile) {
     try {
