@@ -273,7 +273,7 @@ function header(report: RunReport, counts: OutcomeCounts): string {
     metaItem('Runs', esc(String(report.runs))),
     metaItem('Started', `<time datetime="${esc(report.startedAt)}">${esc(report.startedAt)}</time>`),
     metaItem('Duration', esc(formatDuration(report.durationMs))),
-    metaItem('Judged at (--now)', esc(report.now)),
+    metaItem('Judged at', `${esc(report.now)} ${report.nowGiven ? '(--now)' : '(the time of the run; settable with --now)'}`),
     metaItem('Fails on', esc(report.failOn === 'must' ? 'MUST violations' : 'MUST and SHOULD violations')),
     metaItem('Exit code', esc(String(report.exitCode))),
   ];

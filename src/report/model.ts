@@ -99,8 +99,10 @@ export interface RunReport {
   /** ISO 8601 */
   startedAt: string;
   durationMs: number;
-  /** The clock the suite judged dates by (--now), ISO 8601. */
+  /** The clock the suite judged dates by, ISO 8601. */
   now: string;
+  /** Whether --now (or NOW) set `now`; else it is the time of the run (unset in reports older than this field). */
+  nowGiven?: boolean;
   failOn: 'must' | 'should';
   /** The command that runs this run again (the target and the key from the same settings); unset: seed and runs only. */
   replay?: string;
