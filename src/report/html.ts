@@ -12,6 +12,7 @@ import {
   countOutcomes,
   formatDuration,
   groupBySection,
+  isDeselected,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -260,12 +261,18 @@ function chips(counts: OutcomeCounts, engineErrors: number): string {
   return `<ul class="chips" aria-label="Clause counts">${items.join('')}</ul>`;
 }
 
+function checkedText(report: RunReport, total: number): string {
+  const deselected = report.clauses.filter(isDeselected).length;
+  const checked = total - deselected;
+  return `${checked} clause${checked === 1 ? '' : 's'} checked against ${report.target.baseUrl}${deselected ? `; ${deselected} deselected by --only/--skip` : ''}`;
+}
+
 function header(report: RunReport, counts: OutcomeCounts): string {
   const ships = report.verdict === 'pass';
   const t = report.target;
   const meta = [
     metaItem('Target', `<code>${esc(t.baseUrl)}</code>`),
-    metaItem('Messages target', `<code>${esc(t.messagesBaseUrl)}</code>`),
+    metaItem('Messages target', t.messagesBaseUrl ? `<code>${esc(t.messagesBaseUrl)}</code>` : 'not configured (message checks skipped)'),
     metaItem('Environment', `${esc(t.env)}${t.embedded ? ' (embedded server)' : ''}`),
     metaItem('Spec', `${esc(report.spec.title)} <strong>${esc(report.spec.version)}</strong>`),
     metaItem('Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
@@ -280,7 +287,7 @@ function header(report: RunReport, counts: OutcomeCounts): string {
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
-<p>${esc(`${totalOf(counts)} clauses checked against ${t.baseUrl}`)}</p>
+<p>${esc(checkedText(report, totalOf(counts)))}</p>
 ${chips(counts, report.engineErrors.length)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
 </div>

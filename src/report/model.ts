@@ -12,6 +12,9 @@ export const RATE_LIMITED_MARK = 'rate limited (429)';
 
 export type BlockedBy = 'rate-limit' | 'unknown-category';
 
+/** The note of a clause --only/--skip left out of the run. */
+export const DESELECTED_NOTE = 'deselected (--only/--skip)';
+
 export interface RecordedRequest {
   method: string;
   url: string;

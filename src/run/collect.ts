@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
-import { type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
+import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 
 const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
@@ -74,7 +74,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
       const checks = [...byCheck.values()].filter((check) => check.clause === clause.id);
       let outcome: Outcome = checks.reduce<Outcome>((worst, check) => (RANK[check.outcome] > RANK[worst] ? check.outcome : worst), 'skip');
       if (outcome === 'skip' && checks.length === 0) {
-        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : 'deselected (--only/--skip)' });
+        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : DESELECTED_NOTE });
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
       const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
