@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clause } from '../../src/contract/clauses.ts';
+import { loadClauses, type Clause } from '../../src/contract/clauses.ts';
 import { collect } from '../../src/run/collect.ts';
 import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
 
@@ -28,5 +28,35 @@ describe('collect: a skip the target rate-limited away', () => {
     expect(check.outcome).toBe('pass');
     expect(check.blockedBy).toBeUndefined();
     expect(check.note).toBeUndefined();
+  });
+});
+
+describe('collect: the capability profile', () => {
+  const catalogue = loadClauses();
+  const observations = catalogue.filter((clause) => clause.level === 'OBSERVE');
+  const seen = (clause: Clause) => `what ${clause.id} saw`;
+  const observedAll = observations.map((clause) => ({
+    meta: {
+      scenario: clause.id,
+      declared: [],
+      checks: [{ check: `${clause.id}-check`, clause: clause.id, judged: 1, outcome: 'observe' as const, observed: [seen(clause)] }],
+      requests: 1,
+      rateLimited: 0,
+      retryAfter: [],
+    },
+  }));
+
+  it('has a row for every OBSERVE clause of the catalogue the run observed, with what was seen', () => {
+    const capabilities = collect(catalogue, observedAll, () => true).capabilities;
+    expect(capabilities.map((c) => c.id).sort()).toEqual(observations.map((c) => c.id).sort());
+    for (const id of ['create.content-type', 'create.null-optional', 'create.name-constraints', 'messages.text-constraints']) {
+      expect(capabilities.find((c) => c.id === id)?.value).toBe(`what ${id} saw`);
+    }
+    expect(capabilities.find((c) => c.id === 'limits.rate-limit')?.value).toBe('no 429 seen');
+  });
+
+  it('leaves out what the run did not observe', () => {
+    const capabilities = collect(catalogue, [], () => true).capabilities;
+    expect(capabilities.map((c) => c.id)).toEqual(['limits.rate-limit']);
   });
 });

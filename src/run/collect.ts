@@ -92,8 +92,13 @@ const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[]
   { clause: 'list.invalid-query-handling', title: 'Invalid limit or status' },
   { clause: 'pet.default-status', title: 'Status given when omitted' },
   { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
+  { clause: 'create.content-type', title: 'A NewPet under another Content-Type, or none' },
+  { clause: 'create.null-optional', title: 'A NewPet with "status": null' },
+  { clause: 'create.name-constraints', title: 'Names beyond the core (3 to 12 ASCII letters in words)' },
   { clause: 'create.category-constraints', title: 'categoryIds not known to name a category' },
+  { clause: 'orders.access', title: 'GET /store/orders for the valid key' },
   { clause: 'messages.success-status', title: 'Message operation success status' },
+  { clause: 'messages.text-constraints', title: 'Message texts beyond the core (1 to 100 printable ASCII characters)' },
   { clause: 'get.read-lag', title: 'GET /pets/{petId} of an animal just created or listed' },
   { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
 ];
