@@ -401,11 +401,13 @@ ${g.clauses.map((c) => clauseItem(report, c, ids)).join('\n')}
 }
 
 function capabilities(caps: Capability[]): string {
+  // A Detail column only when some capability has one: an empty column says nothing.
+  const detailed = caps.some((c) => c.detail);
   const body =
     caps.length === 0
       ? `<p class="empty">No capabilities were profiled.</p>`
-      : `<table class="caps"><thead><tr><th scope="col">Capability</th><th scope="col">Seen</th><th scope="col">Detail</th></tr></thead><tbody>
-${caps.map((c) => `<tr data-capability="${esc(c.id)}"><th scope="row">${esc(c.title)}<br><code class="ops">${esc(c.id)}</code></th><td class="value">${esc(c.value)}</td><td>${esc(c.detail ?? '')}</td></tr>`).join('\n')}
+      : `<table class="caps"><thead><tr><th scope="col">Capability</th><th scope="col">Seen</th>${detailed ? '<th scope="col">Detail</th>' : ''}</tr></thead><tbody>
+${caps.map((c) => `<tr data-capability="${esc(c.id)}"><th scope="row">${esc(c.title)}<br><code class="ops">${esc(c.id)}</code></th><td class="value">${esc(c.value)}</td>${detailed ? `<td>${esc(c.detail ?? '')}</td>` : ''}</tr>`).join('\n')}
 </tbody></table>`;
   return `<section id="capabilities" aria-labelledby="caps-h">
 <h2 id="caps-h">Capability profile</h2>
