@@ -261,9 +261,9 @@ function chips(counts: OutcomeCounts, engineErrors: number): string {
   return `<ul class="chips" aria-label="Clause counts">${items.join('')}</ul>`;
 }
 
-function checkedText(report: RunReport, total: number): string {
+function checkedText(report: RunReport): string {
   const deselected = report.clauses.filter(isDeselected).length;
-  const checked = total - deselected;
+  const checked = report.clauses.length - deselected;
   return `${checked} clause${checked === 1 ? '' : 's'} checked against ${report.target.baseUrl}${deselected ? `; ${deselected} deselected by --only/--skip` : ''}`;
 }
 
@@ -287,7 +287,7 @@ function header(report: RunReport, counts: OutcomeCounts): string {
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
-<p>${esc(checkedText(report, totalOf(counts)))}</p>
+<p>${esc(checkedText(report))}</p>
 ${chips(counts, report.engineErrors.length)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
 </div>
