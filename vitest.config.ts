@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['selftest/**/*.test.ts'],
-    // The JSON file lets .ci/run print a plain "N passed, N failed" closing line.
+    // The JSON file lets .ci/run print a plain "N passed, N failed" closing line. Not in reports/:
+    // that folder is a conformance run's.
     reporters: ['default', 'json'],
-    outputFile: { json: 'reports/selftest.json' },
+    outputFile: { json: '.selftest/selftest.json' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { fromPackage } from './paths.ts';
 import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
-import { OPTIONS, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
+import { OPTIONS, VARIABLES, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { shellQuote } from './http/curl.ts';
@@ -46,12 +46,24 @@ function helpText(): string {
     '',
     'Options (flags win over the environment, which wins over .env):',
   ];
+  const row = (left: string, help: string) => lines.push(left.length < 50 ? left.padEnd(50) + help : `${left}\n${' '.repeat(50)}${help}`);
   for (const [flag, option] of Object.entries(OPTIONS)) {
-    const env = 'env' in option ? ` [${option.env}]` : '';
-    const left = `  --${flag}${option.type === 'string' ? ' VALUE' : ''}${env}`;
-    lines.push(left.length < 50 ? left.padEnd(50) + option.help : `${left}\n${' '.repeat(50)}${option.help}`);
+    row(`  --${flag}${option.type === 'string' ? ' VALUE' : ''}${'env' in option ? ` [${option.env}]` : ''}`, option.help);
   }
-  lines.push('', 'Exit codes: 0 conformant, 1 a clause failed, 2 bad usage, 3 target unreachable or rate-limiting MUST checks away, 4 engine error.', '');
+  lines.push('', 'Set in the environment or .env only:');
+  for (const [name, help] of Object.entries(VARIABLES)) row(`  ${name}`, help);
+  lines.push(
+    '',
+    'Exit codes:',
+    '  0  conformant',
+    '  1  a clause failed (MUST; SHOULD too with --fail-on should; with --baseline, only new failures)',
+    '  2  bad usage: one line naming the setting',
+    '  3  the target is unreachable (one line, before any test runs), or a MUST clause went unjudged through',
+    "     the target's doing: it got only 429 answers, or no categoryId it accepts was known and it refused",
+    '     every one tried (name some with --category-ids); one line on stderr says which (blockedBy in report.json)',
+    '  4  the engine itself broke',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -157,6 +169,7 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
     seed: settings.seed,
     runs: settings.runs,
     now: settings.now.toISOString(),
+    nowGiven: settings.nowGiven,
     timeoutMs: settings.timeoutMs,
     maxBodyBytes: settings.maxBodyBytes,
     concurrency: settings.concurrency,
@@ -284,6 +297,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       now: settings.now.toISOString(),
+      nowGiven: settings.nowGiven,
       failOn: settings.failOn,
       replay: replayOf(settings),
       pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },

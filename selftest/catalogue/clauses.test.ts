@@ -15,8 +15,11 @@ const tests = readdirSync(join(ROOT, 'tests'))
   .map((name) => readFileSync(join(ROOT, 'tests', name), 'utf8'))
   .join('\n');
 
-/** Markdown and table punctuation removed, so a quoted row matches its source row. */
-const normalise = (text: string) => text.replace(/[`|*]/g, ' ').replace(/\s+/g, ' ').trim();
+/** Each numbered section's own text: from its heading to the next heading, of any level. */
+function sectionTexts(markdown: string): Map<string, string> {
+  const headings = [...markdown.matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? .*$/gm)];
+  return new Map(headings.map((h, i) => [h[1]!, markdown.slice(h.index + h[0].length, headings[i + 1]?.index ?? markdown.length)]));
+}
 
 describe('the clause catalogue (spec/clauses.yaml) and the check registry', () => {
   it.runIf(existsSync(SHARED_SPEC))('rests on the current service spec (spec/service-spec.md equals ../shared/service-spec.md)', () => {
@@ -42,16 +45,17 @@ describe('the clause catalogue (spec/clauses.yaml) and the check registry', () =
     expect(unused).toEqual([]);
   });
 
-  it('quotes every clause sentence from the section it names, unless it rests on an RFC', () => {
-    const headings = [...SERVICE_SPEC.matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]);
-    const spec = normalise(SERVICE_SPEC);
-    for (const clause of clauses) {
-      expect(headings, `${clause.id}: section ${clause.section}`).toContain(clause.section);
-      if (clause.basis) continue;
-      const sentence = normalise(clause.sentence);
-      const found = spec.includes(sentence) || sentence.split(':').slice(-1).every((part) => spec.includes(part.trim()));
-      expect(found, `${clause.id}: "${clause.sentence}" is not in service-spec.md`).toBe(true);
-    }
+  it('quotes every clause sentence verbatim from the section it names, and from no other (an RFC quote from none)', () => {
+    const sections = sectionTexts(SERVICE_SPEC);
+    const misplaced = clauses.flatMap((clause) => {
+      const own = sections.get(clause.section);
+      if (own === undefined) return [`${clause.id}: the spec has no section ${clause.section}`];
+      const elsewhere = [...sections].filter(([section, text]) => section !== clause.section && text.includes(clause.sentence)).map(([section]) => `§${section}`);
+      if (elsewhere.length) return [`${clause.id} (§${clause.section}): "${clause.sentence}" stands in ${elsewhere.join(', ')}`];
+      if (!own.includes(clause.sentence) && !clause.basis) return [`${clause.id}: "${clause.sentence}" is not in §${clause.section}`];
+      return [];
+    });
+    expect(misplaced).toEqual([]);
   });
 
   it('uses stable slugs, never positions', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.ts';
+import { UsageError } from '../../src/errors.ts';
 import { main, type Io } from '../../src/cli.ts';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fromPackage } from '../../src/paths.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 function capture(): Io & { text: () => string } {
@@ -23,16 +26,39 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected a whole number/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
-    ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /--env production: set BASE_URL/],
+    ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /^--env is production: set BASE_URL/],
     ['a bad --now', ['--now', 'yesterday'], {}, /--now: "yesterday" is not an ISO 8601 date/],
     ['a bad --fail-on', ['--fail-on', 'may'], {}, /--fail-on: expected must or should/],
     ['a word in --category-ids', ['--category-ids', '1,cats'], {}, /^--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1,cats"$/],
     ['an empty item in --category-ids', ['--category-ids', '1,,2'], {}, /--category-ids: expected integers separated by commas/],
-    ['a fraction in CATEGORY_IDS', [], { CATEGORY_IDS: '1.5' }, /--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1\.5"/],
+    ['a fraction in CATEGORY_IDS', [], { CATEGORY_IDS: '1.5' }, /^CATEGORY_IDS \(environment\): expected integers separated by commas \(e\.g\. 1,2,5\), got "1\.5"$/],
     ['a categoryId beyond int64', ['--category-ids', '9223372036854775808'], {}, /--category-ids: 9223372036854775808 is not an int64/],
   ];
   it.each(bad)('rejects %s', (_name, argv, env, message) => {
     expect(() => resolveSettings(argv, env, cwd)).toThrow(message);
+  });
+
+  const fromEnvironment: [string, NodeJS.ProcessEnv, string][] = [
+    ['RUNS=abc', { RUNS: 'abc' }, 'RUNS (environment): expected a whole number, got "abc"'],
+    ['TIMEOUT_MS=-1', { TIMEOUT_MS: '-1' }, 'TIMEOUT_MS (environment): expected a whole number, got "-1"'],
+    ['MAX_RPS=200000', { MAX_RPS: '200000' }, 'MAX_RPS (environment): expected 0 to 100000, got 200000'],
+    ['CONFORMANCE_ENV=prod', { CONFORMANCE_ENV: 'prod' }, 'CONFORMANCE_ENV (environment): expected production or staging, got "prod"'],
+    ['CONFORMANCE_ENV=staging alone', { CONFORMANCE_ENV: 'staging' }, 'CONFORMANCE_ENV (environment) is staging: set STAGING_BASE_URL (or --staging-base-url)'],
+    ['BASE_URL=not a url', { BASE_URL: 'not a url', API_KEY: 'k' }, 'BASE_URL (environment): "not a url" is not a URL (expected e.g. https://api.example.com)'],
+    ['NOW=yesterday', { NOW: 'yesterday' }, 'NOW (environment): "yesterday" is not an ISO 8601 date'],
+    ['FAIL_ON=may', { FAIL_ON: 'may' }, 'FAIL_ON (environment): expected must or should, got "may"'],
+  ];
+  it.each(fromEnvironment)('names the variable, not the flag, for %s set in the environment', (_name, env, message) => {
+    expect(() => resolveSettings([], env, cwd)).toThrow(new UsageError(message));
+  });
+
+  it('names the .env file for a value read from it, and the flag when a flag gave it', async () => {
+    const dir = tempDir('asc-dotenv-source-');
+    await writeFile(join(dir, '.env'), 'RUNS=abc\n');
+    expect(() => resolveSettings([], {}, dir)).toThrow(new UsageError('RUNS (.env): expected a whole number, got "abc"'));
+    expect(() => resolveSettings([], { RUNS: '-2' }, dir)).toThrow(new UsageError('RUNS (environment): expected a whole number, got "-2"'));
+    expect(() => resolveSettings(['--seed', 'x'], { SEED: '1' }, dir)).toThrow(new UsageError('--seed: expected a whole number, got "x"'));
+    expect(resolveSettings(['--runs', '5'], { RUNS: 'abc' }, dir).runs).toBe(5);
   });
 
   it('exits 2 with one line on stderr for a usage error, never echoing the key', async () => {
@@ -82,5 +108,26 @@ describe('settings: one line naming the setting, exit 2', () => {
     const settings = resolveSettings([], {}, cwd);
     expect(settings.baseUrl).toBeUndefined();
     expect(settings.command).toBe('run');
+  });
+});
+
+describe('--help', () => {
+  async function help(): Promise<string> {
+    const io = capture();
+    expect(await main(['--help'], io, {})).toBe(0);
+    return io.text();
+  }
+
+  it('lists every setting .env.example documents, API_KEY included', async () => {
+    const text = await help();
+    const variables = [...readFileSync(fromPackage('.env.example'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
+    expect(variables).toContain('API_KEY');
+    // Each as a setting of its own: beside its flag (`--runs VALUE [RUNS]`), or on a line of its own.
+    expect(variables.filter((name) => !new RegExp(`\\[${name}\\]|^ {2}${name} `, 'm').test(text))).toEqual([]);
+  });
+
+  it('gives exit code 3 both causes the README gives: an unreachable target, and a MUST clause the target left unjudged (429s, or no categoryId taken)', async () => {
+    const three = /^ {2}3 {2}(.*(?:\n {5}.*)*)/m.exec(await help())?.[1] ?? '';
+    for (const cause of [/unreachable/, /429/, /categoryId/, /--category-ids/]) expect(three).toMatch(cause);
   });
 });

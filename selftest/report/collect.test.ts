@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clause } from '../../src/contract/clauses.ts';
+import { loadClauses, type Clause } from '../../src/contract/clauses.ts';
 import { MAX_FAILURES_PER_CLAUSE } from '../../src/report/model.ts';
 import { collect } from '../../src/run/collect.ts';
 import type { FailureEvidence } from '../../src/report/model.ts';
@@ -108,5 +108,36 @@ describe('collect: a clause failed on several operations', () => {
     const scenarios = [failing('createPet', 'auth-401', [failure('createPet')]), failing('sendMessage', 'auth-401', [failure('sendMessage')])];
     collect([CLAUSE], scenarios, () => true);
     expect(scenarios[0]!.meta.checks[0]!.failures?.map((f) => f.operation)).toEqual(['createPet']);
+  });
+});
+
+describe('collect: the capability profile', () => {
+  const catalogue = loadClauses();
+  const observations = catalogue.filter((clause) => clause.level === 'OBSERVE');
+  const seen = (clause: Clause) => `what ${clause.id} saw`;
+  const observedAll = observations.map((clause) => ({
+    meta: {
+      scenario: clause.id,
+      declared: [],
+      checks: [{ check: `${clause.id}-check`, clause: clause.id, judged: 1, outcome: 'observe' as const, observed: [seen(clause)] }],
+      requests: 1,
+      rateLimited: 0,
+      retryAfter: [],
+      unavailable: 0,
+    },
+  }));
+
+  it('has a row for every OBSERVE clause of the catalogue the run observed, with what was seen', () => {
+    const capabilities = collect(catalogue, observedAll, () => true).capabilities;
+    expect(capabilities.map((c) => c.id).sort()).toEqual(observations.map((c) => c.id).sort());
+    for (const id of ['create.content-type', 'create.null-optional', 'create.name-constraints', 'messages.text-constraints']) {
+      expect(capabilities.find((c) => c.id === id)?.value).toBe(`what ${id} saw`);
+    }
+    expect(capabilities.find((c) => c.id === 'limits.rate-limit')?.value).toBe('no 429 seen');
+  });
+
+  it('leaves out what the run did not observe', () => {
+    const capabilities = collect(catalogue, [], () => true).capabilities;
+    expect(capabilities.map((c) => c.id)).toEqual(['limits.rate-limit']);
   });
 });

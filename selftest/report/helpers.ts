@@ -11,7 +11,8 @@ import { tempDir } from '../support/temp-dir.ts';
 
 export const XSD = fileURLToPath(new URL('./junit.xsd', import.meta.url));
 export const SCHEMA = fileURLToPath(new URL('../../spec/report.schema.json', import.meta.url));
-export const REPORTS_DIR = fileURLToPath(new URL('../../reports/', import.meta.url));
+/** What npm test writes for a human or for .ci/run (git-ignored); reports/ is a conformance run's. */
+export const SELFTEST_DIR = fileURLToPath(new URL('../../.selftest/', import.meta.url));
 
 export { tempDir };
 

@@ -1,7 +1,7 @@
 /**
  * Opens report.html in a real headless Chromium (playwright-core, Debian's /usr/bin/chromium):
  * no network, matrix visible with the right counts, failures expand, works without JS,
- * and a screenshot to reports/report-screenshot.png for a human look.
+ * and a screenshot to .selftest/report-screenshot.png for a human look.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/common.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { makeReport } from './fixture.ts';
-import { REPORTS_DIR, tempDir } from './helpers.ts';
+import { SELFTEST_DIR, tempDir } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -173,8 +173,8 @@ describe('report.html in headless Chromium', () => {
       expect(await page.locator('#engine-errors').innerText()).toContain('ECONNRESET');
 
       await page.evaluate('window.scrollTo(0, 0)');
-      mkdirSync(REPORTS_DIR, { recursive: true });
-      await page.screenshot({ path: join(REPORTS_DIR, 'report-screenshot.png'), fullPage: true, timeout: WAIT });
+      mkdirSync(SELFTEST_DIR, { recursive: true });
+      await page.screenshot({ path: join(SELFTEST_DIR, 'report-screenshot.png'), fullPage: true, timeout: WAIT });
       expect(s.problems).toEqual([]);
     } finally {
       await s.context.close();

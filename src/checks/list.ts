@@ -80,7 +80,7 @@ export const listStatusFilter = defineCheck<{ status: string }>({
     const index = list.findIndex((pet) => (pet as Record<string, unknown> | null)?.status !== status);
     if (index < 0) return PASS;
     const other = JSON.stringify((list[index] as Record<string, unknown> | null)?.status ?? null);
-    return fail(`every item with status "${status}"`, `item ${index} of ${list.length} has status ${other}`);
+    return fail(`every item with status "${status}"`, `item ${index + 1} of ${list.length} (index ${index}) has status ${other}`);
   },
 });
 

@@ -74,25 +74,31 @@ export const OPTIONS = {
   version: { type: 'boolean', help: 'Print the version' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; env?: string; help: string; multiple?: boolean; short?: string }>;
 
+/** Settings with no flag, read from the environment or .env only (also the --help text). */
+export const VARIABLES = {
+  API_KEY: 'The API key, sent as "Authorization: Bearer <API_KEY>"; no flag, so it stays out of shell history (or --api-key-file)',
+} as const;
+
 type Raw = Record<string, string | boolean | string[] | undefined>;
 
-function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+/** `setting` names where a value came from, as errors show it: `--runs`, `RUNS (environment)`, `RUNS (.env)`. */
+function integer(setting: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${name}: expected a whole number, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected a whole number, got ${JSON.stringify(text)}`);
   const value = Number(text);
-  if (value < min || value > max) throw new UsageError(`--${name}: expected ${min} to ${max}, got ${value}`);
+  if (value < min || value > max) throw new UsageError(`${setting}: expected ${min} to ${max}, got ${value}`);
   return value;
 }
 
 
 /** --category-ids: int64 decimals separated by commas, each once; empty means unset. */
-function categoryIds(text: string | undefined): string[] {
+function categoryIds(setting: string, text: string | undefined): string[] {
   if (text === undefined || text.trim() === '') return [];
   const ids = new Set<string>();
   for (const item of text.split(',').map((part) => part.trim())) {
-    if (!/^-?\d+$/.test(item)) throw new UsageError(`--category-ids: expected integers separated by commas (e.g. 1,2,5), got ${JSON.stringify(text)}`);
+    if (!/^-?\d+$/.test(item)) throw new UsageError(`${setting}: expected integers separated by commas (e.g. 1,2,5), got ${JSON.stringify(text)}`);
     const id = BigInt(item);
-    if (id < INT64_MIN || id > INT64_MAX) throw new UsageError(`--category-ids: ${item} is not an int64 (§2.2)`);
+    if (id < INT64_MIN || id > INT64_MAX) throw new UsageError(`${setting}: ${item} is not an int64 (§2.2)`);
     ids.add(id.toString());
   }
   return [...ids];
@@ -106,22 +112,22 @@ export function isLoopbackUrl(url: string): boolean {
   return isLoopback(new URL(url).hostname);
 }
 
-function baseUrl(name: string, text: string | undefined, allowInsecure: boolean, forMessages: boolean): string | undefined {
+function baseUrl(setting: string, text: string | undefined, allowInsecure: boolean, forMessages: boolean): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
-    throw new UsageError(`--${name}: ${JSON.stringify(text)} is not a URL (expected e.g. https://api.example.com)`);
+    throw new UsageError(`${setting}: ${JSON.stringify(text)} is not a URL (expected e.g. https://api.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${name}: only http:// and https:// URLs are supported, got ${url.protocol}`);
-  if (url.search || url.hash) throw new UsageError(`--${name}: a base URL takes no query or fragment`);
-  if (url.username || url.password) throw new UsageError(`--${name}: put no credentials in the URL; use API_KEY`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${setting}: only http:// and https:// URLs are supported, got ${url.protocol}`);
+  if (url.search || url.hash) throw new UsageError(`${setting}: a base URL takes no query or fragment`);
+  if (url.username || url.password) throw new UsageError(`${setting}: put no credentials in the URL; use API_KEY`);
   const path = url.pathname.replace(/\/+$/, '');
-  if (!forMessages && /\/v1$/i.test(path)) throw new UsageError(`--${name}: leave /v1 off the base URL (the suite adds it): use ${url.origin}${path.slice(0, -3)}`);
-  if (forMessages && /\/messages$/i.test(path)) throw new UsageError(`--${name}: leave /messages off (the suite adds it)`);
+  if (!forMessages && /\/v1$/i.test(path)) throw new UsageError(`${setting}: leave /v1 off the base URL (the suite adds it): use ${url.origin}${path.slice(0, -3)}`);
+  if (forMessages && /\/messages$/i.test(path)) throw new UsageError(`${setting}: leave /messages off (the suite adds it)`);
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
-    throw new UsageError(`--${name}: refusing to send the API key over plain http:// to ${url.hostname}; use https:// or --allow-insecure-http`);
+    throw new UsageError(`${setting}: refusing to send the API key over plain http:// to ${url.hostname}; use https:// or --allow-insecure-http`);
   }
   return `${url.origin}${path}`;
 }
@@ -173,34 +179,41 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
   const env = (name: string | undefined) => (name ? (nonEmpty(environment[name]) ?? nonEmpty(fromFile[name])) : undefined);
   const raw: Raw = {};
+  // Where each value came from, for the errors: a value from a variable is named by it, not by the flag.
+  const origins = new Map<string, string>();
   for (const [flag, option] of Object.entries(OPTIONS)) {
     const value = (parsed.values as Raw)[flag];
     const fallback = 'env' in option ? env(option.env) : undefined;
+    if (value === undefined && fallback !== undefined && 'env' in option) {
+      origins.set(flag, `${option.env} (${nonEmpty(environment[option.env]) === undefined ? '.env' : 'environment'})`);
+    }
     raw[flag] = value ?? (option.type === 'boolean' && fallback !== undefined ? /^(1|true|yes)$/i.test(fallback) : fallback);
   }
+  const setting = (flag: keyof typeof OPTIONS) => origins.get(flag) ?? `--${flag}`;
+  const whole = (flag: keyof typeof OPTIONS, fallback: number, min: number, max: number) => integer(setting(flag), raw[flag] as string | undefined, fallback, min, max);
   const [command, ...rest] = parsed.positionals;
   if (command !== undefined && command !== 'compare' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run or compare)`);
   if (command === 'compare' && rest.length !== 2) throw new UsageError('compare takes two report.json files: compare OLD.json NEW.json');
   if (command !== 'compare' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
 
   const envName = raw.env as string | undefined;
-  if (envName !== undefined && envName !== 'production' && envName !== 'staging') throw new UsageError(`--env: expected production or staging, got ${JSON.stringify(envName)}`);
+  if (envName !== undefined && envName !== 'production' && envName !== 'staging') throw new UsageError(`${setting('env')}: expected production or staging, got ${JSON.stringify(envName)}`);
   const allowInsecureHttp = raw['allow-insecure-http'] === true;
-  const stagingUrl = baseUrl('staging-base-url', raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
-  const productionUrl = baseUrl('base-url', raw['base-url'] as string | undefined, allowInsecureHttp, false);
-  if (envName === 'staging' && !stagingUrl) throw new UsageError('--env staging: set STAGING_BASE_URL (or --staging-base-url)');
+  const stagingUrl = baseUrl(setting('staging-base-url'), raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
+  const productionUrl = baseUrl(setting('base-url'), raw['base-url'] as string | undefined, allowInsecureHttp, false);
+  if (envName === 'staging' && !stagingUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url)`);
   // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
-  if (envName === 'production' && !productionUrl) throw new UsageError('--env production: set BASE_URL (or --base-url)');
+  if (envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
   const target = envName === 'staging' ? stagingUrl : productionUrl;
-  const messagesBaseUrl = baseUrl('messages-base-url', raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
+  const messagesBaseUrl = baseUrl(setting('messages-base-url'), raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
 
-  let apiKey = env('API_KEY');
+  let apiKey = env('API_KEY' satisfies keyof typeof VARIABLES);
   const keyFile = raw['api-key-file'] as string | undefined;
   if (keyFile) {
     try {
       apiKey = readFileSync(keyFile, 'utf8').trim();
     } catch (error) {
-      throw new UsageError(`--api-key-file: cannot read ${keyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new UsageError(`${setting('api-key-file')}: cannot read ${keyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
@@ -208,11 +221,11 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
 
   const nowText = raw.now as string | undefined;
   const now = nowText ? new Date(nowText) : new Date();
-  if (Number.isNaN(now.getTime())) throw new UsageError(`--now: ${JSON.stringify(nowText)} is not an ISO 8601 date`);
+  if (Number.isNaN(now.getTime())) throw new UsageError(`${setting('now')}: ${JSON.stringify(nowText)} is not an ISO 8601 date`);
   const failOn = (raw['fail-on'] as string | undefined) ?? 'must';
-  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on: expected must or should, got ${JSON.stringify(failOn)}`);
+  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`${setting('fail-on')}: expected must or should, got ${JSON.stringify(failOn)}`);
   const seedText = raw.seed as string | undefined;
-  const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : integer('seed', seedText, 0, 0, 2 ** 31 - 1);
+  const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', 0, 0, 2 ** 31 - 1);
 
   return {
     command: raw.help ? 'help' : raw.version ? 'version' : command === 'compare' ? 'compare' : 'run',
@@ -223,22 +236,22 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     env: envName,
     allowWrites: raw['allow-writes'] === true,
     allowInsecureHttp,
-    runs: integer('runs', raw.runs as string | undefined, DEFAULT_RUNS, 1, 100_000),
+    runs: whole('runs', DEFAULT_RUNS, 1, 100_000),
     seed,
     now,
     nowGiven: nowText !== undefined,
-    timeoutMs: integer('timeout', raw.timeout as string | undefined, 10_000, 1, 600_000),
-    maxDurationMs: integer('max-duration', raw['max-duration'] as string | undefined, 600_000, 1_000, 86_400_000),
-    maxBodyBytes: integer('max-body', raw['max-body'] as string | undefined, 4 * 1024 * 1024, 1024, 1024 ** 3),
-    concurrency: integer('concurrency', raw.concurrency as string | undefined, 8, 1, 256),
-    workers: integer('workers', raw.workers as string | undefined, 1, 1, 16),
-    maxRps: integer('max-rps', raw['max-rps'] as string | undefined, 0, 0, 100_000),
+    timeoutMs: whole('timeout', 10_000, 1, 600_000),
+    maxDurationMs: whole('max-duration', 600_000, 1_000, 86_400_000),
+    maxBodyBytes: whole('max-body', 4 * 1024 * 1024, 1024, 1024 ** 3),
+    concurrency: whole('concurrency', 8, 1, 256),
+    workers: whole('workers', 1, 1, 16),
+    maxRps: whole('max-rps', 0, 0, 100_000),
     reportsDir: (raw.reports as string | undefined) ?? 'reports',
     failOn,
     only: list(raw.only),
     skip: list(raw.skip),
     baseline: raw.baseline as string | undefined,
-    categoryIds: categoryIds(raw['category-ids'] as string | undefined),
+    categoryIds: categoryIds(setting('category-ids'), raw['category-ids'] as string | undefined),
     dryRun: raw['dry-run'] === true,
     quiet: raw.quiet === true,
   };

@@ -41,21 +41,27 @@ function validationView(value: unknown): unknown {
 /** A bigint, or a number beyond the int64 range: an integer a double cannot hold as it stands. */
 const isWideInteger = (value: unknown) => typeof value === 'bigint' || (typeof value === 'number' && (value >= 2 ** 63 || value < -(2 ** 63)));
 
+type Report = (pointer: string, problem: string) => void;
+
 /** Lossless int64 range check, walking the schema beside the value. */
-function int64Errors(schema: SchemaObject, value: unknown, path: string, errors: string[]): void {
+function int64Errors(schema: SchemaObject, value: unknown, path: string, report: Report): void {
   const outside =
     typeof value === 'bigint' ? value < INT64_MIN || value > INT64_MAX : typeof value === 'number' && (value >= 2 ** 63 || value < -(2 ** 63));
-  if (schema.format === 'int64' && outside) {
-    errors.push(`${path || '/'} must be within the int64 range (got ${value})`);
-  }
-  for (const part of schema.allOf ?? []) int64Errors(part as SchemaObject, value, path, errors);
+  if (schema.format === 'int64' && outside) report(path, `must be within the int64 range (got ${value})`);
+  for (const part of schema.allOf ?? []) int64Errors(part as SchemaObject, value, path, report);
   if (Array.isArray(value) && 'items' in schema && schema.items) {
-    value.forEach((item, i) => int64Errors(schema.items as SchemaObject, item, `${path}/${i}`, errors));
+    value.forEach((item, i) => int64Errors(schema.items as SchemaObject, item, `${path}/${i}`, report));
   } else if (value && typeof value === 'object' && schema.properties) {
     for (const [key, sub] of Object.entries(schema.properties)) {
-      if (Object.hasOwn(value, key)) int64Errors(sub as SchemaObject, (value as Record<string, unknown>)[key], `${path}/${key}`, errors);
+      if (Object.hasOwn(value, key)) int64Errors(sub as SchemaObject, (value as Record<string, unknown>)[key], `${path}/${key}`, report);
     }
   }
+}
+
+/** A JSON Pointer into the body; into an array body, with the item's 1-based position too ("/8/id (item 9 of 36)"). */
+function located(pointer: string, body: unknown): string {
+  const index = /^\/(\d+)(?:\/|$)/.exec(pointer)?.[1];
+  return Array.isArray(body) && index !== undefined ? `${pointer} (item ${Number(index) + 1} of ${body.length})` : pointer || '/';
 }
 
 export interface Validators {
@@ -80,11 +86,12 @@ export function createValidators(contract: Contract): Validators {
       const schema = contract.schemas[name];
       if (!fn || !schema) throw new Error(`the contract has no schema ${name}`);
       const errors: string[] = [];
+      const report: Report = (pointer, problem) => errors.push(`${located(pointer, value)} ${problem}`);
       const wide = someValue(value, isWideInteger);
       if (!fn(wide ? validationView(value) : value)) {
-        for (const e of fn.errors ?? []) errors.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+        for (const e of fn.errors ?? []) report(e.instancePath, e.message ?? 'is invalid');
       }
-      if (wide) int64Errors(schema, value, '', errors);
+      if (wide) int64Errors(schema, value, '', report);
       return errors;
     },
   };

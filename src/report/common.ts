@@ -1,6 +1,6 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
 import { failuresOf } from './failures.ts';
-import type { CheckResult, ClauseResult, Evidence, FailureEvidence, KnownFailure, Outcome, RunReport } from './model.ts';
+import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Evidence, type FailureEvidence, type KnownFailure, type Outcome, type RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
 /** The column order of every count table. */
@@ -60,6 +60,11 @@ export function countOutcomes(items: readonly { outcome: Outcome }[]): OutcomeCo
 
 export function totalOf(counts: OutcomeCounts): number {
   return OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
+}
+
+/** Whether --only/--skip left the clause out of the run. */
+export function isDeselected(clause: ClauseResult): boolean {
+  return clause.outcome === 'skip' && clause.checks.every((check) => check.note === DESELECTED_NOTE);
 }
 
 /** fail and error are failing outcomes (they break the build); warn is a warning. */

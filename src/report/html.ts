@@ -17,6 +17,7 @@ import {
   isFailing,
   knownReason,
   moreFailuresText,
+  isDeselected,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -280,12 +281,18 @@ function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): str
   return `<p class="known-line">${known.length} failing clause${known.length === 1 ? '' : 's'} accepted by the baseline (known): ${links.join(', ')}</p>`;
 }
 
+function checkedText(report: RunReport): string {
+  const deselected = report.clauses.filter(isDeselected).length;
+  const checked = report.clauses.length - deselected;
+  return `${checked} clause${checked === 1 ? '' : 's'} checked against ${report.target.baseUrl}${deselected ? `; ${deselected} deselected by --only/--skip` : ''}`;
+}
+
 function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
   const ships = report.verdict === 'pass';
   const t = report.target;
   const meta = [
     metaItem('Target', `<code>${esc(t.baseUrl)}</code>`),
-    metaItem('Messages target', `<code>${esc(t.messagesBaseUrl)}</code>`),
+    metaItem('Messages target', t.messagesBaseUrl ? `<code>${esc(t.messagesBaseUrl)}</code>` : 'not configured (message checks skipped)'),
     metaItem('Environment', `${esc(t.env)}${t.embedded ? ' (embedded server)' : ''}`),
     metaItem('Spec', `${esc(report.spec.title)} <strong>${esc(report.spec.version)}</strong>`),
     metaItem('Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
@@ -293,14 +300,14 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
     metaItem('Runs', esc(String(report.runs))),
     metaItem('Started', `<time datetime="${esc(report.startedAt)}">${esc(report.startedAt)}</time>`),
     metaItem('Duration', esc(formatDuration(report.durationMs))),
-    metaItem('Judged at (--now)', esc(report.now)),
+    metaItem('Judged at', `${esc(report.now)} ${report.nowGiven ? '(--now)' : '(the time of the run; settable with --now)'}`),
     metaItem('Fails on', esc(report.failOn === 'must' ? 'MUST violations' : 'MUST and SHOULD violations')),
     metaItem('Exit code', esc(String(report.exitCode))),
   ];
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
-<p>${esc(`${totalOf(counts)} clauses checked against ${t.baseUrl}`)}</p>
+<p>${esc(checkedText(report))}</p>
 ${chips(counts, report.engineErrors.length)}
 ${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
@@ -440,11 +447,13 @@ ${g.clauses.map((c) => clauseItem(report, c, clauseIds.get(c) ?? '', ids)).join(
 }
 
 function capabilities(caps: Capability[]): string {
+  // A Detail column only when some capability has one: an empty column says nothing.
+  const detailed = caps.some((c) => c.detail);
   const body =
     caps.length === 0
       ? `<p class="empty">No capabilities were profiled.</p>`
-      : `<table class="caps"><thead><tr><th scope="col">Capability</th><th scope="col">Seen</th><th scope="col">Detail</th></tr></thead><tbody>
-${caps.map((c) => `<tr data-capability="${esc(c.id)}"><th scope="row">${esc(c.title)}<br><code class="ops">${esc(c.id)}</code></th><td class="value">${esc(c.value)}</td><td>${esc(c.detail ?? '')}</td></tr>`).join('\n')}
+      : `<table class="caps"><thead><tr><th scope="col">Capability</th><th scope="col">Seen</th>${detailed ? '<th scope="col">Detail</th>' : ''}</tr></thead><tbody>
+${caps.map((c) => `<tr data-capability="${esc(c.id)}"><th scope="row">${esc(c.title)}<br><code class="ops">${esc(c.id)}</code></th><td class="value">${esc(c.value)}</td>${detailed ? `<td>${esc(c.detail ?? '')}</td>` : ''}</tr>`).join('\n')}
 </tbody></table>`;
   return `<section id="capabilities" aria-labelledby="caps-h">
 <h2 id="caps-h">Capability profile</h2>

@@ -140,6 +140,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ['startedAt', report.startedAt],
     ['durationMs', report.durationMs],
     ['now', report.now],
+    ['nowGiven', report.nowGiven],
     ['failOn', report.failOn],
     ['replay', report.replay],
     ['pipeline', report.pipeline && ordered([['depth', report.pipeline.depth], ['roundTripMs', report.pipeline.roundTripMs]])],

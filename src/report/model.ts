@@ -12,6 +12,9 @@ export const RATE_LIMITED_MARK = 'rate limited (429)';
 
 export type BlockedBy = 'rate-limit' | 'unknown-category';
 
+/** The note of a clause --only/--skip left out of the run. */
+export const DESELECTED_NOTE = 'deselected (--only/--skip)';
+
 export interface RecordedRequest {
   method: string;
   url: string;
@@ -130,8 +133,10 @@ export interface RunReport {
   /** ISO 8601 */
   startedAt: string;
   durationMs: number;
-  /** The clock the suite judged dates by (--now), ISO 8601. */
+  /** The clock the suite judged dates by, ISO 8601. */
   now: string;
+  /** Whether --now (or NOW) set `now`; else it is the time of the run (unset in reports older than this field). */
+  nowGiven?: boolean;
   failOn: 'must' | 'should';
   /** The command that runs this run again (the target and the key from the same settings); unset: seed and runs only. */
   replay?: string;

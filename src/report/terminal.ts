@@ -14,6 +14,7 @@ import {
   groupBySection,
   knownText,
   moreFailuresText,
+  isDeselected,
   notableChecks,
   redactReport,
   redactText,
@@ -119,10 +120,9 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     return lines;
   };
 
-  const deselected = (clause: ClauseResult) => clause.outcome === 'skip' && clause.checks.every((c) => c.note?.startsWith('deselected'));
   let hidden = 0;
   for (const group of groupBySection(report)) {
-    const shown = group.clauses.filter((clause) => !deselected(clause));
+    const shown = group.clauses.filter((clause) => !isDeselected(clause));
     hidden += group.clauses.length - shown.length;
     if (shown.length === 0) continue;
     const counts = totalOf(group.counts);

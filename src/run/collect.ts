@@ -1,7 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
 import { addFailure, capClauseFailures } from '../report/failures.ts';
-import { type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
+import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import { NO_429_JUDGED } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 
@@ -84,7 +84,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
       capClauseFailures(checks);
       let outcome: Outcome = checks.reduce<Outcome>((worst, check) => (RANK[check.outcome] > RANK[worst] ? check.outcome : worst), 'skip');
       if (outcome === 'skip' && checks.length === 0) {
-        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : 'deselected (--only/--skip)' });
+        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : DESELECTED_NOTE });
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
       const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
@@ -111,12 +111,18 @@ function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable
 const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[] = [
   { clause: 'auth.www-authenticate', title: 'WWW-Authenticate on 401', pass: 'present', warn: 'absent' },
   { clause: 'create.location', title: 'Location on 201', pass: 'present', warn: 'absent' },
+  { clause: 'auth.scheme-variants', title: 'The valid key as "bearer <API_KEY>" or after two spaces' },
   { clause: 'deprecation.signals', title: 'Deprecation headers on GET /pets/{petId}' },
   { clause: 'list.invalid-query-handling', title: 'Invalid limit or status' },
   { clause: 'pet.default-status', title: 'Status given when omitted' },
   { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
+  { clause: 'create.content-type', title: 'A NewPet under another Content-Type, or none' },
+  { clause: 'create.null-optional', title: 'A NewPet with "status": null' },
+  { clause: 'create.name-constraints', title: 'Names beyond the core (3 to 12 ASCII letters in words)' },
   { clause: 'create.category-constraints', title: 'categoryIds not known to name a category' },
+  { clause: 'orders.access', title: 'GET /store/orders for the valid key' },
   { clause: 'messages.success-status', title: 'Message operation success status' },
+  { clause: 'messages.text-constraints', title: 'Message texts beyond the core (1 to 100 printable ASCII characters)' },
   { clause: 'get.read-lag', title: 'GET /pets/{petId} of an animal just created or listed' },
   { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
 ];

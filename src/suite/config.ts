@@ -38,6 +38,8 @@ export interface SuiteConfig {
   runs: number;
   /** ISO 8601 */
   now: string;
+  /** Whether --now (or NOW) set `now`; else it is the time of the run. */
+  nowGiven: boolean;
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;

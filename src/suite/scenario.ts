@@ -425,10 +425,11 @@ function removalOf(ctx: WorkerContext, operationId: string): Date | undefined {
 function clockAgainst(ctx: WorkerContext, removal: Date, operationId: string, past: boolean): string {
   const day = (iso: string) => iso.slice(0, 10);
   const now = ctx.config.now.endsWith('T00:00:00.000Z') ? day(ctx.config.now) : ctx.config.now;
+  const clock = ctx.config.nowGiven ? `--now ${now}` : `${now}, settable with --now`;
   const start = `${earliestRemovalText(removal)}, when that day begins at UTC+14`;
   return past
-    ? `the clock (--now ${now}) is past the start of the ${day(removal.toISOString())} removal of ${operationId} (${start}), which may be gone`
-    : `the clock (--now ${now}) is before the ${day(removal.toISOString())} removal of ${operationId} (${start})`;
+    ? `the clock (${clock}) is past the start of the ${day(removal.toISOString())} removal of ${operationId} (${start}), which may be gone`
+    : `the clock (${clock}) is before the ${day(removal.toISOString())} removal of ${operationId} (${start})`;
 }
 
 /** Why the whole scenario is skipped with these settings: every reason that applies, or undefined. */

@@ -1,0 +1,48 @@
+// The clock dates are judged by is shown as "--now X" only when --now (or NOW) set it; else it is the
+// time of the run, and the outputs say --now can set it.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'clock-test-key-8d2f41';
+const AFTER_REMOVAL = 'deprecation.after-removal';
+
+describe('the clock in skip reasons, the dry run and report.html', () => {
+  let reference: RunningReference;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+  });
+  afterAll(() => reference.close());
+
+  const run = (extra: string[], env: Record<string, string> = {}) =>
+    runCli(['--base-url', reference.baseUrl, '--runs', '1', '--seed', '3', '--only', AFTER_REMOVAL, ...extra], { API_KEY: KEY, ...env });
+
+  it('with no --now: the time of the run, settable with --now, never "(--now …)"', async () => {
+    const real = await run([]);
+    expect(real.code, real.stderr).toBe(0);
+    const note = real.report?.clauses.find((c) => c.id === AFTER_REMOVAL)?.checks[0]?.note ?? '';
+    expect(note).toMatch(/^the clock \(\d{4}-\d\d-\d\dT[\d:.]+Z, settable with --now\) is before the 2030-12-05 removal of getPet/);
+    expect(real.stdout).toContain(note);
+    expect(real.report?.nowGiven).toBe(false);
+    expect(real.files['report.html']).toMatch(/<dt>Judged at<\/dt><dd>[\d:.TZ-]+ \(the time of the run; settable with --now\)<\/dd>/);
+
+    const dry = await run(['--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/the clock \(\d{4}-\d\d-\d\dT[\d:.]+Z, settable with --now\) is before/);
+
+    for (const text of [note, real.stdout, dry.stdout, real.files['report.html'] ?? '']) expect(text).not.toMatch(/\(--now /);
+  });
+
+  it('with --now, or NOW: "(--now X)", the value given', async () => {
+    for (const [args, env] of [[['--now', '2026-06-01'], {}], [[], { NOW: '2026-06-01' }]] as const) {
+      const real = await run([...args], env);
+      expect(real.code, real.stderr).toBe(0);
+      expect(real.report?.clauses.find((c) => c.id === AFTER_REMOVAL)?.checks[0]?.note).toMatch(/^the clock \(--now 2026-06-01\) is before/);
+      expect(real.report?.nowGiven).toBe(true);
+      expect(real.files['report.html']).toContain('<dt>Judged at</dt><dd>2026-06-01T00:00:00.000Z (--now)</dd>');
+      const dry = await run([...args, '--dry-run'], env);
+      expect(dry.stdout).toMatch(/the clock \(--now 2026-06-01\) is before/);
+    }
+  });
+});
