@@ -62,16 +62,19 @@ function evidence(e: Evidence): Json {
   ]);
 }
 
-function failure(f: FailureEvidence): Json {
-  return ordered([
-    ['operation', f.operation],
+function failureFields(f: Omit<FailureEvidence, 'operation'>): [string, Json | undefined][] {
+  return [
     ['expected', f.expected],
     ['actual', f.actual],
     ['evidence', f.evidence ? evidence(f.evidence) : undefined],
     ['counterexample', f.counterexample],
     ['seed', f.seed],
     ['path', f.path],
-  ]);
+  ];
+}
+
+function failure(f: FailureEvidence): Json {
+  return ordered([['operation', f.operation], ...failureFields(f)]);
 }
 
 function check(c: CheckResult): Json {
@@ -79,12 +82,7 @@ function check(c: CheckResult): Json {
     ['check', c.check],
     ['clause', c.clause],
     ['outcome', c.outcome],
-    ['expected', c.expected],
-    ['actual', c.actual],
-    ['evidence', c.evidence ? evidence(c.evidence) : undefined],
-    ['counterexample', c.counterexample],
-    ['seed', c.seed],
-    ['path', c.path],
+    ...failureFields(c),
     ['note', c.note],
     ['blockedBy', c.blockedBy],
     ['failures', c.failures?.map(failure)],

@@ -47,19 +47,6 @@ export const MAX_FAILURES_PER_CLAUSE = 10;
 export interface FailureEvidence {
   /** The operationId the request was sent to (its method and path when it had none). */
   operation?: string;
-  expected?: string;
-  actual?: string;
-  evidence?: Evidence;
-  counterexample?: string;
-  seed?: number;
-  path?: string;
-}
-
-/** The judgement of one named check. */
-export interface CheckResult {
-  check: string;
-  clause: string;
-  outcome: Outcome;
   /** One line each, side by side in every report. */
   expected?: string;
   actual?: string;
@@ -69,6 +56,13 @@ export interface CheckResult {
   /** fast-check replay data: run with --seed seed (and path) to reproduce. */
   seed?: number;
   path?: string;
+}
+
+/** The judgement of one named check; its own failure fields are those of its first failure. */
+export interface CheckResult extends Omit<FailureEvidence, 'operation'> {
+  check: string;
+  clause: string;
+  outcome: Outcome;
   /** Why it was skipped, or what was observed. */
   note?: string;
   /**
