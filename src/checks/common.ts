@@ -92,7 +92,7 @@ export const jsonUniqueNames = defineCheck({
   judge(exchange) {
     const body = jsonBody(exchange);
     if (!body.ok || !body.value || typeof body.value !== 'object') return NOT_APPLICABLE;
-    const repeated = repeatedNames(exchange.response!.body.toString('utf8'), body.value);
+    const repeated = repeatedNames(body.text, body.value);
     if (repeated === undefined) return PASS;
     return fail('each name once within an object (RFC 8259 §4)', `${repeated} on ${describeResponse(exchange, 200)}`);
   },

@@ -5,7 +5,6 @@ import { INT64_MAX, INT64_MIN, someValue } from '../json/lossless.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 
-
 /** OpenAPI 3.0 keywords that JSON Schema does not know, dropped before compiling. */
 const OAS_ONLY = new Set(['nullable', 'example', 'deprecated', 'readOnly', 'writeOnly', 'discriminator', 'xml', 'externalDocs']);
 

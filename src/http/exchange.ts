@@ -1,4 +1,4 @@
-import { parseJson, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
+import { decodeUtf8, parseJson, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
 
 /** What was sent, as it may be shown: the key never appears, only `$API_KEY`. */
 export interface SentRequest {
@@ -28,7 +28,8 @@ export interface Exchange {
   durationMs: number;
 }
 
-export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
+/** `text`: the body decoded, as it was parsed. */
+export type ParsedBody = { ok: true; value: JsonValue; text: string } | { ok: false; problem: string };
 
 const PARSED = Symbol('parsed body');
 
@@ -44,7 +45,8 @@ export function jsonBody(exchange: Exchange): ParsedBody {
   else if (response.body.length === 0) result = { ok: false, problem: 'empty body' };
   else {
     try {
-      result = { ok: true, value: parseJson(response.body) };
+      const text = decodeUtf8(response.body);
+      result = { ok: true, value: parseJson(text), text };
     } catch (error) {
       if (!(error instanceof JsonDecodeError)) throw error;
       result = { ok: false, problem: error.message };

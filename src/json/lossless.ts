@@ -14,19 +14,23 @@ const WITH_ZERO_FRACTION = /^(-?\d+)\.0+$/;
 
 function parseNumber(text: string): number | bigint {
   const integer = WITH_ZERO_FRACTION.exec(text)?.[1] ?? text;
-  if (isInteger(integer)) {
-    const asNumber = Number(integer);
-    return Number.isSafeInteger(asNumber) ? asNumber : BigInt(integer);
-  }
-  return Number.parseFloat(text);
+  return isInteger(integer) ? exactInteger(integer) : Number.parseFloat(text);
+}
+
+/** A decimal integer held exactly: a number while a double holds it, else a bigint. */
+export function exactInteger(decimal: string): number | bigint {
+  const asNumber = Number(decimal);
+  return Number.isSafeInteger(asNumber) ? asNumber : BigInt(decimal);
 }
 
 const LONG_DIGIT_RUN = /\d{16}/;
+/** A JSON string literal, escapes included. */
+const STRING_LITERAL = String.raw`"[^"\\]*(?:\\[\s\S][^"\\]*)*"`;
 /**
  * A string literal (skipped whole), or an integer literal of 16 digits or more, possibly with a zero
  * fraction: one a double may round.
  */
-const STRING_OR_LONG_INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<![\d.eE+-])-?\d{16,}(?:\.0+)?(?![\d.eE])/g;
+const STRING_OR_LONG_INTEGER = new RegExp(String.raw`${STRING_LITERAL}|(?<![\d.eE+-])-?\d{16,}(?:\.0+)?(?![\d.eE])`, 'g');
 const MARK = '\u0000int64:';
 
 /**
@@ -73,17 +77,18 @@ export class JsonDecodeError extends Error {
   override name = 'JsonDecodeError';
 }
 
+/** The text of UTF-8 bytes (a leading byte-order mark dropped); throws JsonDecodeError on invalid ones. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new JsonDecodeError('body is not valid UTF-8');
+  }
+}
+
 /** Parses UTF-8 bytes or text; throws JsonDecodeError naming what is wrong. */
 export function parseJson(input: Uint8Array | string): JsonValue {
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else {
-    try {
-      text = utf8.decode(input);
-    } catch {
-      throw new JsonDecodeError('body is not valid UTF-8');
-    }
-  }
+  const text = typeof input === 'string' ? input : decodeUtf8(input);
   // Every integer of at most 15 digits is exact as a double: the native parser gives the same values.
   if (!LONG_DIGIT_RUN.test(text)) {
     try {
@@ -158,7 +163,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
-const STRING_LITERAL_OR_NAME = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"(\s*:)?/g;
+/** A string literal, and whether a colon follows it: then it is a name. */
+const STRING_LITERAL_OR_NAME = new RegExp(String.raw`${STRING_LITERAL}(\s*:)?`, 'g');
 
 function countNames(value: unknown): number {
   if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countNames(item), 0);

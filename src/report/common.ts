@@ -1,5 +1,5 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
-import { failuresOf } from './failures.ts';
+import { failuresOf, operationsOf } from './failures.ts';
 import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Evidence, type FailureEvidence, type KnownFailure, type Outcome, type RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
@@ -378,7 +378,7 @@ export function checkDetailText(report: RunReport, clause: ClauseResult, check: 
   lines.push(`Sentence: "${clause.sentence}"`);
   lines.push(`Check:    ${check.check} (${check.outcome}, judged ${check.judged} exchange${check.judged === 1 ? '' : 's'})`);
   const failures = failuresOf(check);
-  const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+  const operations = operationsOf(failures);
   if (operations.length > 0) lines.push(`Failed on: ${operations.join(', ')}`);
   for (const [i, failure] of failures.entries()) {
     if (failures.length > 1) lines.push('', `On ${failure.operation ?? `failure ${i + 1}`} (${i + 1} of ${failures.length}):`);

@@ -65,8 +65,12 @@ export function failuresOf(check: CheckResult): FailureEvidence[] {
   return [defined(check)];
 }
 
+/** The operations the failures name, in order. */
+export function operationsOf(failures: readonly FailureEvidence[]): string[] {
+  return failures.map((f) => f.operation).filter((o): o is string => o !== undefined);
+}
+
 /** The operations a clause's failing checks failed on, in the order met, each once. */
 export function failedOperations(checks: readonly CheckResult[]): string[] {
-  const operations = checks.filter((c) => c.outcome === 'fail').flatMap((c) => (c.failures ?? []).map((f) => f.operation));
-  return [...new Set(operations.filter((o): o is string => o !== undefined))];
+  return [...new Set(checks.filter((c) => c.outcome === 'fail').flatMap((c) => operationsOf(c.failures ?? [])))];
 }

@@ -20,7 +20,7 @@ import {
   sanitizeText,
   type RenderOptions,
 } from './common.ts';
-import { failuresOf } from './failures.ts';
+import { failuresOf, operationsOf } from './failures.ts';
 
 /** Sanitises (no characters illegal in XML 1.0 remain) and escapes text content. */
 function xmlText(s: string): string {
@@ -50,7 +50,7 @@ function attrs(list: [string, string | number | undefined][]): string {
 function failureMessage(clause: ClauseResult, check: CheckResult): string {
   const failures = failuresOf(check);
   const first = failures[0]!;
-  const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+  const operations = operationsOf(failures);
   const count = operations.length + (check.moreFailures ?? 0);
   let head = `${clause.id}: ${clause.level} violated`;
   if (operations.length > 0 && count > 1) head += ` on ${count} operations (${operations.join(', ')}${check.moreFailures ? ', …' : ''}); first, on ${operations[0]}:`;

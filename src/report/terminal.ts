@@ -4,7 +4,7 @@
  * Server text is sanitised, so a hostile body cannot drive the terminal (ESC becomes `\u001b`).
  */
 import { PIPELINE_DEPTH } from '../suite/config.ts';
-import { failuresOf } from './failures.ts';
+import { failuresOf, operationsOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOME_MARK,
@@ -109,7 +109,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     if (check && clause.checks.length > 1) lines.push(indent + paint('dim', 'check ') + value(check.check, pad));
     if (!check) return lines;
     const failures = failuresOf(check);
-    const operations = failures.map((f) => f.operation).filter((o) => o !== undefined);
+    const operations = operationsOf(failures);
     if (operations.length > 1) lines.push(indent + label('Failed on:') + value(operations.join(', '), pad));
     for (const [i, failure] of failures.entries()) {
       if (failures.length > 1) lines.push(indent + paint('dim', `on ${value(failure.operation ?? `failure ${i + 1}`, pad)} (${i + 1} of ${failures.length})`));

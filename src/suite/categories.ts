@@ -1,7 +1,7 @@
 import type { Refusable } from '../checks/types.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { jsonBody } from '../http/exchange.ts';
-import { isInt, isInt64, stringifyJson, type ExactInt } from '../json/lossless.ts';
+import { exactInteger, isInt64, sameInteger, stringifyJson, type ExactInt } from '../json/lossless.ts';
 import type { Judgements, Scenario } from './scenario.ts';
 import type { WorkerContext } from './worker.ts';
 
@@ -28,16 +28,9 @@ export const PROBE_CATEGORY_IDS: readonly CategoryId[] = [1, 2, 3, 0];
 /** At most this many categoryIds of the listing are tried, before PROBE_CATEGORY_IDS. */
 const MAX_LEARNED = 4;
 
-
-export function exactCategoryId(decimal: string): CategoryId {
-  const value = BigInt(decimal);
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
-
-
 /** Whether a categoryId is one of the known ones (compared exactly, number or bigint). */
 export function isKnownCategory(known: KnownCategories, categoryId: unknown): boolean {
-  return isInt(categoryId) && known.ids.some((id) => BigInt(id) === BigInt(categoryId));
+  return known.ids.some((id) => sameInteger(id, categoryId));
 }
 
 /** Why a NewPet may be refused for a categoryId not known to name a category (400, §4.2). */
@@ -94,21 +87,21 @@ export function knownCategories(s: Scenario): Promise<KnownCategories> {
 }
 
 async function learn(s: Scenario): Promise<KnownCategories> {
-  if (s.config.categoryIds.length) return { ids: s.config.categoryIds.map(exactCategoryId), source: 'setting' };
+  if (s.config.categoryIds.length) return { ids: s.config.categoryIds.map(exactInteger), source: 'setting' };
   const listing = await s.send('listPets', { query: 'limit=100' });
   s.check(listing, { 'list-200-pets': {} });
   const body = listing.response?.status === 200 ? jsonBody(listing) : undefined;
   const listed: CategoryId[] = [];
   for (const pet of body?.ok && Array.isArray(body.value) ? body.value : []) {
     const id = pet && typeof pet === 'object' && !Array.isArray(pet) ? pet.categoryId : undefined;
-    if (isInt64(id) && !listed.some((seen) => BigInt(seen) === BigInt(id))) listed.push(id);
+    if (isInt64(id) && !listed.some((seen) => sameInteger(seen, id))) listed.push(id);
     if (listed.length >= MAX_LEARNED) break;
   }
   const unknown = 'no categoryId is known to be accepted: --category-ids is not given and the listing shows no animal';
   // Without writes nothing is created, so nothing rests on the listed ones being taken.
   if (!s.config.writes) return listed.length ? { ids: listed, source: 'listing' } : { ids: [], reason: unknown };
   // A listed categoryId may be one the target takes no more (the suite's own earlier random ones among them): each is tried first.
-  const candidates = [...listed, ...PROBE_CATEGORY_IDS.filter((id) => !listed.some((seen) => BigInt(seen) === BigInt(id)))];
+  const candidates = [...listed, ...PROBE_CATEGORY_IDS.filter((id) => !listed.some((seen) => sameInteger(seen, id)))];
   const tried: string[] = [];
   let refusedAll = true;
   for (const categoryId of candidates) {
