@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PIPELINE_DEPTH } from '../src/suite/config.ts';
+import { floorRate, type FloorKind, type FloorRate } from './floor.ts';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../selftest/support/recording-proxy.ts';
 import { startReferenceProcess, type ReferenceProcess } from '../selftest/support/reference-process.ts';
 import { runCli } from '../selftest/support/run-cli.ts';
@@ -76,6 +77,17 @@ async function autocannonRate(target: (server: ReferenceProcess) => string, opti
       },
       (measured) => measured.total,
     );
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+/** A floor (bench/floor.ts) against a fresh server, after a 2 s warm-up of the same loop. */
+async function floor(kind: FloorKind, connections: number, seconds: number): Promise<FloorRate & Measured> {
+  const server = await startServer();
+  try {
+    await floorRate(kind, server.baseUrl, KEY, connections, 2);
+    return await withServerCpu(server, () => floorRate(kind, server.baseUrl, KEY, connections, seconds), (measured) => measured.requests);
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -191,9 +203,11 @@ interface Round {
   autocannon: { rps: number; serverCpuUs?: number }[];
   /** autocannon sending the suite's own requests, after the runs. */
   mix: { rps: number; serverCpuUs?: number };
+  /** This process sending autocannon's GET without the suite: bare undici, and the suite's client with parsing and validation. */
+  floors: Record<FloorKind, FloorRate & Measured>;
   samples: Sample[];
   /** The extra requests of the largest --runs over the smallest: their rate, and the CPU per request they cost the suite and the server. */
-  phase?: { rps: number; share: number; mixShare: number; cpuUsPerRequest: number } & Measured;
+  phase?: { rps: number; share: number; mixShare: number; clientShare: number; cpuUsPerRequest: number } & Measured;
 }
 
 const lines: string[] = [];
@@ -207,14 +221,15 @@ for (const setting of SETTINGS) {
     for (const runs of RUNS) samples.push(await runSuite(runs, setting.args, COLD ? undefined : { mix: recorded, connections: setting.connections }));
     const after = await rawRate(3, setting.connections);
     const mix = await mixRate(recorded, 3, setting.connections);
-    const round: Round = { autocannon: [before, after], mix, samples };
+    const floors = { undici: await floor('undici', setting.connections, 3), client: await floor('client', setting.connections, 3) };
+    const round: Round = { autocannon: [before, after], mix, floors, samples };
     const first = samples[0];
     const last = samples[samples.length - 1];
     if (first && last && last !== first) {
       // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
       const extra = last.requests - first.requests;
       const rps = extra / (last.wallS - first.wallS);
-      round.phase = { rps, share: rps / roundGet(round), mixShare: rps / mix.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+      round.phase = { rps, share: rps / roundGet(round), mixShare: rps / mix.rps, clientShare: rps / floors.client.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
       if (first.serverCpuUs !== undefined && last.serverCpuUs !== undefined) round.phase.serverCpuUs = (last.serverCpuUs * last.requests - first.serverCpuUs * first.requests) / extra;
     }
     rounds.push(round);
@@ -232,6 +247,7 @@ for (const setting of SETTINGS) {
         rps: median(phases.map((p) => p.rps)),
         share: median(phases.map((p) => p.share)),
         mixShare: median(phases.map((p) => p.mixShare)),
+        clientShare: median(phases.map((p) => p.clientShare)),
         cpuUsPerRequest: median(phases.map((p) => p.cpuUsPerRequest)),
       }
     : undefined;
@@ -241,6 +257,16 @@ for (const setting of SETTINGS) {
     mix: medianOf(rounds.map((r) => r.mix.serverCpuUs)),
   };
   const mixRps = median(rounds.map((r) => r.mix.rps));
+  const floorOf = (kind: FloorKind) => ({
+    rps: median(rounds.map((r) => r.floors[kind].rps)),
+    share: median(rounds.map((r) => r.floors[kind].rps / roundGet(r))),
+    cpuUs: median(rounds.map((r) => r.floors[kind].cpuUs)),
+    serverCpuUs: medianOf(rounds.map((r) => r.floors[kind].serverCpuUs)),
+  });
+  const floors = { undici: floorOf('undici'), client: floorOf('client') };
+  const floorLine = (name: string, f: ReturnType<typeof floorOf>) =>
+    `${name}: ${f.rps.toFixed(0)} req/s = ${(f.share * 100).toFixed(0)}% of autocannon's GET; ${f.cpuUs.toFixed(0)} µs of client CPU per request` +
+    `${f.serverCpuUs === undefined ? '' : `, the server's ${f.serverCpuUs.toFixed(0)} µs`}`;
   lines.push(
     `## ${setting.name}: at most ${setting.connections} request${setting.connections === 1 ? '' : 's'} in flight in the properties; autocannon with ${setting.connections} connection${setting.connections === 1 ? '' : 's'}`,
     `autocannon GET /v1/pets?limit=20, 3 s before and after each round, a fresh server each time: ` +
@@ -261,6 +287,10 @@ for (const setting of SETTINGS) {
       `autocannon sending the suite's own requests (${recorded.main.length} to the main host + ${recorded.messages.length} to the message host, preflight included, its ${[...recorded.main, ...recorded.messages].filter((r) => r.method === 'HEAD').length} HEAD left out, recorded at --runs ${Math.max(...RUNS)}), ${setting.connections} connection${setting.connections === 1 ? '' : 's'}: ` +
         `${rounds.map((r) => r.mix.rps.toFixed(0)).join(', ')} req/s (median ${mixRps.toFixed(0)}); the property phases reach, per round: ` +
         `${phases.map((p) => `${(p.mixShare * 100).toFixed(0)}%`).join(', ')}; median ${(phase.mixShare * 100).toFixed(0)}%`,
+      `floors, this process sending autocannon's GET at ${setting.connections} in flight without the suite (bench/floor.ts; medians of the rounds):`,
+      `- ${floorLine('bare undici (Pool.dispatch, the body read, nothing judged)', floors.undici)}`,
+      `- ${floorLine("the suite's HttpClient, the body parsed losslessly and validated as Pets", floors.client)}`,
+      `- the property phases reach ${(phase.clientShare * 100).toFixed(0)}% of the second (median of the rounds): the rest is generation, judging and evidence`,
       `autocannon itself, sending the suite's requests, reaches ${(median(rounds.map((r) => r.mix.rps / roundGet(r))) * 100).toFixed(0)}% of its GET rate (median of the rounds)`,
     );
   }
@@ -277,6 +307,7 @@ for (const setting of SETTINGS) {
     connections: setting.connections,
     autocannonRps: raw,
     autocannonSuiteMixRps: mixRps,
+    floors,
     recordedMix: { main: recorded.main.length, messages: recorded.messages.length },
     propertyPhase: phase,
     serverCpuUsPerRequest: serverCpu,

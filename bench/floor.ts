@@ -1,0 +1,84 @@
+import { Pool } from 'undici';
+import { loadContract } from '../src/contract/load.ts';
+import { createValidators } from '../src/contract/validator.ts';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../src/http/client.ts';
+import { jsonBody } from '../src/http/exchange.ts';
+
+// The floors under the suite's request rate on autocannon's GET: how fast this process sends the
+// same GET at the same number in flight with nothing of the suite around it. "undici" is a bare
+// Pool.dispatch loop that reads each body and judges nothing; "client" is the suite's own
+// HttpClient with the body parsed losslessly and validated against Pets, the least the suite
+// does with an answer. What lies between the client floor and the property phases is generation,
+// judging and evidence.
+
+export type FloorKind = 'undici' | 'client';
+
+export interface FloorRate {
+  rps: number;
+  requests: number;
+  /** This process's CPU per request, µs. */
+  cpuUs: number;
+}
+
+const validators = createValidators(await loadContract());
+
+function bareGet(pool: Pool, path: string, authorization: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    pool.dispatch(
+      { path, method: 'GET', headers: { authorization } },
+      {
+        onRequestStart() {},
+        onResponseStart() {},
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          resolve(Buffer.concat(chunks));
+        },
+        onResponseError(_controller, error) {
+          reject(error);
+        },
+      },
+    );
+  });
+}
+
+/** `inFlight` lanes, each sending the next GET when its answer is in, for `seconds`. */
+export async function floorRate(kind: FloorKind, baseUrl: string, key: string, inFlight: number, seconds: number): Promise<FloorRate> {
+  const path = '/v1/pets?limit=20';
+  const authorization = `Bearer ${key}`;
+  const pool = new Pool(baseUrl, { connections: inFlight, keepAliveTimeout: 10_000 });
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, concurrency: inFlight });
+  const once =
+    kind === 'undici'
+      ? async () => {
+          await bareGet(pool, path, authorization);
+        }
+      : async () => {
+          const exchange = await client.send({ method: 'GET', url: `${baseUrl}${path}`, authorization: { value: authorization, shown: 'Bearer $API_KEY' } });
+          const body = jsonBody(exchange);
+          if (!body.ok) throw new Error(`GET ${path}: ${body.problem}`);
+          const problems = validators.validate('Pets', body.value);
+          if (problems.length) throw new Error(`GET ${path}: ${problems[0]}`);
+        };
+  let requests = 0;
+  const end = performance.now() + seconds * 1000;
+  const lane = async () => {
+    while (performance.now() < end) {
+      await once();
+      requests++;
+    }
+  };
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    const elapsedS = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
+  } finally {
+    await pool.destroy();
+    await client.close();
+  }
+}
