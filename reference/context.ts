@@ -7,6 +7,8 @@ export interface Ctx {
   apiKey: string;
   dev: Deviations;
   store: PetStore;
+  /** The last request id a deviation that numbers its answers gave out. */
+  requestIds: number;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Ctx, url: URL) => Promise<void>;

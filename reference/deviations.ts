@@ -96,6 +96,7 @@ const CATALOGUE = [
 
   // --- store orders ----------------------------------------------------------------------------
   fault('fault-orders-missing', 'orders.exists', 'GET /v1/store/orders answers 404 (after authentication).'),
+  fault('fault-orders-missing-request-id', 'orders.exists', 'GET /v1/store/orders is not routed, and every 404 of the router names a request id of its own in its message ("no such resource: /v1/store/orders (request 7)"), so no two 404 bodies are byte for byte alike.'),
 
   // --- messages --------------------------------------------------------------------------------
   fault('fault-message-200-empty', 'messages.accepted', 'A successful POST /messages answers 200 with body {}.'),
@@ -153,6 +154,7 @@ const CATALOGUE = [
   allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-status-moved-by-others', 'Other clients move the seeded animals on: each GET /v1/pets/{petId} of one first advances its status (available, pending, sold, available), as sales on a shared store would; a listing just before shows the status it had (§3: "Transitions: not shown").'),
   allowed('allowed-orders-404-no-orders', 'GET /v1/store/orders answers the valid key 404 with an Error of its own (code "no_orders", "this account has no orders"), as an API whose collection does not exist for an account would; unrouted paths still get the router\'s not_found (its responses are not shown, §4.4).'),
+  allowed('allowed-orders-404-generic-code', 'GET /v1/store/orders answers the valid key 404 with an Error under the router\'s generic code (code "not_found", "this account has no orders"), as an API with one code for every 404 would (its responses are not shown, §4.4; the codes are not shown, §7).'),
   allowed('allowed-bearer-exact-form', 'Only the exact form "Bearer <API_KEY>" is taken: "bearer <API_KEY>" (the scheme in lower case) and two spaces before the key get 401, as a server comparing the prefix byte for byte would (§5 shows only that form).'),
   allowed('allowed-listing-lag', 'GET /v1/pets leaves out animals created less than 300 ms before, as a listing served from a search index refreshed behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),

@@ -90,7 +90,8 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
     }
     const route = routes.find((r) => r.match(routedPath(url.pathname, ctx), ctx));
     if (!route) {
-      sendError(res, ctx, 404, 'not_found', `no such resource: ${url.pathname}`);
+      const id = ctx.dev.has('fault-orders-missing-request-id') ? ` (request ${++ctx.requestIds})` : '';
+      sendError(res, ctx, 404, 'not_found', `no such resource: ${url.pathname}${id}`);
       return;
     }
     const handler = route.methods[req.method ?? ''];
@@ -138,7 +139,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const store = new PetStore(dev.has('allowed-big-ids') ? 2n ** 60n + 1n : 1n);
   if ((options.seedPets ?? true) && !dev.has('allowed-empty-store')) seedStore(store);
-  const ctx: Ctx = { apiKey: options.apiKey, dev, store };
+  const ctx: Ctx = { apiKey: options.apiKey, dev, store, requestIds: 0 };
 
   const main = trackedServer(guarded(dispatch(MAIN_ROUTES, ctx), ctx));
   const messages = trackedServer(guarded(dispatch(MESSAGES_ROUTES, ctx), ctx));

@@ -10,6 +10,14 @@ export const storeOrders: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 404, 'not_found', 'no such resource: /v1/store/orders');
     return;
   }
+  if (ctx.dev.has('fault-orders-missing-request-id')) {
+    sendError(res, ctx, 404, 'not_found', `no such resource: /v1/store/orders (request ${++ctx.requestIds})`);
+    return;
+  }
+  if (ctx.dev.has('allowed-orders-404-generic-code')) {
+    sendError(res, ctx, 404, 'not_found', 'this account has no orders');
+    return;
+  }
   if (ctx.dev.has('allowed-orders-404-no-orders')) {
     sendError(res, ctx, 404, 'no_orders', 'this account has no orders');
     return;

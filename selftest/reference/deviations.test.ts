@@ -112,6 +112,7 @@ const PROBES: Record<string, Probe> = {
   'fault-error-missing-code': async (s) => 'code' in obj(await call(`${s.baseUrl}/nowhere`)),
   'fault-error-status-mismatch': async (s) => obj(await call(pets(s, '?limit=0')))['status'],
   'fault-orders-missing': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'fault-orders-missing-request-id': async (s) => [(await call(`${s.baseUrl}/v1/store/orders`)).json, (await call(`${s.baseUrl}/v1/store/no-such-operation`)).json],
 
   'fault-message-200-empty': async (s) => (await msg(s, '{"message":"x"}')).status,
   'fault-message-status-sent': async (s) => obj(await msg(s, '{"message":"x"}'))['status'],
@@ -157,6 +158,7 @@ const PROBES: Record<string, Probe> = {
     Promise.all([`${s.baseUrl}/v1/PETS`, `${s.baseUrl}/v1//pets`].flatMap((url) => [status(call(url)), status(call(url, { auth: null }))])),
   'allowed-status-moved-by-others': async (s) => [obj(await call(pets(s, '/1')))['status'], obj(await call(pets(s, '/1')))['status']],
   'allowed-orders-404-no-orders': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
+  'allowed-orders-404-generic-code': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

@@ -1,46 +1,65 @@
 import { describeResponse, header, jsonObject, type Exchange } from '../http/exchange.ts';
+import { jsonEqual } from '../json/lossless.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
 /** The last path segment of the control request: a sibling of /store/orders no service routes. */
 export const UNROUTED_SEGMENT = 'no-such-operation';
 
 /**
- * The valid key's answer to GET /store/orders set against its answer to the unrouted sibling path:
- * a 404 that reads like the unrouted one (the same body once the paths are swapped, or an Error of
- * the same code) means nothing routes the operation; a 404 of its own ("this account has no
- * orders") is the operation answering, which §4.4 leaves open.
+ * The valid key's answer to GET /store/orders set against its answer to the unrouted sibling path,
+ * asked twice: a 404 that reads like the unrouted one (the same body once the paths are swapped,
+ * or a JSON object equal to it in every field the two unrouted answers agree on, so a request id
+ * or a timestamp is no difference) means nothing routes the operation; a 404 of its own ("this
+ * account has no orders", even under a generic "not_found" code) is the operation answering,
+ * which §4.4 leaves open.
  */
 export interface OrdersControl {
   unrouted?: Exchange;
+  /** The same unrouted request again. */
+  again?: Exchange;
 }
 
 function text(exchange: Exchange): string {
   return exchange.response?.body.toString('utf8') ?? '';
 }
 
+/** The control's value with its path segment as the orders request's, nested values included. */
+function swapped(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll(UNROUTED_SEGMENT, 'orders');
+  if (Array.isArray(value)) return value.map(swapped);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, swapped(inner)]));
+  return value;
+}
+
 /** Whether the orders 404 is the unrouted path's 404: undefined where no usable control came back. */
-export function readsAsUnrouted(orders: Exchange, unrouted: Exchange | undefined): boolean | undefined {
+export function readsAsUnrouted(orders: Exchange, { unrouted, again }: OrdersControl): boolean | undefined {
   if (!unrouted?.response) return undefined;
   if (unrouted.response.status !== orders.response?.status) return false;
   if (text(unrouted).replaceAll(UNROUTED_SEGMENT, 'orders') === text(orders)) return true;
   if (header(unrouted, 'content-type') !== header(orders, 'content-type')) return false;
-  const [a, b] = [jsonObject(orders)?.code, jsonObject(unrouted)?.code];
-  return typeof a === 'string' && a === b;
+  const [mine, control, control2] = [jsonObject(orders), jsonObject(unrouted), again && jsonObject(again)];
+  if (!mine || !control) return false;
+  const stable = (name: string) => !control2 || jsonEqual(control[name], control2[name]);
+  const names = new Set([...Object.keys(mine), ...Object.keys(control)].filter(stable));
+  // Bodies with nothing stable in common say nothing either way.
+  if (names.size === 0) return false;
+  return [...names].every((name) => jsonEqual(mine[name], swapped(control[name])));
 }
 
 export const ordersExists = defineCheck<OrdersControl>({
   name: 'orders-exists',
   clause: 'orders.exists',
   description: 'GET /store/orders with the valid key is answered neither 405 nor the 404 of a path nothing routes',
-  judge(exchange, { unrouted }) {
+  judge(exchange, control) {
+    const { unrouted } = control;
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
     if (status === 405) return fail('a status other than 405 (the operation exists)', describeResponse(exchange));
     if (status !== 404) return PASS;
-    const same = readsAsUnrouted(exchange, unrouted);
-    if (same === false) return NOT_APPLICABLE;
-    const control = same ? `, as GET /store/${UNROUTED_SEGMENT} answers (${describeResponse(unrouted!, 120)})` : '';
-    return fail('a status other than 404, or a 404 of the operation\'s own (the operation exists)', `${describeResponse(exchange)}${control}`);
+    const same = readsAsUnrouted(exchange, control);
+    if (same === false) return PASS;
+    const alike = same ? `, as GET /store/${UNROUTED_SEGMENT} answers (${describeResponse(unrouted!, 120)})` : '';
+    return fail('a status other than 404, or a 404 of the operation\'s own (the operation exists)', `${describeResponse(exchange)}${alike}`);
   },
 });
 
@@ -48,11 +67,11 @@ export const ordersAccess = defineCheck<OrdersControl>({
   name: 'orders-access',
   clause: 'orders.access',
   description: 'Records what GET /store/orders answers the valid key: a 403 (the key\'s account denied the operation), or a 404 of its own, included',
-  judge(exchange, { unrouted }) {
+  judge(exchange, control) {
     const status = exchange.response?.status;
     if (status === undefined || status === 401 || status === 405 || status >= 500) return NOT_APPLICABLE;
     if (status === 404) {
-      if (readsAsUnrouted(exchange, unrouted) !== false) return NOT_APPLICABLE;
+      if (readsAsUnrouted(exchange, control) !== false) return NOT_APPLICABLE;
       return { outcome: 'observe', value: `a 404 of its own, unlike an unrouted path's (${describeResponse(exchange, 120)})` };
     }
     return { outcome: 'observe', value: status === 403 ? 'refused to the valid key (403)' : `answered ${status}` };
