@@ -95,6 +95,12 @@ describe('curlLine', () => {
     expect(argv).not.toContain('-X');
   });
 
+  it('keeps curl from adding a Content-Type the suite did not send, and sends the Content-Length: 0 of a POST without a body', () => {
+    expect(after(argvOf(curlLine(recorded({ headers: {} }))), '-H')).toEqual(['Content-Type:']);
+    expect(after(argvOf(curlLine(recorded({ headers: {}, body: undefined }))), '-H')).toEqual(['Content-Length: 0']);
+    expect(after(argvOf(curlLine(recorded({ headers: {}, body: undefined, method: 'GET' }))), '-H')).toEqual([]);
+  });
+
   it('sends no --data-binary without a body', () => {
     const line = curlLine(recorded({ method: 'GET', body: undefined }));
     expect(line).not.toContain('--data-binary');
@@ -108,7 +114,8 @@ describe('curlLine', () => {
         const argv = argvOf(curlLine(recorded({ body, headers: { 'X-Note': value } })));
         expect(after(argv, '--data-binary')).toEqual([body]);
         // A value naming $API_KEY is meant to expand; any other goes through verbatim.
-        if (!/\$\{?API_KEY/.test(value)) expect(after(argv, '-H')).toEqual([value === '' ? 'X-Note;' : `X-Note: ${value}`]);
+        // No Content-Type was sent: `Content-Type:` keeps curl from adding its form-urlencoded one.
+        if (!/\$\{?API_KEY/.test(value)) expect(after(argv, '-H')).toEqual([value === '' ? 'X-Note;' : `X-Note: ${value}`, 'Content-Type:']);
       }),
       { numRuns: 40, seed: 20261122 },
     );
@@ -118,7 +125,7 @@ describe('curlLine', () => {
   // reproduction of the 'empty' Authorization variant sends no Authorization at all (the 'absent' case).
   // curl's documented form for an empty header is `-H 'Authorization;'`.
   it('reproduces an empty header in a form curl sends (name; rather than name: )', () => {
-    const argv = argvOf(curlLine(recorded({ headers: { Authorization: '' } })));
+    const argv = argvOf(curlLine(recorded({ headers: { Authorization: '', 'Content-Type': 'application/json' } })));
     for (const header of after(argv, '-H')) expect(/^[^:;]+:\s*$/.test(header), header).toBe(false);
   });
 });

@@ -12,11 +12,21 @@ function headerArg(name: string, value: string): string {
   return shellQuote(`${name}: ${value}`);
 }
 
+/** Methods the client sends `Content-Length: 0` for when they carry no body; curl sends none. */
+const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 /** A copy-paste reproduction of a recorded request; the key is read from $API_KEY. */
 export function curlLine(request: SentRequest): string {
   // curl -X HEAD would wait for the body a Content-Length announces; -I sends HEAD and reads none.
   const parts = request.method === 'HEAD' ? ['curl', '-sS', '-I', shellQuote(request.url)] : ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
-  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  const named = (wanted: string) => Object.keys(request.headers).some((name) => name.toLowerCase() === wanted);
+  if (request.body !== undefined) {
+    // With --data-binary and no Content-Type, curl would add application/x-www-form-urlencoded.
+    if (!named('content-type')) parts.push('-H', shellQuote('Content-Type:'));
+    parts.push('--data-binary', shellQuote(request.body));
+  } else if (PAYLOAD_METHODS.has(request.method) && !named('content-length')) {
+    parts.push('-H', shellQuote('Content-Length: 0'));
+  }
   return parts.join(' ');
 }
