@@ -63,10 +63,18 @@ function routedPath(pathname: string, ctx: Ctx): string {
   return path;
 }
 
+/** allowed-cookie-flood: 200 cookies of about 200 bytes each, about 40 KB of response headers. */
+const COOKIE_FLOOD = Array.from({ length: 200 }, (_, i) => `lb_affinity_${i}=${'c'.repeat(180)}; Path=/; HttpOnly`);
+
 function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
   let coldStarted = false;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (ctx.dev.has('allowed-waf-user-agent') && !req.headers['user-agent']) {
+      sendRaw(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>', { Server: 'awselb/2.0' });
+      return;
+    }
+    if (ctx.dev.has('allowed-cookie-flood')) res.setHeader('Set-Cookie', COOKIE_FLOOD);
     if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
       // As a gateway in front of a service answers: no Error body.
       sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '0' });

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { fromPackage } from './paths.ts';
+import { PACKAGE_VERSION } from './paths.ts';
 import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
 import { OPTIONS, VARIABLES, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { shellQuote } from './http/curl.ts';
+import { header, jsonObject } from './http/exchange.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
 import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
@@ -18,7 +19,6 @@ import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
 
-const PACKAGE_JSON = fromPackage('package.json');
 
 export interface Io {
   out: (text: string) => void;
@@ -31,10 +31,6 @@ const processIo: Io = {
   err: (text) => process.stderr.write(text),
   isTty: Boolean(process.stdout.isTTY) && !process.env.CI,
 };
-
-async function version(): Promise<string> {
-  return (JSON.parse(await readFile(PACKAGE_JSON, 'utf8')) as { version: string }).version;
-}
 
 function helpText(): string {
   const lines = [
@@ -89,13 +85,21 @@ async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }>
       tls: 'TLS failed',
       timeout: `no answer within ${config.timeoutMs} ms`,
     };
+    if (failure?.kind === 'headers-too-large') {
+      throw new TargetUnreachableError(`${config.baseUrl}/v1/pets answered, but ${failure.message}, more than the suite reads`);
+    }
     if (failure) {
       // A reset, or bytes that are not HTTP (a wrong port, a non-HTTP service): no answer to judge either.
       throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind] ?? 'no HTTP answer'} (${failure.message})`);
     }
     const status = exchange.response?.status;
     if (status === 401 || status === 403) {
-      throw new UsageError(`API_KEY: ${config.baseUrl}/v1/pets answered ${status} to the configured key; check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+      const body = jsonObject(exchange);
+      const serviceError = typeof body?.code === 'string' && typeof body.message === 'string';
+      const gateway = serviceError
+        ? ''
+        : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
+      throw new UsageError(`API_KEY: ${config.baseUrl}/v1/pets answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
     }
     if (config.messagesBaseUrl) {
       const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
@@ -289,7 +293,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
     if (suite.timedOut) engineErrors.push('the run overran --max-duration and was cancelled');
     const failing = collected.summary.fail + (settings.failOn === 'should' ? collected.summary.warn : 0);
     const report: RunReport = {
-      tool: { name: 'animal-store-conformance', version: await version() },
+      tool: { name: 'animal-store-conformance', version: PACKAGE_VERSION },
       spec: { title: contract.title, version: contract.version },
       target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env, embedded: target.embedded },
       seed: settings.seed,
@@ -358,7 +362,7 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
         io.out(helpText());
         return 0;
       case 'version':
-        io.out(`${await version()}\n`);
+        io.out(`${PACKAGE_VERSION}\n`);
         return 0;
       case 'compare': {
         const [oldPath, newPath] = settings.compareFiles as [string, string];

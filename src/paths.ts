@@ -16,3 +16,4 @@ function findPackageRoot(from: string): string {
 
 export const PACKAGE_ROOT = findPackageRoot(import.meta.url);
 export const fromPackage = (...parts: string[]): string => join(PACKAGE_ROOT, ...parts);
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(fromPackage('package.json'), 'utf8')) as { version: string }).version;

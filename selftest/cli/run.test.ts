@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
@@ -120,6 +121,43 @@ describe('the CLI, run as a user runs it', () => {
     } finally {
       await new Promise<void>((resolve) => garbage.close(() => resolve()));
     }
+  });
+
+  /** Runs the CLI against a loopback server answering every request with `listener`. */
+  async function againstServer(listener: RequestListener) {
+    const server = createHttpServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      return await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  it('a 403 with no Error body (a WAF\'s HTML page) is named as possibly not the service\'s: one line, exit 2', async () => {
+    const result = await againstServer((_req, res) => res.writeHead(403, { 'Content-Type': 'text/html' }).end('<h1>403 Forbidden</h1>'));
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/answered 403 to the configured key with no Error body \(text\/html\): a gateway, WAF or proxy/);
+    expect(result.stderr).not.toContain(KEY);
+  });
+
+  it('a 401 with an Error body says only to check the key', async () => {
+    const result = await againstServer((_req, res) =>
+      res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"code":"unauthorized","message":"bad key","status":401}'),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/answered 401 to the configured key; check the key/);
+    expect(result.stderr).not.toMatch(/WAF/);
+  });
+
+  it('response headers beyond the client\'s limit are named as such, one line and exit 3', async () => {
+    const cookies = Array.from({ length: 800 }, (_, i) => `c${i}=${'x'.repeat(200)}`);
+    const result = await againstServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json', 'Set-Cookie': cookies }).end('[]'));
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/\/v1\/pets answered, but the response headers are longer than 128 KiB/);
   });
 
   it('prints a Replay line that carries every setting the verdicts depend on, not only the seed', async () => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
+import { get } from 'node:http';
 import { request } from 'undici';
 import { arr, AUTH, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
 
@@ -159,6 +160,15 @@ const PROBES: Record<string, Probe> = {
   'allowed-status-moved-by-others': async (s) => [obj(await call(pets(s, '/1')))['status'], obj(await call(pets(s, '/1')))['status']],
   'allowed-orders-404-no-orders': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
   'allowed-orders-404-generic-code': async (s) => (await call(`${s.baseUrl}/v1/store/orders`)).json,
+  'allowed-waf-user-agent': (s) => status(call(pets(s))),
+  // undici's 16 KiB header limit would refuse the answer: node:http read with a larger one.
+  'allowed-cookie-flood': (s) =>
+    new Promise((resolve, reject) => {
+      get(pets(s), { headers: { authorization: AUTH }, maxHeaderSize: 256 * 1024 }, (res) => {
+        res.resume();
+        resolve(res.headers['set-cookie']?.length ?? 0);
+      }).on('error', reject);
+    }),
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

@@ -1,4 +1,5 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { PACKAGE_VERSION } from '../paths.ts';
 import type { Exchange, ReceivedResponse, SentRequest, TransportFailure } from './exchange.ts';
 
 type DispatchController = Dispatcher.DispatchController;
@@ -35,6 +36,16 @@ export interface ClientOptions {
   maxRetryAfterMs: number;
 }
 
+/**
+ * Sent with every request that names none (RFC 9110 §10.1.5: a user agent SHOULD send one): gateways
+ * and WAFs refuse requests without it (AWS WAF's core rule set answers them 403). Not shown in the
+ * reports' requests, nor in their curl lines, where curl sends its own.
+ */
+export const USER_AGENT = `animal-store-conformance/${PACKAGE_VERSION}`;
+
+/** Response headers longer than this are a failure (curl's limit is 100 KiB; undici's default 16 KiB). */
+export const MAX_HEADER_BYTES = 128 * 1024;
+
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   timeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
@@ -63,6 +74,7 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
     return { kind: 'timeout', message: 'no complete answer within the request timeout' };
   }
   if (code === 'ECONNREFUSED') return { kind: 'refused', message };
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
   if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message };
@@ -162,7 +174,7 @@ export class HttpClient {
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { keepAliveTimeout: 10_000, connections: this.options.concurrency, connect: { timeout: this.options.timeoutMs } });
+      pool = new Pool(origin, { keepAliveTimeout: 10_000, connections: this.options.concurrency, maxHeaderSize: MAX_HEADER_BYTES, connect: { timeout: this.options.timeoutMs } });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -207,6 +219,7 @@ export class HttpClient {
 
   private async sendOnce(outgoing: OutgoingRequest, url: URL): Promise<Exchange> {
     const headers: Record<string, string> = { ...outgoing.headers };
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
     const sent = shownRequest(outgoing);
     await this.acquire();
