@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { keyForms, nearMissKeys, redactText } from '../../src/report/common.ts';
+import { keyForms, nearMissKeys, redactReport, redactText } from '../../src/report/common.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
@@ -145,10 +145,12 @@ describe('a short secret (fewer than 8 characters)', () => {
 
   it('with the key forms the suite sends: the suffixed, case-swapped and truncated probes and the Basic credentials are replaced too', () => {
     const forms = keyForms('aBc');
-    expect(forms).toEqual(['aBc', Buffer.from('aBc:').toString('base64'), 'aBcx', 'AbC', 'aB']);
+    // The Basic credentials end in ==, so their percent-encoded echoes are named too.
+    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'aBcx', 'AbC', 'aB']);
     expect(redactText(`invalid token aBcx; Basic ${forms[1]}; AbC; "aB"`, forms)).toBe('invalid token $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"');
-    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', Buffer.from('abc:').toString('base64'), 'abcx', 'ab']);
-    expect(keyForms(KEY)).toEqual([KEY, Buffer.from(`${KEY}:`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1)]);
+    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'abcx', 'ab']);
+    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1)];
+    expect(keyForms(KEY).filter((form) => !form.includes('%'))).toEqual(sent);
   });
 
   it('leaves the text of a report whole while an echoed key is still replaced', () => {
@@ -189,5 +191,45 @@ describe('redaction with a secret that also occurs in the model field names', ()
     const json = JSON.parse(readFileSync(paths.json, 'utf8')) as RunReport;
     expect(json.clauses.every((clause) => Array.isArray(clause.checks))).toBe(true);
     expect(readFileSync(paths.junit, 'utf8')).toContain('<testsuites');
+  });
+});
+
+describe('an echoed key in the forms a server may write it back (audit 8 M1)', () => {
+  const key = 'sk-Test/Key+12345678';
+  const forms = keyForms(key);
+
+  it('JSON with an escaped solidus (PHP\'s json_encode)', () => {
+    expect(redactText('{"echo":"Bearer sk-Test\\/Key+12345678"}', forms)).toBe('{"echo":"Bearer $API_KEY"}');
+  });
+
+  it('percent-encoded, in either case of hex digit', () => {
+    expect(redactText('token=Bearer%20sk-Test%2FKey%2B12345678', forms)).toBe('token=Bearer%20$API_KEY');
+    expect(redactText('token=sk-Test%2fKey%2b12345678&x=1', forms)).toBe('token=$API_KEY&x=1');
+  });
+
+  it('cut off inside the key, where an excerpt ends or is marked cut with …', () => {
+    expect(redactText('{"echo":"Bearer sk-Test/K', forms)).toBe('{"echo":"Bearer $API_KEY');
+    expect(redactText('401 {"echo":"Bearer sk-Test/Key+1…', forms)).toBe('401 {"echo":"Bearer $API_KEY…');
+    expect(redactText('401 {"echo":"Bearer sk-Te…', forms)).toBe('401 {"echo":"Bearer $API_KEY…');
+  });
+
+  it('leaves a start of the key alone where the text goes on after it, and starts shorter than 4 characters', () => {
+    expect(redactText('sk-Test is the prefix of our test keys', forms)).toBe('sk-Test is the prefix of our test keys');
+    expect(redactText('ends in sk-…', forms)).toBe('ends in sk-…');
+  });
+
+  it('the same in every artifact: a report whose excerpt ends inside the echoed key', () => {
+    const r = makeReport();
+    r.clauses[2]!.checks[0]!.actual = '404 {"echo":"Bearer sk-Test\\/Key+12345678","more":"…"} and Bearer sk-Test%2FKey%2B12345678';
+    r.clauses[2]!.checks[0]!.evidence = {
+      request: { method: 'GET', url: 'https://api.example.test/v1/pets/1', headers: {} },
+      curl: 'curl',
+      response: { status: 404, headers: {}, bodyExcerpt: '{"echo":"Bearer sk-Test/Ke', bodyTruncated: true },
+    };
+    const redacted = redactReport(r, forms);
+    const outputs = [JSON.stringify(redacted), renderTerminal(redacted, { color: false, secrets: forms })];
+    for (const out of outputs) {
+      for (const leak of ['sk-Test\\/Key', 'sk-Test%2FKey', 'sk-Test/Ke']) expect(out).not.toContain(leak);
+    }
   });
 });

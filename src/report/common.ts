@@ -200,15 +200,27 @@ export function nearMissKeys(key: string): NearMissKeys {
   return near;
 }
 
-/** The forms of the API key the suite itself sends: the key, and those of its wrong-credential probes. */
+/**
+ * How a server may echo a form back: with JSON's escaped solidus (PHP's json_encode writes `\/`), or
+ * percent-encoded, in either case of hex digit.
+ */
+function echoedForms(form: string): string[] {
+  const percent = encodeURIComponent(form);
+  return [form.replaceAll('/', '\\/'), percent, percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())];
+}
+
+/**
+ * The forms of the API key the suite itself sends (the key, and those of its wrong-credential
+ * probes), each also as a server may echo it back.
+ */
 export function keyForms(key: string): string[] {
   const { caseSwapped, truncated } = nearMissKeys(key);
-  const forms = [key, Buffer.from(`${key}:`).toString('base64')];
+  const sent = [key, Buffer.from(`${key}:`).toString('base64')];
   // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
-  if (key.length < SHORT_SECRET_LENGTH) forms.push(`${key}x`);
-  if (caseSwapped) forms.push(caseSwapped);
-  if (truncated) forms.push(truncated);
-  return forms;
+  if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`);
+  if (caseSwapped) sent.push(caseSwapped);
+  if (truncated) sent.push(truncated);
+  return [...new Set(sent.flatMap((form) => [form, ...echoedForms(form)]))];
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -229,12 +241,40 @@ function secretPattern(secret: string): string {
  * Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept); a
  * secret shorter than SHORT_SECRET_LENGTH only where it stands as a token.
  */
+/** The shortest start of a secret that is replaced where a text was cut off inside the secret. */
+export const CUT_SECRET_MIN = 4;
+
+/**
+ * A start of the secret (CUT_SECRET_MIN characters or more, short of the whole) where a text ends
+ * or was cut with `…`: excerpts are cut at a byte count that may fall inside an echoed key.
+ */
+function cutPattern(secret: string): string {
+  const chars = Array.from(secret);
+  let tail = '';
+  for (let i = chars.length - 2; i >= CUT_SECRET_MIN; i--) tail = `(?:${escapeRegExp(chars[i]!)}${tail})?`;
+  return `${escapeRegExp(chars.slice(0, CUT_SECRET_MIN).join(''))}${tail}(?=…|$)`;
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+/** One alternation, longest secret first, then the cut-off starts of the long ones; built once per list. */
+function redactionPattern(list: string[]): RegExp {
+  const id = list.join('\u0000');
+  let pattern = PATTERNS.get(id);
+  if (!pattern) {
+    const cut = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH && Array.from(secret).length > CUT_SECRET_MIN).map(cutPattern);
+    pattern = new RegExp([...list.map(secretPattern), ...cut].join('|'), 'gu');
+    PATTERNS.set(id, pattern);
+  }
+  return pattern;
+}
+
 export function redactText(text: string, secrets: readonly string[] | undefined): string {
   const list = usableSecrets(secrets);
   if (list.length === 0) return text;
-  // One pass with an alternation, longest secret first, so a placeholder just written is never
-  // scanned again; existing placeholders are split out so a secret inside "$API_KEY" is left alone.
-  const pattern = new RegExp(list.map(secretPattern).join('|'), 'gu');
+  // One pass, so a placeholder just written is never scanned again; existing placeholders are
+  // split out so a secret inside "$API_KEY" is left alone.
+  const pattern = redactionPattern(list);
   return text
     .split(SECRET_PLACEHOLDER)
     .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))

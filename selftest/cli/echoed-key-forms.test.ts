@@ -1,0 +1,48 @@
+/**
+ * A server that writes the key back as its JSON encoder or a URL encoder would, and where the
+ * suite's excerpts are cut (the 300 bytes of an Actual line, the 2048 of report.json's excerpt):
+ * no output may hold the key, whole or in part (audit 8 M1).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'sk-Echo/Key+1234567890';
+
+/** 404 bodies that are no Error, holding the key escaped, percent-encoded, and across both cuts. */
+function body(authorization: string): string {
+  const pad = (n: number) => 'p'.repeat(n);
+  const head = `{"a":"${pad(260)}","echo":"${authorization.replaceAll('/', '\\/')}","url":"${encodeURIComponent(authorization)}","b":"${pad(1500)}",`;
+  const cutAt = 2048 - head.length - '"cut":"'.length - 'Bearer sk-Echo/Ke'.length;
+  return `${head}"cut":"${pad(cutAt)}${authorization}","z":1}`;
+}
+
+describe('a server that echoes the key JSON-escaped, percent-encoded and across the excerpt cuts', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const authorization = req.headers.authorization ?? '';
+      if (authorization !== `Bearer ${KEY}`) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
+        return;
+      }
+      if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) res.writeHead(404, { 'content-type': 'application/json' }).end(body(authorization));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fails errors.shape on those bodies, and no output holds any part of the key', async () => {
+    const result = await runCli(['--base-url', url, '--only', '4.3,7', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
+    expect(result.code).toBe(1);
+    const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
+    expect(Object.keys(outputs)).toHaveLength(6);
+    // The cut lands inside the key in report.json's excerpt and in the 300-byte Actual lines.
+    expect(result.files['report.json']).toContain('Bearer $API_KEY');
+    for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toMatch(/sk-Ec|Key\+1|Key%2B/);
+  });
+});
