@@ -48,6 +48,8 @@ const CATALOGUE = [
   fault('fault-limit-max-99', 'list.limit-bounds-accepted', 'limit=100 is rejected with 400.'),
   fault('fault-limit-min-2', 'list.limit-bounds-accepted', 'limit=1 is rejected with 400.'),
   fault('fault-limit-overflow-500', 'errors.no-5xx', 'A limit of digits beyond int32 (2147483648 or more) yields 500 (Error body), as an unguarded Integer.parseInt throws, instead of 400.'),
+  fault('fault-status-filter-no-default-limit', 'list.limit-default', 'GET /v1/pets?status=S without limit answers every animal of that status: the default of 20 is applied only when no status is given.'),
+  fault('fault-limit-nonpositive-unbounded', 'list.limit-max', 'limit=0 or a negative limit answers every animal (as SQLite reads LIMIT -1), not a 400.'),
   fault('fault-limit-repeated-500', 'errors.no-5xx', 'A limit given twice (limit=1&limit=500) yields 500 (Error body), as a handler that gets the list Express makes of it and calls a string method on it would.'),
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { limitBounds, statusValues } from '../generators/index.ts';
+import { invalidQueryCases, limitBounds, statusValues } from '../generators/index.ts';
 import { scenario } from '../src/suite/scenario.ts';
 import { checkFilteredPages, ensurePets, listed } from '../src/suite/store.ts';
 
@@ -13,8 +13,8 @@ describe('§8 Limits: limit on GET /pets', () => {
   });
 
   scenario(
-    'over a store of more than 100 animals: no limit gives at most 20, any limit at most 100, a filtered page is as full as the animals of that status allow',
-    { checks: ['list-limit-default', 'list-limit-max', 'list-full-page', 'list-status-filter', 'list-200-pets'] },
+    'over a store of more than 100 animals: no limit gives at most 20, filtered or not; any limit, valid or not, at most 100; a filtered page is as full as the animals of that status allow',
+    { checks: ['list-limit-default', 'list-limit-max', 'list-full-page', 'list-status-filter', 'list-200-pets', 'list-invalid-query', 'list-invalid-query-handling'] },
     async (s) => {
       const { max, fallback } = limitBounds(s.contract);
       const statuses = statusValues(s.contract);
@@ -33,8 +33,23 @@ describe('§8 Limits: limit on GET /pets', () => {
       }
       for (const limit of [max + 1, max * 5, 1_000_000]) {
         const exchange = await s.send('listPets', { query: `limit=${limit}` });
-        s.check(exchange, { 'list-limit-max': { limitText: String(limit) } });
+        s.check(exchange, { 'list-limit-max': { query: `?limit=${limit}` } });
       }
+      // Over a full store, not the few animals §4.1 meets first: a filter that drops the default,
+      // and invalid limits (0, -1, …) read as "no limit", show only here.
+      for (const status of statuses) {
+        const exchange = await s.send('listPets', { query: `status=${encodeURIComponent(status)}` });
+        s.check(exchange, { 'list-200-pets': {}, 'list-limit-default': {}, 'list-status-filter': { status } });
+      }
+      await s.everyCase('invalid queries over a full store', invalidQueryCases(s.contract), {
+        send: (query) => s.send('listPets', { query: query.text }),
+        judge: (query, exchange) =>
+          s.judge(exchange, {
+            'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
+            'list-invalid-query-handling': { query: query.rule },
+            'list-limit-max': { query: `?${query.text}` },
+          }),
+      });
     },
   );
 });

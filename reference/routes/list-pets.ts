@@ -33,6 +33,8 @@ function parseLimit(values: string[], ctx: Ctx): Parsed<number> {
   if (n > MAX_LIMIT && ctx.dev.has('fault-limit-max-101')) return { ok: true, value: 101 };
   if (n === MAX_LIMIT && ctx.dev.has('fault-limit-max-99')) return { ok: false, message: 'limit must be between 1 and 99' };
   if (n === MIN_LIMIT && ctx.dev.has('fault-limit-min-2')) return { ok: false, message: 'limit must be between 2 and 100' };
+  // As SQLite reads LIMIT -1, or an API reads 0 as "no limit".
+  if (n < MIN_LIMIT && ctx.dev.has('fault-limit-nonpositive-unbounded')) return { ok: true, value: Number.MAX_SAFE_INTEGER };
   if (n < MIN_LIMIT || n > MAX_LIMIT) {
     if (clamped) return { ok: true, value: Number(n < MIN_LIMIT ? MIN_LIMIT : MAX_LIMIT) };
     return { ok: false, message: `limit must be between ${MIN_LIMIT} and ${MAX_LIMIT}, got ${text}` };
@@ -80,7 +82,9 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     return;
   }
   const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
-  const items: JsonOut[] = select(ctx, status.value, limit.value).map((pet, index, all) => {
+  // A handler that applies the default only on its unfiltered path.
+  const unbounded = ctx.dev.has('fault-status-filter-no-default-limit') && status.value !== undefined && !url.searchParams.has('limit');
+  const items: JsonOut[] = select(ctx, status.value, unbounded ? Number.MAX_SAFE_INTEGER : limit.value).map((pet, index, all) => {
     const json = petJson(pet, { withCreatedAt });
     if (index === 8 && all.length >= 10 && ctx.dev.has('fault-list-bad-item-deep')) json['categoryId'] = pet.categoryId.toString();
     return json;

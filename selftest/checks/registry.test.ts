@@ -286,9 +286,12 @@ const TABLE: Table = {
     na: [{ why: 'a 401', ex: exchange(401, errorBody(401)) }],
   },
   'list-limit-max': {
-    ctx: { limitText: '1000' },
+    ctx: { query: '?limit=1000' },
     pass: [{ why: '100 animals', ex: exchange(200, pets(100)) }],
-    fail: [{ why: '101 animals', ex: exchange(200, pets(101)), actual: /101 animals/ }],
+    fail: [
+      { why: '101 animals', ex: exchange(200, pets(101)), actual: /101 animals/, expected: /^at most 100 animals \(\?limit=1000, maximum 100\)$/ },
+      { why: '101 animals for a query of two parameters', ctx: { query: '?limit=0&status=sold' }, ex: exchange(200, pets(101)), expected: /^at most 100 animals \(\?limit=0&status=sold, maximum 100\)$/ },
+    ],
     na: [{ why: 'a 400 for limit=1000', ex: exchange(400, errorBody(400)) }],
   },
   'list-limit-accepted': {

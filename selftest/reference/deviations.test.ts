@@ -47,6 +47,11 @@ const PROBES: Record<string, Probe> = {
   'fault-limit-max-99': (s) => status(call(pets(s, '?limit=100'))),
   'fault-limit-min-2': (s) => status(call(pets(s, '?limit=1'))),
   'fault-limit-overflow-500': (s) => status(call(pets(s, '?limit=2147483648'))),
+  'fault-status-filter-no-default-limit': async (s) => {
+    await createMany(s, 25, 'sold');
+    return arr(await call(pets(s, '?status=sold'))).length;
+  },
+  'fault-limit-nonpositive-unbounded': (s) => Promise.all([status(call(pets(s, '?limit=0'))), status(call(pets(s, '?limit=-1')))]),
   'fault-limit-repeated-500': (s) => status(call(pets(s, '?limit=1&limit=500'))),
   'fault-limit-ignored': async (s) => arr(await call(pets(s, '?limit=2'))).length,
   'fault-filter-ignored': async (s) => arr(await call(pets(s, '?status=sold'))).map((p) => p['status']),

@@ -41,11 +41,12 @@ export const listLimitDefault = defineCheck({
   judge: (exchange) => atMost(exchange, 20, 'limit omitted, default 20'),
 });
 
-export const listLimitMax = defineCheck<{ limitText: string }>({
+/** `query`: the query string sent, as it is to be shown ("?limit=0&status=sold", "no query"). */
+export const listLimitMax = defineCheck<{ query: string }>({
   name: 'list-limit-max',
   clause: 'list.limit-max',
   description: 'A listing never holds more than 100 animals',
-  judge: (exchange, { limitText }) => atMost(exchange, 100, `limit=${limitText}, maximum 100`),
+  judge: (exchange, { query }) => atMost(exchange, 100, `${query}, maximum 100`),
 });
 
 export const listLimitAccepted = defineCheck<{ limit: number }>({
