@@ -88,6 +88,7 @@ const CATALOGUE = [
   fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
   fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
   fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
+  fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
   fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),

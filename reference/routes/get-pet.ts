@@ -3,7 +3,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
-import { sendError, sendJson } from '../http.ts';
+import { sendError, sendJson, sendRaw } from '../http.ts';
 import { int64OfDecimal } from '../json.ts';
 import { isSeeded, nextStatus, petJson, type StoredPet } from '../store.ts';
 
@@ -36,6 +36,10 @@ function anotherPet(ctx: Ctx, pet: StoredPet): StoredPet {
 export const getPet: Handler = async (req, res, ctx, url) => {
   if (!authenticate(req, res, ctx, 'get-pet')) return;
   const headers = deprecationHeaders(ctx);
+  if (ctx.dev.has('fault-deprecated-removed-html')) {
+    sendRaw(res, 404, 'text/html; charset=utf-8', `<!DOCTYPE html><html><body><pre>Cannot GET ${url.pathname}</pre></body></html>`);
+    return;
+  }
   if (ctx.dev.has('fault-deprecated-removed')) {
     sendError(res, ctx, 410, 'gone', 'this operation has been removed; use GET /v1/pets?status=…', headers);
     return;

@@ -45,4 +45,17 @@ describe('the clock in skip reasons, the dry run and report.html', () => {
       expect(dry.stdout).toMatch(/the clock \(--now 2026-06-01\) is before/);
     }
   });
+
+  it('past the removal date, a router\'s HTML 404 for the removed operation fails nothing, and is recorded', async () => {
+    const removed = await startReference({ apiKey: KEY, deviations: ['fault-deprecated-removed-html'] });
+    try {
+      const result = await runCli(['--base-url', removed.baseUrl, '--runs', '2', '--seed', '3', '--only', '4.3,7,9', '--now', '2031-01-01'], { API_KEY: KEY });
+      expect(result.code, result.stdout).toBe(0);
+      const observed = result.report?.clauses.find((c) => c.id === AFTER_REMOVAL)?.checks[0];
+      expect(observed?.outcome, observed?.note).toBe('observe');
+      expect(observed?.note).toMatch(/answered 404/);
+    } finally {
+      await removed.close();
+    }
+  });
 });

@@ -112,6 +112,7 @@ const PROBES: Record<string, Probe> = {
   'fault-get-unknown-200': (s) => status(call(pets(s, '/999'))),
   'fault-get-malformed-500': (s) => status(call(pets(s, '/abc'))),
   'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
+  'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),
   'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
 
