@@ -207,14 +207,16 @@ describe('an echoed key in the forms a server may write it back (audit 8 M1)', (
     expect(redactText('token=sk-Test%2fKey%2b12345678&x=1', forms)).toBe('token=$API_KEY&x=1');
   });
 
-  it('cut off inside the key, where an excerpt ends or is marked cut with …', () => {
-    expect(redactText('{"echo":"Bearer sk-Test/K', forms)).toBe('{"echo":"Bearer $API_KEY');
+  it('cut off inside the key, where an excerpt known to be cut ends or a text is marked cut with …', () => {
+    expect(redactText('{"echo":"Bearer sk-Test/K', forms, { cutAtEnd: true })).toBe('{"echo":"Bearer $API_KEY');
     expect(redactText('401 {"echo":"Bearer sk-Test/Key+1…', forms)).toBe('401 {"echo":"Bearer $API_KEY…');
     expect(redactText('401 {"echo":"Bearer sk-Te…', forms)).toBe('401 {"echo":"Bearer $API_KEY…');
   });
 
-  it('leaves a start of the key alone where the text goes on after it, and starts shorter than 4 characters', () => {
+  it('leaves a start of the key alone where the text goes on after it or simply ends, and starts shorter than 4 characters', () => {
     expect(redactText('sk-Test is the prefix of our test keys', forms)).toBe('sk-Test is the prefix of our test keys');
+    // A key that begins with a word must not take that word out of clause ids and titles.
+    expect(redactText('create.ignores-client-id', keyForms('client-id-replay-key-5521'))).toBe('create.ignores-client-id');
     expect(redactText('ends in sk-…', forms)).toBe('ends in sk-…');
   });
 

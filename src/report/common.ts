@@ -245,36 +245,39 @@ function secretPattern(secret: string): string {
 export const CUT_SECRET_MIN = 4;
 
 /**
- * A start of the secret (CUT_SECRET_MIN characters or more, short of the whole) where a text ends
- * or was cut with `…`: excerpts are cut at a byte count that may fall inside an echoed key.
+ * A start of the secret (CUT_SECRET_MIN characters or more, short of the whole) where a text was
+ * cut with `…`, or, for an excerpt known to be cut (`atEnd`), where it ends: excerpts are cut at a
+ * byte count that may fall inside an echoed key. Elsewhere a start of the key is left alone, as a
+ * key beginning with a word would take that word out of every report ("client-id").
  */
-function cutPattern(secret: string): string {
+function cutPattern(secret: string, atEnd: boolean): string {
   const chars = Array.from(secret);
   let tail = '';
   for (let i = chars.length - 2; i >= CUT_SECRET_MIN; i--) tail = `(?:${escapeRegExp(chars[i]!)}${tail})?`;
-  return `${escapeRegExp(chars.slice(0, CUT_SECRET_MIN).join(''))}${tail}(?=…|$)`;
+  return `${escapeRegExp(chars.slice(0, CUT_SECRET_MIN).join(''))}${tail}(?=…${atEnd ? '|$' : ''})`;
 }
 
 const PATTERNS = new Map<string, RegExp>();
 
 /** One alternation, longest secret first, then the cut-off starts of the long ones; built once per list. */
-function redactionPattern(list: string[]): RegExp {
-  const id = list.join('\u0000');
+function redactionPattern(list: string[], atEnd: boolean): RegExp {
+  const id = `${atEnd}\u0000${list.join('\u0000')}`;
   let pattern = PATTERNS.get(id);
   if (!pattern) {
-    const cut = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH && Array.from(secret).length > CUT_SECRET_MIN).map(cutPattern);
+    const cut = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH && Array.from(secret).length > CUT_SECRET_MIN).map((secret) => cutPattern(secret, atEnd));
     pattern = new RegExp([...list.map(secretPattern), ...cut].join('|'), 'gu');
     PATTERNS.set(id, pattern);
   }
   return pattern;
 }
 
-export function redactText(text: string, secrets: readonly string[] | undefined): string {
+/** `cutAtEnd`: the text is an excerpt whose end cut what followed. */
+export function redactText(text: string, secrets: readonly string[] | undefined, { cutAtEnd = false } = {}): string {
   const list = usableSecrets(secrets);
   if (list.length === 0) return text;
   // One pass, so a placeholder just written is never scanned again; existing placeholders are
   // split out so a secret inside "$API_KEY" is left alone.
-  const pattern = redactionPattern(list);
+  const pattern = redactionPattern(list, cutAtEnd);
   return text
     .split(SECRET_PLACEHOLDER)
     .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
@@ -296,6 +299,9 @@ function redactValue(value: unknown, secrets: string[], dataKeys = false): unkno
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[dataKeys ? redactText(k, secrets) : k] = redactValue(v, secrets, k === 'headers');
+    // A response's excerpt that stops short of its body was cut at its end.
+    const excerpt = (value as { bodyExcerpt?: unknown; bodyTruncated?: unknown }).bodyExcerpt;
+    if (typeof excerpt === 'string' && (value as { bodyTruncated?: unknown }).bodyTruncated === true) out.bodyExcerpt = redactText(excerpt, secrets, { cutAtEnd: true });
     return out;
   }
   return value;
