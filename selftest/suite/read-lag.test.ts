@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { fetchShownPet, readAfterWrite } from '../../src/suite/read-lag.ts';
+import { fetchShownPet, readAfterWrite, waitingReads } from '../../src/suite/read-lag.ts';
 import type { WorkerContext } from '../../src/suite/worker.ts';
 import { exchange } from '../checks/helpers.ts';
 
@@ -81,6 +81,7 @@ describe('readAfterWrite', () => {
     expect(fetched.map((f) => f.exchange.response?.status)).toEqual(Array(10).fill(200));
     // One read backs off through the window (about five 404s before 400 ms); each other sent its first GET and one after it.
     expect(server.misses).toBeLessThanOrEqual(6 + 9);
+    expect(waitingReads(ctx)).toBe(0);
   });
 
   it('never closes the window early: a read held back by a shorter lag learned before is still found at 950 ms', async () => {

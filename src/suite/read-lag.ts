@@ -48,14 +48,50 @@ function lagOf(ctx: WorkerContext, kind: string): KindLag {
   return lag;
 }
 
+/** Per worker, the reads waiting now (they hold no request on the wire) and whom to tell when one starts. */
+const WAITING = new WeakMap<WorkerContext, { count: number; listener?: () => void }>();
+
+function waitingOf(ctx: WorkerContext): { count: number; listener?: () => void } {
+  let waiting = WAITING.get(ctx);
+  if (!waiting) WAITING.set(ctx, (waiting = { count: 0 }));
+  return waiting;
+}
+
+/** How many reads of the worker are waiting out a lag now. */
+export function waitingReads(ctx: WorkerContext): number {
+  return WAITING.get(ctx)?.count ?? 0;
+}
+
 /**
- * Waits `what` ms, or until `what` settles. Returns the ms waited: those asked for (a timer may
- * fire a little early, and the window is the waits asked for, as READ_LAG_DELAYS_MS are), or those
- * measured while waiting for another read.
+ * Calls `listener` (in a microtask) each time a read of the worker starts waiting out a lag, until
+ * the returned function is called: a pipelined property sends its next inputs meanwhile.
  */
-async function pause(what: number | Promise<void>): Promise<number> {
+export function onReadWaiting(ctx: WorkerContext, listener: () => void): () => void {
+  const waiting = waitingOf(ctx);
+  const before = waiting.listener;
+  let listening = true;
+  waiting.listener = () => queueMicrotask(() => listening && listener());
+  return () => {
+    listening = false;
+    waiting.listener = before;
+  };
+}
+
+/**
+ * Waits `what` ms, or until `what` settles, counted among the worker's waiting reads. Returns the
+ * ms waited: those asked for (a timer may fire a little early, and the window is the waits asked
+ * for, as READ_LAG_DELAYS_MS are), or those measured while waiting for another read.
+ */
+async function pause(ctx: WorkerContext, what: number | Promise<void>): Promise<number> {
+  const waiting = waitingOf(ctx);
   const started = performance.now();
-  await (typeof what === 'number' ? sleep(what) : what);
+  waiting.count++;
+  waiting.listener?.();
+  try {
+    await (typeof what === 'number' ? sleep(what) : what);
+  } finally {
+    waiting.count--;
+  }
   return typeof what === 'number' ? what : performance.now() - started;
 }
 
@@ -71,6 +107,8 @@ async function pause(what: number | Promise<void>): Promise<number> {
  * - once a read still lagged when its window closed, later ones get one request only: that failure
  *   is on record already, and a store that loses writes must not cost a second per read (nor per
  *   shrinking step).
+ * While a read waits, it holds no request on the wire: a pipelined property sends its next inputs
+ * (see onReadWaiting).
  */
 export async function readAfterWrite(
   ctx: WorkerContext,
@@ -82,7 +120,7 @@ export async function readAfterWrite(
   const lag = lagOf(ctx, kind);
   const started = performance.now();
   let waited = 0;
-  if (options.fresh && lag.seenMs > 0 && !lag.gaveUp) waited += await pause(lag.seenMs);
+  if (options.fresh && lag.seenMs > 0 && !lag.gaveUp) waited += await pause(ctx, lag.seenMs);
   const heldMs = Math.round(waited);
   let sentLast = performance.now();
   let exchange = await send();
@@ -92,14 +130,14 @@ export async function readAfterWrite(
     while (lags(exchange) && !lag.gaveUp) {
       if (lag.finding && !found) {
         // Another read is finding out how long this kind lags: wait for it, then that long since this one began.
-        waited += await pause(lag.finding);
+        waited += await pause(ctx, lag.finding);
         const rest = lag.seenMs - (performance.now() - started);
-        if (rest > 0 && !lag.gaveUp) waited += await pause(rest);
+        if (rest > 0 && !lag.gaveUp) waited += await pause(ctx, rest);
       } else {
         const next = SCHEDULE_MS.find((ms) => ms > waited);
         if (next === undefined) break;
         if (lag.seenMs === 0 && !lag.finding) lag.finding = new Promise((resolve) => (found = resolve));
-        waited += await pause(next - waited);
+        waited += await pause(ctx, next - waited);
       }
       misses++;
       sentLast = performance.now();
