@@ -39,7 +39,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
             const target = new URL(location, exchange.request.url);
             // The key goes only where it was meant to: a Location on another origin is not followed.
             if (target.origin !== new URL(exchange.request.url).origin) return { exchange };
-            return { exchange, created, fetched: await fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href })) };
+            return { exchange, created, fetched: await fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href }), { fresh: true }) };
           },
           judge: (input, { exchange, created, fetched }) => {
             const name = nameEdge(input.name as string);
@@ -143,7 +143,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
       const existing = createdBody(await s.send('createPet', { body: stringifyJson({ name: 'Keeps its id', categoryId: category(0), status: first }) }));
       if (existing && isInt(existing.id)) {
         const id = String(existing.id);
-        const fetched = readable ? (await fetchShownPet(s.ctx, () => s.send('getPet', { path: { petId: id } }))).exchange : undefined;
+        const fetched = readable ? (await fetchShownPet(s.ctx, () => s.send('getPet', { path: { petId: id } }), { fresh: true })).exchange : undefined;
         // Judged only where GET shows the animal as created: a GET that is wrong already fails elsewhere.
         const shown = fetched?.response?.status === 200 ? jsonObject(fetched) : undefined;
         const before = shown && samePet(s.ctx.env, shown, existing) ? shown : undefined;

@@ -18,18 +18,18 @@ function removal(s: Scenario): Date {
 }
 
 /**
- * GET /pets/{petId} of an animal the service has shown, a 404 tried again while it may still be lag;
- * past the removal a 404 is what a removed operation answers, so it is taken at once.
+ * GET /pets/{petId} of an animal the service has shown, a 404 tried again while it may still be lag
+ * (`fresh`: just created); past the removal a 404 is what a removed operation answers, so it is taken at once.
  */
-async function fetchPet(s: Scenario, pet: Pet): Promise<Fetched> {
+async function fetchPet(s: Scenario, pet: Pet, fresh = false): Promise<Fetched> {
   const send = () => s.send('getPet', { path: { petId: String(pet.id) } });
-  return s.isRemoved('getPet') ? { exchange: await send(), misses: 0, lagMs: 0 } : fetchShownPet(s.ctx, send);
+  return s.isRemoved('getPet') ? { exchange: await send(), misses: 0, lagMs: 0 } : fetchShownPet(s.ctx, send, { fresh });
 }
 
 /** Some animal the store shows, creating one where writes are allowed and the store is empty; else why there is none. */
-async function someListedPet(s: Scenario): Promise<{ pet: Pet } | { reason: string; blockedBy?: BlockedBy }> {
+async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } | { reason: string; blockedBy?: BlockedBy }> {
   const first = listed(await s.send('listPets', { query: 'limit=5' }))?.[0];
-  if (first) return { pet: first };
+  if (first) return { pet: first, fresh: false };
   if (!s.config.writes) return { reason: 'the store is empty and writes are off' };
   const known = await knownCategories(s);
   if ('reason' in known) return known;
@@ -37,7 +37,7 @@ async function someListedPet(s: Scenario): Promise<{ pet: Pet } | { reason: stri
   const exchange = await s.send('createPet', { body: stringifyJson(pet) });
   s.check(exchange, { 'create-201-pet': { category: categoryBasis(known, pet.categoryId) } });
   const created = createdBody(exchange);
-  return created ? { pet: created } : { reason: 'the store is empty and creating an animal failed' };
+  return created ? { pet: created, fresh: true } : { reason: 'the store is empty and creating an animal failed' };
 }
 
 describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
@@ -49,7 +49,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
       send: async (input) => {
         const created = createdBody(await s.send('createPet', { body: stringifyJson(input) }));
         if (!created || created.id === undefined) return undefined;
-        return { created, fetched: await fetchPet(s, created) };
+        return { created, fetched: await fetchPet(s, created, true) };
       },
       judge: (_input, result) => {
         if (result) s.judge(result.fetched.exchange, { 'get-200-pet': { expected: result.created }, 'get-read-lag': result.fetched });
@@ -106,7 +106,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
       }
       const { pet } = found;
       const id = String(pet.id);
-      const { exchange } = await fetchPet(s, pet);
+      const { exchange } = await fetchPet(s, pet, found.fresh);
       s.check(exchange, {
         'deprecation-operational': { removal: removalDate, id },
         'deprecation-headers-well-formed': {},

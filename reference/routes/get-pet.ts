@@ -10,7 +10,9 @@ import { isSeeded, nextStatus, petJson, type StoredPet } from '../store.ts';
 /** 2025-01-01T00:00:00Z as an RFC 9745 structured-field date. */
 const DEPRECATION = `@${Date.UTC(2025, 0, 1) / 1000}`;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** allowed-read-lag and allowed-read-lag-slow: how long a created pet stays unseen here. */
 const READ_LAG_MS = 50;
+const SLOW_READ_LAG_MS = 900;
 
 function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   if (ctx.dev.has('allowed-no-deprecation-headers')) return {};
@@ -62,8 +64,9 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   }
   const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
   const stored = ctx.store.get(id);
-  // allowed-read-lag: a pet shows up here 50 ms after its creation, as on a replica behind the primary.
-  const pet = stored && ctx.dev.has('allowed-read-lag') && Date.now() - Date.parse(stored.createdAt) < READ_LAG_MS ? undefined : stored;
+  // allowed-read-lag(-slow): a pet shows up here 50 (900) ms after its creation, as on a replica behind the primary.
+  const lagMs = ctx.dev.has('allowed-read-lag-slow') ? SLOW_READ_LAG_MS : ctx.dev.has('allowed-read-lag') ? READ_LAG_MS : 0;
+  const pet = stored && Date.now() - Date.parse(stored.createdAt) < lagMs ? undefined : stored;
   if (pet === undefined) {
     if (ctx.dev.has('fault-get-unknown-200')) {
       const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };

@@ -643,6 +643,7 @@ const TABLE: Table = {
       { why: 'found by the first GET', ex: exchange(200, pet(7)), value: 'found by the first GET' },
       { why: 'found after two 404s, 63 ms on', ex: exchange(200, pet(7)), ctx: { misses: 2, lagMs: 63 }, value: '404 at first, found within 100 ms' },
       { why: 'found after 1.2 s', ex: exchange(200, pet(7)), ctx: { misses: 6, lagMs: 1200 }, value: '404 at first, found within 2000 ms' },
+      { why: 'found by a GET held back 900 ms', ex: exchange(200, pet(7)), ctx: { misses: 0, lagMs: 903, heldMs: 903 }, value: 'found within 1000 ms, its first GET held back by the lag earlier reads met' },
     ],
     na: [
       { why: 'never found (get.200-pet fails it)', ex: exchange(404, errorBody(404, 'not_found')), ctx: { misses: 6, lagMs: 1000 } },

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The status it was answered with, once answered. */
+  status?: number;
   /** With `whole`: the request's headers (hop-by-hop and length headers left out) and body. */
   headers?: Record<string, string>;
   body?: Buffer;
@@ -50,6 +52,7 @@ export async function startRecordingProxy(target: string, flight: Flight = { now
     const forward = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
+        recorded.status = answer.statusCode;
         const pass = () => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

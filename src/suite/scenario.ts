@@ -9,6 +9,7 @@ import { addFailure } from '../report/failures.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type FailureEvidence, type Outcome } from '../report/model.ts';
 import { evidenceOf, failureOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
+import { onReadWaiting, waitingReads } from './read-lag.ts';
 import { isSelected } from './selection.ts';
 import { workerContext, type ClauseGate, type WorkerContext } from './worker.ts';
 
@@ -106,6 +107,9 @@ function fnv1a(text: string): number {
 }
 
 const PROPERTY_BUDGET_MS = 30_000;
+
+/** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
+const MAX_INPUTS_WAITING = 64;
 
 export class Scenario {
   private failures = 0;
@@ -263,9 +267,26 @@ export class Scenario {
     const remaining = this.config.deadline - Date.now();
     if (remaining <= 0) throw new BudgetExhausted();
     const sequential = typeof body === 'function' ? body : async (value: T) => body.judge(value, await body.send(value));
+    const examples = options.examples ?? [];
+    const runs = options.runs ?? this.config.runs;
+    const seed = fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
+    const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
     // Edge values first, outside fast-check: its `examples` would map each value back through the
     // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
-    for (const example of options.examples ?? []) {
+    // Given a Probe, they lead the same pipeline as the sampled inputs, still one at a time and
+    // whatever the time limit, but reads waiting out a lag wait side by side.
+    if (typeof body !== 'function') {
+      const failure = await this.runPipelined([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], body, Date.now() + timeLimit, examples.length);
+      if (!failure) return true;
+      if (failure.index >= examples.length) {
+        // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
+        const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
+        if (replayLimit > 0 && !(await this.checkProperty(arbitrary, sequential, runs, seed, replayLimit))) return false;
+      }
+      this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), seed: this.config.seed });
+      return false;
+    }
+    for (const example of examples) {
       try {
         await sequential(example);
       } catch (error) {
@@ -273,18 +294,6 @@ export class Scenario {
         this.recordFailures(error, { counterexample: stringifyJson(example), seed: this.config.seed });
         return false;
       }
-    }
-    const runs = options.runs ?? this.config.runs;
-    const seed = fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
-    const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
-    if (typeof body !== 'function') {
-      const failure = await this.runPipelined(fc.sample(arbitrary, { seed, numRuns: runs }), body, Date.now() + timeLimit);
-      if (!failure) return true;
-      // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
-      const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
-      if (replayLimit > 0 && !(await this.checkProperty(arbitrary, sequential, runs, seed, replayLimit))) return false;
-      this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), seed: this.config.seed });
-      return false;
     }
     return this.checkProperty(arbitrary, sequential, runs, seed, timeLimit);
   }
@@ -311,41 +320,55 @@ export class Scenario {
   /**
    * Keeps pipelineDepth inputs' requests on the wire (never more than --concurrency) and judges each
    * answer, in input order, while the next ones are out: the judging no longer waits for the
-   * network, nor the network for the judging. Returns the first MUST failure and its input; every
-   * request sent is awaited before it returns.
+   * network, nor the network for the judging. The first `examples` values (edge values) go one at a
+   * time, as they did before they joined the pipeline, and whatever `stopAt` says. An input whose
+   * read waits out a lag (src/suite/read-lag.ts) holds no request on the wire meanwhile, so the next
+   * inputs go out, up to MAX_INPUTS_WAITING of them ahead. Returns the first MUST failure, its input
+   * and the input's index; every request sent is awaited before it returns.
    */
-  private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number): Promise<{ error: ConformanceFailures; value: T } | undefined> {
+  private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number, examples = 0): Promise<{ error: ConformanceFailures; value: T; index: number } | undefined> {
     const depth = this.config.pipelineDepth;
     const inFlight: Promise<R>[] = [];
     let sent = 0;
+    let answered = 0;
     const launch = () => {
       const pending = probe.send(values[sent++]!);
       // Awaited in turn; until then a rejection must not count as unhandled.
       pending.catch(() => undefined);
       inFlight.push(pending);
     };
-    const more = () => sent < values.length && Date.now() < stopAt;
-    while (inFlight.length < depth && more()) launch();
-    for (let i = 0; inFlight.length; i++) {
-      let result: R;
-      try {
-        result = await inFlight.shift()!;
-      } catch (error) {
-        await Promise.allSettled(inFlight);
-        throw error;
+    const more = () => sent < values.length && (sent < examples || Date.now() < stopAt);
+    const room = () => inFlight.length - waitingReads(this.ctx) < (answered < examples ? 1 : depth) && inFlight.length < depth + MAX_INPUTS_WAITING;
+    const fill = () => {
+      while (room() && more()) launch();
+    };
+    const stopListening = onReadWaiting(this.ctx, fill);
+    try {
+      fill();
+      for (let i = 0; inFlight.length; i++) {
+        let result: R;
+        try {
+          result = await inFlight.shift()!;
+        } catch (error) {
+          await Promise.allSettled(inFlight);
+          throw error;
+        }
+        answered++;
+        fill();
+        // undici writes a request on a reused connection in the next check phase: let it go out first.
+        if (inFlight.length) await new Promise<void>((resolve) => setImmediate(resolve));
+        try {
+          probe.judge(values[i]!, result);
+        } catch (error) {
+          await Promise.allSettled(inFlight);
+          if (error instanceof ConformanceFailures) return { error, value: values[i]!, index: i };
+          throw error;
+        }
       }
-      if (more()) launch();
-      // undici writes a request on a reused connection in the next check phase: let it go out first.
-      if (inFlight.length) await new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        probe.judge(values[i]!, result);
-      } catch (error) {
-        await Promise.allSettled(inFlight);
-        if (error instanceof ConformanceFailures) return { error, value: values[i]! };
-        throw error;
-      }
+      return undefined;
+    } finally {
+      stopListening();
     }
-    return undefined;
   }
 
   /**

@@ -1,0 +1,122 @@
+// readAfterWrite against a simulated replica (no server): an animal written at some moment is seen
+// by reads from `lagMs` later, or never when the write is lost. Real timers, so every bound below
+// leaves room for a loaded machine; each test takes about a second at most.
+
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { fetchShownPet, readAfterWrite, waitingReads } from '../../src/suite/read-lag.ts';
+import type { WorkerContext } from '../../src/suite/worker.ts';
+import { exchange } from '../checks/helpers.ts';
+
+/** What the lag logic keys on: each test a worker of its own, so nothing learned carries over. */
+const worker = () => ({}) as WorkerContext;
+
+interface Replica {
+  /** Writes one animal now; the returned send GETs it (404 until it shows, 200 after). */
+  write(): () => Promise<Exchange>;
+  /** GETs sent, and how many of them were answered 404. */
+  gets: number;
+  misses: number;
+}
+
+/** A replica that shows each write `lagMs` after it (never, with Infinity). */
+function replica(lagMs: number): Replica {
+  const r: Replica = {
+    gets: 0,
+    misses: 0,
+    write() {
+      const writtenAt = performance.now();
+      return async () => {
+        r.gets++;
+        const seen = performance.now() - writtenAt >= lagMs;
+        if (!seen) r.misses++;
+        return seen ? exchange(200, { id: 1, name: 'Rex', categoryId: 1 }) : exchange(404, { code: 'not_found', message: 'no pet', status: 404 });
+      };
+    },
+  };
+  return r;
+}
+
+describe('readAfterWrite', () => {
+  it('sends one GET to a server that shows every write at once', async () => {
+    const ctx = worker();
+    const server = replica(0);
+    const fetched = await fetchShownPet(ctx, server.write(), { fresh: true });
+    expect(fetched.exchange.response?.status).toBe(200);
+    expect([server.gets, fetched.misses, fetched.heldMs]).toEqual([1, 0, undefined]);
+  });
+
+  it('once a read met a lag, holds the first GET of a fresh write back that long instead of spending it on 404s', async () => {
+    const ctx = worker();
+    const server = replica(150);
+    const first = await fetchShownPet(ctx, server.write(), { fresh: true });
+    expect(first.exchange.response?.status).toBe(200);
+    expect(first.misses).toBeGreaterThan(0);
+    const missesBefore = server.misses;
+    const later = await fetchShownPet(ctx, server.write(), { fresh: true });
+    expect(later.exchange.response?.status).toBe(200);
+    expect(later.misses).toBe(0);
+    expect(later.heldMs).toBeGreaterThanOrEqual(150);
+    expect(server.misses).toBe(missesBefore);
+  });
+
+  it('holds back no read of an animal only listed (its write may be long past)', async () => {
+    const ctx = worker();
+    const server = replica(150);
+    await fetchShownPet(ctx, server.write(), { fresh: true });
+    const old = server.write();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    const listedRead = await fetchShownPet(ctx, old);
+    expect(listedRead.misses).toBe(0);
+    expect(listedRead.heldMs).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('lets reads lagging side by side wait for the one finding out how long: its 404s, and at most one more each', async () => {
+    const ctx = worker();
+    const server = replica(400);
+    const reads = Array.from({ length: 10 }, () => fetchShownPet(ctx, server.write(), { fresh: true }));
+    const fetched = await Promise.all(reads);
+    expect(fetched.map((f) => f.exchange.response?.status)).toEqual(Array(10).fill(200));
+    // One read backs off through the window (about five 404s before 400 ms); each other sent its first GET and one after it.
+    expect(server.misses).toBeLessThanOrEqual(6 + 9);
+    expect(waitingReads(ctx)).toBe(0);
+  });
+
+  it('never closes the window early: a read held back by a shorter lag learned before is still found at 950 ms', async () => {
+    const ctx = worker();
+    await fetchShownPet(ctx, replica(100).write(), { fresh: true });
+    const slower = replica(950);
+    const fetched = await fetchShownPet(ctx, slower.write(), { fresh: true });
+    expect(fetched.exchange.response?.status).toBe(200);
+    expect(fetched.heldMs).toBeGreaterThanOrEqual(100);
+  });
+
+  it('still fails a store that loses writes, within one window for reads side by side, and then with one GET per read', async () => {
+    const ctx = worker();
+    const server = replica(Infinity);
+    const started = performance.now();
+    const fetched = await Promise.all(Array.from({ length: 10 }, () => fetchShownPet(ctx, server.write(), { fresh: true })));
+    expect(fetched.map((f) => f.exchange.response?.status)).toEqual(Array(10).fill(404));
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(1900);
+    // The finder's 7 GETs; each other read its first GET and one when the finder gave up.
+    expect(server.gets).toBeLessThanOrEqual(7 + 2 * 9);
+    const gets = server.gets;
+    const later = await fetchShownPet(ctx, server.write(), { fresh: true });
+    expect(later.exchange.response?.status).toBe(404);
+    expect(server.gets).toBe(gets + 1);
+  });
+
+  it('keeps what it learns per kind of read', async () => {
+    const ctx = worker();
+    const server = replica(150);
+    await fetchShownPet(ctx, server.write(), { fresh: true });
+    const lags = (e: Exchange) => e.response?.status === 404;
+    const otherKind = await readAfterWrite(ctx, 'listPets', server.write(), lags, { fresh: true });
+    expect(otherKind.misses).toBeGreaterThan(0);
+    expect(otherKind.heldMs).toBeUndefined();
+  });
+});
