@@ -5,8 +5,8 @@ export const BUILD_OUTPUTS: Record<'dist/cli.js' | 'dist/reference.js' | 'dist/t
 /** Where the build writes the digest of each output's sources. */
 export const STAMP: string;
 export type Stamp = Record<string, { sources: string[]; sha256: string }>;
-/** The sha256 of the sources (folders or files) under `root`: every file's path and content. */
-export function sourceDigest(root: string, sources: string[]): string;
+/** The sha256 of the sources (folders or files) under `root`: every file's path and content (`digests`: those of single sources already taken). */
+export function sourceDigest(root: string, sources: string[], digests?: Map<string, string>): string;
 /** What the build records for its outputs: each one's sources and their digest. */
 export function stampOf(root: string, outputs?: Record<string, string[]>): Stamp;
 export function writeStamp(root: string, stamp: Stamp): void;
