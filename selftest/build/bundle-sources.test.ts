@@ -1,4 +1,4 @@
-// A bundle counts as fresh while it is newer than what BUNDLE_SOURCES names (bin/fresh.mjs). Every
+// A bundle counts as fresh while what BUNDLE_SOURCES names is as it was built from (bin/fresh.mjs). Every
 // source the build put into a bundle, as its source map lists them, must lie under one of those
 // names, or an edit to it would leave the old copy running. (npm ci builds dist/: prepare.)
 import { readdirSync, readFileSync } from 'node:fs';

@@ -37,12 +37,12 @@ describe('loadBaseline', () => {
       ['top.yaml', '- clause: x\n  reason: y\n', /top level must be an object, got a list/],
       ['noknown.yaml', 'known_failures: []\n', /unknown top-level key "known_failures"/],
       ['notlist.yaml', 'known: true\n', /"known" must be a list, got boolean true/],
-      ['noclause.yaml', 'known:\n  - reason: y\n', /known\[0\]\.clause must be a non-empty string, got undefined/],
-      ['noreason.yaml', 'known:\n  - clause: 4.1-limit-max\n', /known\[0\]\.reason must be a non-empty string .*clause 4\.1-limit-max/],
-      ['baddate.yaml', 'known:\n  - clause: a\n    reason: b\n    expires: 2025-13-01\n', /known\[0\]\.expires must be a date written YYYY-MM-DD \(clause a\), got "2025-13-01"/],
+      ['noclause.yaml', 'known:\n  - reason: y\n', /known entry 1 \(known\[0\]\): clause must be a non-empty string, got undefined/],
+      ['noreason.yaml', 'known:\n  - clause: 4.1-limit-max\n', /known entry 1 \(known\[0\]\): reason must be a non-empty string .*clause 4\.1-limit-max/],
+      ['baddate.yaml', 'known:\n  - clause: a\n    reason: b\n    expires: 2025-13-01\n', /known entry 1 \(known\[0\]\): expires must be a date written YYYY-MM-DD \(clause a\), got "2025-13-01"/],
       ['baddate2.json', '{"known":[{"clause":"a","reason":"b","expires":"31/12/2025"}]}', /expires must be a date written YYYY-MM-DD/],
-      ['extra.yaml', 'known:\n  - clause: a\n    reason: b\n    owner: me\n', /known\[0\] has an unknown key "owner"/],
-      ['dup.yaml', 'known:\n  - clause: a\n    reason: b\n  - clause: a\n    reason: c\n', /clause "a" is listed twice \(known\[0\] and known\[1\]\)/],
+      ['extra.yaml', 'known:\n  - clause: a\n    reason: b\n    owner: me\n', /known entry 1 \(known\[0\]\) has an unknown key "owner"/],
+      ['dup.yaml', 'known:\n  - clause: a\n    reason: b\n  - clause: a\n    reason: c\n', /clause "a" is listed twice: known entry 1 \(known\[0\]\) and known entry 2 \(known\[1\]\)\./],
     ];
     for (const [name, text, message] of cases) {
       const path = file(name, text);
@@ -56,6 +56,17 @@ describe('loadBaseline', () => {
     }
     const gone = join(dir, 'does-not-exist.yaml');
     await expect(loadBaseline(gone)).rejects.toThrow(`Cannot read baseline file ${gone}: no such file`);
+  });
+
+  it('names an entry as a person counts the list, from 1, with its 0-based index beside it, in every message', () => {
+    const good = { clause: 'a', reason: 'r' };
+    const fourth = (entry: unknown) => () => parseBaseline({ known: [good, { ...good, clause: 'b' }, { ...good, clause: 'c' }, entry] }, 'list.yaml');
+    expect(fourth('x')).toThrow('known entry 4 (known[3]) must be an object, got "x"');
+    expect(fourth({ ...good, clause: 'd', owner: 'me' })).toThrow('known entry 4 (known[3]) has an unknown key "owner"');
+    expect(fourth({ reason: 'r' })).toThrow('known entry 4 (known[3]): clause must be a non-empty string, got undefined');
+    expect(fourth({ clause: 'd' })).toThrow('known entry 4 (known[3]): reason must be a non-empty string');
+    expect(fourth({ ...good, clause: 'd', expires: 'soon' })).toThrow('known entry 4 (known[3]): expires must be a date written YYYY-MM-DD (clause d), got "soon"');
+    expect(fourth({ ...good, clause: 'b' })).toThrow('clause "b" is listed twice: known entry 2 (known[1]) and known entry 4 (known[3]).');
   });
 
   it('parseBaseline names its source', () => {

@@ -111,6 +111,33 @@ describe('collect: a clause failed on several operations', () => {
   });
 });
 
+describe('collect: a SHOULD clause warned on several operations', () => {
+  const SHOULD: Clause = { ...CLAUSE, id: 'auth.www-authenticate', level: 'SHOULD' };
+  function warning(name: string, warnings: FailureEvidence[]): { meta: ScenarioMeta } {
+    const first = warnings[0]!;
+    const record: CheckRecord = { check: 'auth-www-authenticate', clause: SHOULD.id, judged: warnings.length, outcome: 'warn', expected: first.expected, actual: first.actual, evidence: first.evidence, warnings };
+    return { meta: { scenario: name, declared: [record.check], checks: [record], requests: 1, rateLimited: 0, retryAfter: [], unavailable: 0 } };
+  }
+
+  it('keeps one warning per operation from every scenario, the first one also in the check\'s own fields', () => {
+    const scenarios = [warning('listPets', [failure('listPets')]), warning('listPets again', [failure('listPets', 'seen twice')]), warning('sendMessage', [failure('sendMessage')])];
+    const clause = collect([SHOULD], scenarios, () => true).clauses[0]!;
+    const check = clause.checks[0]!;
+    expect(clause.outcome).toBe('warn');
+    expect(check.warnings?.map((w) => w.operation)).toEqual(['listPets', 'sendMessage']);
+    expect(check.warnings?.map((w) => w.evidence?.curl)).toEqual([`curl -X POST 'http://127.0.0.1:1/listPets'`, `curl -X POST 'http://127.0.0.1:1/sendMessage'`]);
+    expect(check.actual).toBe('no 401 on listPets');
+    expect(check.failures).toBeUndefined();
+  });
+
+  it('keeps at most MAX_FAILURES_PER_CLAUSE warnings and counts the rest', () => {
+    const ops = Array.from({ length: MAX_FAILURES_PER_CLAUSE + 3 }, (_, i) => `op${i}`);
+    const check = collect([SHOULD], ops.map((op) => warning(op, [failure(op)])), () => true).clauses[0]!.checks[0]!;
+    expect(check.warnings?.map((w) => w.operation)).toEqual(ops.slice(0, MAX_FAILURES_PER_CLAUSE));
+    expect(check.moreWarnings).toBe(3);
+  });
+});
+
 describe('collect: the capability profile', () => {
   const catalogue = loadClauses();
   const observations = catalogue.filter((clause) => clause.level === 'OBSERVE');

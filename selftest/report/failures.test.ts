@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addFailure, failuresOf } from '../../src/report/failures.ts';
+import { addFailure, addWarning, capClauseFailures, failuresOf, moreFailuresOf } from '../../src/report/failures.ts';
 import type { CheckResult } from '../../src/report/model.ts';
-import { AUTH_HOLES, LIMIT_FAILURE } from './fixture.ts';
+import { AUTH_HOLES, LIMIT_FAILURE, NO_CHALLENGE } from './fixture.ts';
 
 const blank = (): CheckResult => ({ check: 'auth-401', clause: 'auth.required', outcome: 'fail', judged: 2 });
 
@@ -69,5 +69,38 @@ describe('failuresOf', () => {
     expect(failuresOf(check)).toEqual([AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]);
     const [own] = failuresOf(LIMIT_FAILURE);
     expect(own).toEqual({ expected: LIMIT_FAILURE.expected, actual: LIMIT_FAILURE.actual, evidence: LIMIT_FAILURE.evidence, counterexample: '{"limit":101}', seed: 1234567, path: '14:2:0' });
+  });
+});
+
+describe('addWarning: a check of a SHOULD clause keeps every operation it warned on, as a failing check does', () => {
+  const warned = (): CheckResult => ({ check: 'auth-www-authenticate', clause: 'auth.www-authenticate', outcome: 'warn', judged: 2 });
+
+  it('lists one warning per operation, the first on each kept, the first of all mirrored, in warnings and not failures', () => {
+    const check = warned();
+    addWarning(check, NO_CHALLENGE.listPets, { replace: false });
+    addWarning(check, { ...NO_CHALLENGE.listPets, actual: 'seen again' }, { replace: false });
+    addWarning(check, NO_CHALLENGE.sendMessage, { replace: false });
+    expect(check.warnings).toEqual([NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]);
+    expect(check.failures).toBeUndefined();
+    expect(check.actual).toBe(NO_CHALLENGE.listPets.actual);
+    expect(check.evidence).toEqual(NO_CHALLENGE.listPets.evidence);
+    expect(failuresOf(check)).toEqual([NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]);
+  });
+
+  it('counts operations past the cap in moreWarnings, and the clause cap applies to warnings as to failures', () => {
+    const check = warned();
+    for (let i = 0; i < 4; i++) addWarning(check, { operation: `op${i}`, expected: 'a challenge', actual: 'none' }, { replace: false, max: 2 });
+    expect(check.warnings?.map((w) => w.operation)).toEqual(['op0', 'op1']);
+    expect(check.moreWarnings).toBe(2);
+    expect(check.moreFailures).toBeUndefined();
+    expect(moreFailuresOf(check)).toBe(2);
+    const first = warned();
+    const second = { ...warned(), check: 'other' };
+    for (let i = 0; i < 3; i++) addWarning(first, { operation: `op${i}`, actual: 'none' }, { replace: false });
+    for (let i = 0; i < 2; i++) addWarning(second, { operation: `other${i}`, actual: 'none' }, { replace: false });
+    capClauseFailures([first, second], 3);
+    expect(first.warnings?.map((w) => w.operation)).toEqual(['op0', 'op1', 'op2']);
+    expect(second.warnings?.map((w) => w.operation)).toEqual(['other0']);
+    expect(second.moreWarnings).toBe(1);
   });
 });

@@ -373,3 +373,49 @@ export function makeKnownFailureReport(): RunReport {
   report.clauses.find((c) => c.id === '4.1-limit-max')!.known = { reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' };
   return report;
 }
+
+const noChallenge = (operation: string, method: string, url: string) => ({
+  operation,
+  expected: 'WWW-Authenticate: Bearer …',
+  actual: `no WWW-Authenticate header on the 401 to ${method} ${url}`,
+  evidence: {
+    request: { method, url, headers: { Accept: 'application/json' } },
+    response: { status: 401, headers: { 'content-type': 'application/json' }, bodyExcerpt: '{"code":"unauthorized","message":"no key","status":401}', bodyTruncated: false },
+    curl: `curl -sS -i -X ${method} '${url}' -H 'Accept: application/json'`,
+  },
+});
+
+export const NO_CHALLENGE = {
+  listPets: noChallenge('listPets', 'GET', `${BASE}/pets`),
+  sendMessage: noChallenge('sendMessage', 'POST', `${MESSAGES}/messages`),
+};
+
+/** One SHOULD clause that warned on two operations (a 401 without WWW-Authenticate on GET /v1/pets and POST /messages). */
+export const WWW_AUTHENTICATE: ClauseResult = {
+  id: 'auth.www-authenticate',
+  section: '5',
+  title: 'A 401 carries WWW-Authenticate',
+  sentence: 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.',
+  level: 'SHOULD',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'sendMessage'],
+  outcome: 'warn',
+  checks: [
+    {
+      check: 'auth-www-authenticate',
+      clause: 'auth.www-authenticate',
+      outcome: 'warn',
+      ...withoutOperation(NO_CHALLENGE.listPets),
+      warnings: [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage],
+      judged: 12,
+    },
+  ],
+};
+
+/** makeReport with WWW_AUTHENTICATE beside the other §5 clause. */
+export function makeMultiWarningReport(): RunReport {
+  const report = makeReport();
+  const at = report.clauses.findIndex((c) => c.id === '5-missing-key-401');
+  report.clauses.splice(at + 1, 0, structuredClone(WWW_AUTHENTICATE));
+  report.summary = { ...report.summary, warn: report.summary.warn + 1 };
+  return report;
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.ts';
-import { AUTH_HOLES, HOSTILE_MARKERS, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_MARKERS, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 describe('renderHtml (static checks; the browser test is html.browser.test.ts)', () => {
@@ -72,6 +72,25 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     expect(clause).toContain('…and 2 more operations it failed on, not listed here');
     const tags = new Set([...renderHtml(poison(makeMultiFailureReport(), 3)).matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
     expect(tags.has('img')).toBe(false);
+  });
+
+  it('shows the evidence of every operation a check warned on, and which operations warned', () => {
+    const r = makeMultiWarningReport();
+    r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 2;
+    const out = renderHtml(r);
+    const start = out.indexOf('data-clause="auth.www-authenticate"');
+    const clause = out.slice(start, out.indexOf('</details>', start));
+    expect(out.slice(start - 200, start)).toMatch(/<details class="clause warn" id="[^"]*" $/);
+    expect(clause).toContain('Operations: <code class="warned">listPets</code>, <code>createPet</code>, <code>getPet</code>, <code>listStoreOrders</code>, <code class="warned">sendMessage</code> · warned on 2: <code>listPets</code>, <code>sendMessage</code>');
+    for (const missing of [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]) {
+      const at = clause.indexOf(`data-operation="${missing.operation}"`);
+      expect(at, missing.operation).toBeGreaterThan(0);
+      const block = clause.slice(at);
+      expect(block).toContain(missing.actual);
+      expect(block).toContain(missing.evidence.request.url);
+    }
+    expect([...clause.matchAll(/<pre id="curl-/g)].length).toBe(2);
+    expect(clause).toContain('…and 2 more operations it warned on, not listed here');
   });
 
   it('marks a failure the baseline accepts as known, with the reason', () => {

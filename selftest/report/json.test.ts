@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { poison, reportValidator } from './helpers.ts';
 
 describe('renderJson and spec/report.schema.json', () => {
@@ -25,6 +25,20 @@ describe('renderJson and spec/report.schema.json', () => {
     expect(Object.keys(check.failures![1]!)).toEqual(['operation', 'expected', 'actual', 'evidence', 'counterexample', 'seed', 'path']);
     expect(check.moreFailures).toBe(3);
     expect(check.actual).toBe(AUTH_HOLES.createPet.actual);
+  });
+
+  it('lists every operation a check warned on, with its evidence, as failures are listed, and stays valid', () => {
+    const report = makeMultiWarningReport();
+    report.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 2;
+    const data = JSON.parse(renderJson(report)) as RunReport;
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data).toEqual(report);
+    const check = data.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!;
+    expect(check.warnings).toEqual([NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]);
+    expect(Object.keys(check.warnings![1]!)).toEqual(['operation', 'expected', 'actual', 'evidence']);
+    expect(check.moreWarnings).toBe(2);
+    expect(check.failures).toBeUndefined();
+    expect(check.actual).toBe(NO_CHALLENGE.listPets.actual);
   });
 
   it('marks a failure the baseline accepts, with its reason and expiry, and stays valid', () => {
@@ -106,6 +120,9 @@ describe('renderJson and spec/report.schema.json', () => {
       ['failure without evidence curl', (r) => { delete (failures(r)[1]!.evidence as Record<string, unknown>).curl; }],
       ['negative moreFailures', (r) => { auth(r).moreFailures = -1; }],
       ['more than ten failures', (r) => { auth(r).failures = Array.from({ length: 11 }, () => failures(r)[0]); }],
+      ['more than ten warnings', (r) => { auth(r).warnings = Array.from({ length: 11 }, () => failures(r)[0]); }],
+      ['extra warning key', (r) => { auth(r).warnings = [{ ...failures(r)[0], extra: 1 }]; }],
+      ['negative moreWarnings', (r) => { auth(r).moreWarnings = -1; }],
     ];
     expect(validate(multi)).toBe(true);
     for (const [name, mutate] of multiCases) {

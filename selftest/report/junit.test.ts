@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { hasXmlIllegal, poison, xmllint } from './helpers.ts';
 
 function failureText(xml: string, testcase: string): string {
@@ -102,6 +102,24 @@ describe('renderJunit', () => {
     const r = makeMultiFailureReport();
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 4;
     expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth-401'))).toContain('…and 4 more operations it failed on, not listed');
+  });
+
+  it('keeps the evidence of every operation a check warned on in its system-out, not as a failure', () => {
+    const r = makeMultiWarningReport();
+    r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 3;
+    const out = renderJunit(r);
+    expect(xmllint(out).ok).toBe(true);
+    const text = unescapeXml(failureText(out, 'auth.www-authenticate › auth-www-authenticate'));
+    expect(text).not.toContain('<failure');
+    expect(text).toContain('<system-out>WARNING: auth.www-authenticate (SHOULD) not met');
+    expect(text).toContain('Warned on: listPets, sendMessage');
+    for (const missing of [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]) {
+      expect(text).toContain(`Actual:   ${missing.actual}`);
+      expect(text).toContain(`${missing.evidence.request.method} ${missing.evidence.request.url}`);
+      expect(text).toContain(missing.evidence.curl);
+    }
+    expect(text.indexOf('On listPets')).toBeLessThan(text.indexOf('On sendMessage'));
+    expect(text).toContain('…and 3 more operations it warned on, not listed');
   });
 
   it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', () => {

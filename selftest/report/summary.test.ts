@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
-import { AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 /** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
@@ -58,6 +58,19 @@ describe('renderSummary', () => {
     expect(lines).toContain('### Failures (4)');
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
     expect(renderSummary(r)).toContain('- **`auth.required`** `auth-401`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
+  });
+
+  it('gives every operation a check warned on its own line, as it does a failure', () => {
+    const r = makeMultiWarningReport();
+    const md = renderSummary(r);
+    const warnings = md.slice(md.indexOf('### Warnings'), md.indexOf('### Engine errors'));
+    expect(warnings.split('\n').filter((l) => l.startsWith('- **`auth.www-authenticate`**'))).toEqual([
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth-www-authenticate\` on \`listPets\`: expected \`${NO_CHALLENGE.listPets.expected}\` · actual \`${NO_CHALLENGE.listPets.actual}\``,
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth-www-authenticate\` on \`sendMessage\`: expected \`${NO_CHALLENGE.sendMessage.expected}\` · actual \`${NO_CHALLENGE.sendMessage.actual}\``,
+    ]);
+    expect(md).toContain('### Warnings (3)');
+    r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 2;
+    expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth-www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
   });
 
   it('lists failures the baseline accepts apart, with the reason and expiry', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTerminal } from '../../src/report/terminal.ts';
-import { AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeReport } from './fixture.ts';
+import { AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -47,6 +47,20 @@ describe('renderTerminal', () => {
     }
     expect(block.indexOf('on createPet')).toBeLessThan(block.indexOf('on sendMessage'));
     expect(block).toContain('…and 2 more operations it failed on (report.json lists those shown)');
+  });
+
+  it('prints the evidence of every operation a check warned on', () => {
+    const r = makeMultiWarningReport();
+    r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 1;
+    const out = renderTerminal(r, { color: false });
+    const block = out.slice(out.indexOf('⚠ auth.www-authenticate'), out.indexOf('§7 '));
+    expect(block).toContain('Warned on:      listPets, sendMessage');
+    for (const missing of [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]) {
+      expect(block).toContain(`on ${missing.operation}`);
+      expect(block).toContain(`Actual:         ${missing.actual}`);
+      expect(block).toContain(`Reproduce:      ${missing.evidence.curl}`);
+    }
+    expect(block).toContain('…and 1 more operation it warned on (report.json lists those shown)');
   });
 
   it('marks a failure the baseline accepts as known', () => {

@@ -61,7 +61,8 @@ function describe(v: unknown): string {
 
 /**
  * Checks the parsed content of a baseline file. `source` names the file in error messages.
- * Throws an Error that says which file and which entry is wrong, and how.
+ * Throws an Error that says which file and which entry is wrong, and how. An entry is named as a
+ * person counts the list, from 1, with its index beside it: `known entry 4 (known[3])`.
  */
 export function parseBaseline(data: unknown, source: string): Baseline {
   const fail = (what: string): never => {
@@ -73,30 +74,31 @@ export function parseBaseline(data: unknown, source: string): Baseline {
   for (const key of Object.keys(top)) if (key !== 'known') fail(`unknown top-level key "${key}"`);
   if (!('known' in top)) fail('missing the "known" list');
   if (!Array.isArray(top.known)) fail(`"known" must be a list, got ${describe(top.known)}`);
+  const entryAt = (i: number) => `known entry ${i + 1} (known[${i}])`;
+  const fieldAt = (i: number, key: string) => `${entryAt(i)}: ${key}`;
   const seen = new Map<string, number>();
   const known = (top.known as unknown[]).map((raw, i): BaselineEntry => {
-    const at = `known[${i}]`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(`${at} must be an object, got ${describe(raw)}`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(`${entryAt(i)} must be an object, got ${describe(raw)}`);
     const e = raw as Record<string, unknown>;
     for (const key of Object.keys(e)) {
-      if (key !== 'clause' && key !== 'reason' && key !== 'expires') fail(`${at} has an unknown key "${key}"`);
+      if (key !== 'clause' && key !== 'reason' && key !== 'expires') fail(`${entryAt(i)} has an unknown key "${key}"`);
     }
-    if (typeof e.clause !== 'string' || e.clause.trim() === '') fail(`${at}.clause must be a non-empty string, got ${describe(e.clause)}`);
+    if (typeof e.clause !== 'string' || e.clause.trim() === '') fail(`${fieldAt(i, 'clause')} must be a non-empty string, got ${describe(e.clause)}`);
     const clause = (e.clause as string).trim();
     if (typeof e.reason !== 'string' || e.reason.trim() === '') {
-      fail(`${at}.reason must be a non-empty string saying why the failure is accepted (clause ${clause}), got ${describe(e.reason)}`);
+      fail(`${fieldAt(i, 'reason')} must be a non-empty string saying why the failure is accepted (clause ${clause}), got ${describe(e.reason)}`);
     }
     const entry: BaselineEntry = { clause, reason: (e.reason as string).trim() };
     if (e.expires !== undefined) {
       // YAML reads an unquoted 2026-03-31 as a string with the default (core) schema; be lenient with Dates anyway.
       const exp = e.expires instanceof Date && !Number.isNaN(e.expires.getTime()) ? e.expires.toISOString().slice(0, 10) : e.expires;
       if (typeof exp !== 'string' || !isRealDate(exp)) {
-        fail(`${at}.expires must be a date written YYYY-MM-DD (clause ${clause}), got ${describe(e.expires)}`);
+        fail(`${fieldAt(i, 'expires')} must be a date written YYYY-MM-DD (clause ${clause}), got ${describe(e.expires)}`);
       }
       entry.expires = exp as string;
     }
     const prev = seen.get(clause);
-    if (prev !== undefined) fail(`clause "${clause}" is listed twice (known[${prev}] and ${at})`);
+    if (prev !== undefined) fail(`clause "${clause}" is listed twice: ${entryAt(prev)} and ${entryAt(i)}`);
     seen.set(clause, i);
     return entry;
   });

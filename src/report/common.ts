@@ -1,5 +1,5 @@
 /** Helpers shared by the report writers: grouping, counting, sanitising, redaction, formatting. */
-import { failuresOf, operationsOf } from './failures.ts';
+import { failuresOf, moreFailuresOf, operationsOf } from './failures.ts';
 import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Evidence, type FailureEvidence, type KnownFailure, type Outcome, type RunReport } from './model.ts';
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
@@ -391,10 +391,20 @@ export function knownText(clause: ClauseResult): string {
   return clause.known ? `accepted by the baseline: ${knownReason(clause.known)}` : '';
 }
 
-/** `…and 3 more operations it failed on` plus `tail`, or '' when none were left out. */
+/** `failed on`, or `warned on` for a check that warned (a SHOULD clause): what its operations did. */
+export function problemVerb(check: Pick<CheckResult, 'outcome'>): 'failed on' | 'warned on' {
+  return check.outcome === 'warn' ? 'warned on' : 'failed on';
+}
+
+/** `Failed on` or `Warned on`: the label of a check's list of operations. */
+export function problemLabel(check: Pick<CheckResult, 'outcome'>): 'Failed on' | 'Warned on' {
+  return check.outcome === 'warn' ? 'Warned on' : 'Failed on';
+}
+
+/** `…and 3 more operations it failed on` (warned on) plus `tail`, or '' when none were left out. */
 export function moreFailuresText(check: CheckResult, tail: string): string {
-  const n = check.moreFailures ?? 0;
-  return n > 0 ? `…and ${n} more operation${n === 1 ? '' : 's'} it failed on${tail}` : '';
+  const n = moreFailuresOf(check);
+  return n > 0 ? `…and ${n} more operation${n === 1 ? '' : 's'} it ${problemVerb(check)}${tail}` : '';
 }
 
 function failureLines(report: RunReport, failure: FailureEvidence, note: string | undefined): string[] {
@@ -415,8 +425,8 @@ function failureLines(report: RunReport, failure: FailureEvidence, note: string 
 
 /**
  * The full plain-text story of one check of a clause: clause id, the quoted sentence, then for each
- * operation it failed on, Expected, Actual, counterexample, replay data, request, response excerpt
- * and curl line. Sanitised.
+ * operation it failed (or warned) on, Expected, Actual, counterexample, replay data, request,
+ * response excerpt and curl line. Sanitised.
  */
 export function checkDetailText(report: RunReport, clause: ClauseResult, check: CheckResult): string {
   const lines: string[] = [];
@@ -425,7 +435,7 @@ export function checkDetailText(report: RunReport, clause: ClauseResult, check: 
   lines.push(`Check:    ${check.check} (${check.outcome}, judged ${check.judged} exchange${check.judged === 1 ? '' : 's'})`);
   const failures = failuresOf(check);
   const operations = operationsOf(failures);
-  if (operations.length > 0) lines.push(`Failed on: ${operations.join(', ')}`);
+  if (operations.length > 0) lines.push(`${problemLabel(check)}: ${operations.join(', ')}`);
   for (const [i, failure] of failures.entries()) {
     if (failures.length > 1) lines.push('', `On ${failure.operation ?? `failure ${i + 1}`} (${i + 1} of ${failures.length}):`);
     lines.push(...failureLines(report, failure, i === 0 ? check.note : undefined));

@@ -1,9 +1,18 @@
-/** The failures of a check, one per operation: how they are added, capped and read back. */
+/**
+ * The failures of a check, one per operation, and likewise the warnings of a check of a SHOULD
+ * clause: how they are added, capped and read back. Failures are kept in `failures` and
+ * `moreFailures`, warnings in `warnings` and `moreWarnings`; both the same way.
+ */
 import { MAX_FAILURES_PER_CLAUSE, type CheckResult, type FailureEvidence } from './model.ts';
 
 const FIELDS = ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path'] as const;
 
-type FailureHolder = Pick<CheckResult, 'failures' | 'moreFailures' | (typeof FIELDS)[number]>;
+/** Where a check keeps its list: failures (outcome fail) or warnings (outcome warn). */
+export type ProblemKind = 'failures' | 'warnings';
+
+const MORE = { failures: 'moreFailures', warnings: 'moreWarnings' } as const;
+
+type FailureHolder = Pick<CheckResult, 'failures' | 'moreFailures' | 'warnings' | 'moreWarnings' | (typeof FIELDS)[number]>;
 
 function defined(entry: FailureEvidence): FailureEvidence {
   const out: FailureEvidence = {};
@@ -12,13 +21,27 @@ function defined(entry: FailureEvidence): FailureEvidence {
   return out;
 }
 
-function mirrorFirst(check: FailureHolder): void {
-  const first = check.failures?.[0];
+function mirrorFirst(check: FailureHolder, kind: ProblemKind): void {
+  const first = check[kind]?.[0];
   if (!first) return;
   for (const key of FIELDS) {
     if (first[key] === undefined) delete check[key];
     else (check as Record<string, unknown>)[key] = first[key];
   }
+}
+
+function add(check: FailureHolder, kind: ProblemKind, entry: FailureEvidence, options: { replace: boolean; max?: number }): void {
+  const list = (check[kind] ??= []);
+  const at = list.findIndex((f) => f.operation === entry.operation);
+  if (at >= 0) {
+    const keepsCounterexample = entry.counterexample !== undefined || list[at]!.counterexample === undefined;
+    if (options.replace && keepsCounterexample) list[at] = defined(entry);
+  } else if (list.length < (options.max ?? MAX_FAILURES_PER_CLAUSE)) {
+    list.push(defined(entry));
+  } else {
+    check[MORE[kind]] = (check[MORE[kind]] ?? 0) + 1;
+  }
+  mirrorFirst(check, kind);
 }
 
 /**
@@ -28,41 +51,53 @@ function mirrorFirst(check: FailureHolder): void {
  * The first entry is mirrored in the check's own fields.
  */
 export function addFailure(check: FailureHolder, entry: FailureEvidence, options: { replace: boolean; max?: number }): void {
-  const list = (check.failures ??= []);
-  const at = list.findIndex((f) => f.operation === entry.operation);
-  if (at >= 0) {
-    const keepsCounterexample = entry.counterexample !== undefined || list[at]!.counterexample === undefined;
-    if (options.replace && keepsCounterexample) list[at] = defined(entry);
-  } else if (list.length < (options.max ?? MAX_FAILURES_PER_CLAUSE)) {
-    list.push(defined(entry));
-  } else {
-    check.moreFailures = (check.moreFailures ?? 0) + 1;
-  }
-  mirrorFirst(check);
+  add(check, 'failures', entry, options);
+}
+
+/** Adds the warning on one operation to a check, as addFailure does a failure (warnings, moreWarnings). */
+export function addWarning(check: FailureHolder, entry: FailureEvidence, options: { replace: boolean; max?: number }): void {
+  add(check, 'warnings', entry, options);
 }
 
 /**
  * Keeps at most `max` failures across a clause's checks, in order, and counts the rest; a failing
- * check keeps its first whatever the others hold, so its own fields and its list agree.
+ * check keeps its first whatever the others hold, so its own fields and its list agree. Warnings
+ * are capped the same way.
  */
 export function capClauseFailures(checks: CheckResult[], max = MAX_FAILURES_PER_CLAUSE): void {
-  let room = max;
-  for (const check of checks) {
-    const list = check.failures;
-    if (!list?.length) continue;
-    const keep = Math.max(1, Math.min(list.length, room));
-    if (keep < list.length) {
-      check.moreFailures = (check.moreFailures ?? 0) + list.length - keep;
-      check.failures = list.slice(0, keep);
+  for (const kind of ['failures', 'warnings'] as const) {
+    let room = max;
+    for (const check of checks) {
+      const list = check[kind];
+      if (!list?.length) continue;
+      const keep = Math.max(1, Math.min(list.length, room));
+      if (keep < list.length) {
+        check[MORE[kind]] = (check[MORE[kind]] ?? 0) + list.length - keep;
+        check[kind] = list.slice(0, keep);
+      }
+      room = Math.max(0, room - keep);
     }
-    room = Math.max(0, room - keep);
   }
 }
 
-/** The failures a writer shows for a check: its list, else the one its own fields tell. */
+/** Which list a writer shows for a check: its warnings when it warned, else its failures. */
+export function problemKind(check: Pick<CheckResult, 'outcome'>): ProblemKind {
+  return check.outcome === 'warn' ? 'warnings' : 'failures';
+}
+
+/**
+ * The failures a writer shows for a check (its warnings, when it warned): its list, else the one its
+ * own fields tell.
+ */
 export function failuresOf(check: CheckResult): FailureEvidence[] {
-  if (check.failures?.length) return check.failures;
+  const list = check[problemKind(check)];
+  if (list?.length) return list;
   return [defined(check)];
+}
+
+/** How many operations the check also failed (or warned) on, left out of its list. */
+export function moreFailuresOf(check: CheckResult): number {
+  return check[MORE[problemKind(check)]] ?? 0;
 }
 
 /** The operations the failures name, in order. */
@@ -73,4 +108,9 @@ export function operationsOf(failures: readonly FailureEvidence[]): string[] {
 /** The operations a clause's failing checks failed on, in the order met, each once. */
 export function failedOperations(checks: readonly CheckResult[]): string[] {
   return [...new Set(checks.filter((c) => c.outcome === 'fail').flatMap((c) => operationsOf(c.failures ?? [])))];
+}
+
+/** The operations a clause's warning checks warned on, in the order met, each once. */
+export function warnedOperations(checks: readonly CheckResult[]): string[] {
+  return [...new Set(checks.filter((c) => c.outcome === 'warn').flatMap((c) => operationsOf(c.warnings ?? [])))];
 }

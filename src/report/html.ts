@@ -5,7 +5,7 @@
  * and forbids every fetch.
  */
 import { createHash } from 'node:crypto';
-import { failedOperations, failuresOf } from './failures.ts';
+import { failedOperations, failuresOf, warnedOperations } from './failures.ts';
 import type { Capability, CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOMES,
@@ -141,6 +141,7 @@ blockquote.sentence { margin: 10px 0; padding: 6px 12px; border-left: 4px solid 
 .failure { margin: 12px 0 0; padding-left: 10px; border-left: 3px solid var(--fail-bg); }
 h5.on { color: var(--fg); text-transform: none; letter-spacing: 0; font-size: .9em; }
 .ops-line code.failed { color: var(--fail); font-weight: 700; }
+.ops-line code.warned { color: var(--warn); font-weight: 700; }
 p.more { color: var(--muted); font-style: italic; }
 .badge.known { color: var(--skip); background: var(--skip-bg); border-color: var(--skip); }
 details.clause.known { border-left-style: dashed; }
@@ -400,12 +401,14 @@ ${failureParts(report, check, failure, ids).join('\n')}
   return `<div class="check ${check.outcome}" data-check="${esc(check.check)}">${parts.join('\n')}</div>`;
 }
 
-/** `Operations: a, b, c`, the failed ones marked, and which failed. */
+/** `Operations: a, b, c`, the failed (or warned) ones marked, and which failed (or warned). */
 function operationsLine(clause: ClauseResult): string {
   const failed = failedOperations(clause.checks);
-  const listed = clause.operations.map((o) => `<code${failed.includes(o) ? ' class="failed"' : ''}>${esc(o)}</code>`);
-  const tail = failed.length > 0 ? ` · failed on ${failed.length}: ${failed.map((o) => `<code>${esc(o)}</code>`).join(', ')}` : '';
-  return `<p class="ops-line">Operations: ${listed.join(', ')}${tail}</p>`;
+  const warned = warnedOperations(clause.checks).filter((o) => !failed.includes(o));
+  const mark = (o: string) => (failed.includes(o) ? ' class="failed"' : warned.includes(o) ? ' class="warned"' : '');
+  const listed = clause.operations.map((o) => `<code${mark(o)}>${esc(o)}</code>`);
+  const tail = (verb: string, ops: string[]) => (ops.length > 0 ? ` · ${verb} ${ops.length}: ${ops.map((o) => `<code>${esc(o)}</code>`).join(', ')}` : '');
+  return `<p class="ops-line">Operations: ${listed.join(', ')}${tail('failed on', failed)}${tail('warned on', warned)}</p>`;
 }
 
 function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Ids): string {

@@ -87,6 +87,8 @@ function check(c: CheckResult): Json {
     ['blockedBy', c.blockedBy],
     ['failures', c.failures?.map(failure)],
     ['moreFailures', c.moreFailures],
+    ['warnings', c.warnings?.map(failure)],
+    ['moreWarnings', c.moreWarnings],
     ['judged', c.judged],
   ]);
 }

@@ -20,7 +20,7 @@ import {
   sanitizeText,
   type RenderOptions,
 } from './common.ts';
-import { failuresOf, operationsOf } from './failures.ts';
+import { failuresOf, moreFailuresOf, operationsOf } from './failures.ts';
 
 /** Sanitises (no characters illegal in XML 1.0 remain) and escapes text content. */
 function xmlText(s: string): string {
@@ -51,9 +51,10 @@ function failureMessage(clause: ClauseResult, check: CheckResult): string {
   const failures = failuresOf(check);
   const first = failures[0]!;
   const operations = operationsOf(failures);
-  const count = operations.length + (check.moreFailures ?? 0);
+  const more = moreFailuresOf(check);
+  const count = operations.length + more;
   let head = `${clause.id}: ${clause.level} violated`;
-  if (operations.length > 0 && count > 1) head += ` on ${count} operations (${operations.join(', ')}${check.moreFailures ? ', …' : ''}); first, on ${operations[0]}:`;
+  if (operations.length > 0 && count > 1) head += ` on ${count} operations (${operations.join(', ')}${more ? ', …' : ''}); first, on ${operations[0]}:`;
   else if (operations.length === 1) head += ` on ${operations[0]};`;
   else head += ';';
   const parts: string[] = [];

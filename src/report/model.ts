@@ -40,7 +40,7 @@ export interface Evidence {
   curl: string;
 }
 
-/** Failures listed per clause before the rest are only counted (CheckResult.moreFailures). */
+/** Failures (and warnings) listed per clause before the rest are only counted (CheckResult.moreFailures, moreWarnings). */
 export const MAX_FAILURES_PER_CLAUSE = 10;
 
 /** One operation a check failed on: Expected beside Actual, the exchange, and how to replay it. */
@@ -77,6 +77,13 @@ export interface CheckResult extends Omit<FailureEvidence, 'operation'> {
   failures?: FailureEvidence[];
   /** Operations it also failed on, left out of failures (at most MAX_FAILURES_PER_CLAUSE per clause). */
   moreFailures?: number;
+  /**
+   * With outcome warn (a SHOULD clause not met): one entry per operation the check warned on, in the
+   * order met, as failures are for a fail; the first is also in expected, actual and evidence above.
+   */
+  warnings?: FailureEvidence[];
+  /** Operations it also warned on, left out of warnings (at most MAX_FAILURES_PER_CLAUSE per clause). */
+  moreWarnings?: number;
   /** How many exchanges this check judged. */
   judged: number;
 }

@@ -14,6 +14,7 @@ import {
   groupBySection,
   knownText,
   moreFailuresText,
+  problemLabel,
   isDeselected,
   notableChecks,
   redactReport,
@@ -110,7 +111,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     if (!check) return lines;
     const failures = failuresOf(check);
     const operations = operationsOf(failures);
-    if (operations.length > 1) lines.push(indent + label('Failed on:') + value(operations.join(', '), pad));
+    if (operations.length > 1) lines.push(indent + label(`${problemLabel(check)}:`) + value(operations.join(', '), pad));
     for (const [i, failure] of failures.entries()) {
       if (failures.length > 1) lines.push(indent + paint('dim', `on ${value(failure.operation ?? `failure ${i + 1}`, pad)} (${i + 1} of ${failures.length})`));
       lines.push(...failureLines(failure, i === 0 ? check.note : undefined, indent, pad));

@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
-import { addFailure, capClauseFailures } from '../report/failures.ts';
+import { addFailure, addWarning, capClauseFailures } from '../report/failures.ts';
 import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import { NO_429_JUDGED } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
@@ -11,10 +11,11 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy', 'moreFailures'] as const) {
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy', 'moreFailures', 'moreWarnings'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
     if (record.failures) result.failures = [...record.failures];
+    if (record.warnings) result.warnings = [...record.warnings];
     if (record.observed?.length) result.note = record.observed.join('; ');
     return result;
   }
@@ -28,6 +29,10 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     // The same check failed in another scenario: its operations not listed yet are added.
     for (const failure of record.failures ?? []) addFailure(into, failure, { replace: false });
     if (record.moreFailures) into.moreFailures = (into.moreFailures ?? 0) + record.moreFailures;
+  } else if (outcome === 'warn' && into.outcome === 'warn') {
+    // The same check warned in another scenario: its operations not listed yet are added, as failures are.
+    for (const warning of record.warnings ?? []) addWarning(into, warning, { replace: false });
+    if (record.moreWarnings) into.moreWarnings = (into.moreWarnings ?? 0) + record.moreWarnings;
   } else if (outcome === 'skip' && into.outcome === 'skip' && record.blockedBy && !into.blockedBy) {
     // A skip the target may be to blame for outweighs one that is only the suite's choice.
     into.note = record.note;

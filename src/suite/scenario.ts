@@ -5,9 +5,9 @@ import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from 
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { addFailure } from '../report/failures.ts';
+import { addFailure, addWarning } from '../report/failures.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type FailureEvidence, type Outcome } from '../report/model.ts';
-import { evidenceOf, failureOf } from './evidence.ts';
+import { failureOf, operationOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import { onReadWaiting, waitingReads } from './read-lag.ts';
 import { isSelected } from './selection.ts';
@@ -113,6 +113,8 @@ const MAX_INPUTS_WAITING = 64;
 
 export class Scenario {
   private failures = 0;
+  /** By check, the operations it warned on so far: each is listed (or counted past the cap) once. */
+  private readonly warnedOn = new Map<string, Set<string>>();
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** 429s given up on before this scenario: the ones after it may explain a skip. */
@@ -232,8 +234,15 @@ export class Scenario {
         if (!record.observed.includes(value) && record.observed.length < 20) record.observed.push(value);
       } else if (level === 'MUST') {
         failures.push({ check: name, clause: check.clause, expected: verdict.expected, actual: verdict.actual });
-      } else if (record.outcome !== 'warn' && record.outcome !== 'fail') {
-        Object.assign(record, { outcome: 'warn', expected: verdict.expected, actual: verdict.actual, evidence: evidenceOf(exchange) });
+      } else if (record.outcome !== 'fail') {
+        // Every operation it warned on is kept, as a failure is: the first warning on each.
+        record.outcome = 'warn';
+        const operation = operationOf(exchange);
+        const warned = this.warnedOn.get(name) ?? new Set<string>();
+        if (!warned.has(operation)) {
+          this.warnedOn.set(name, warned.add(operation));
+          addWarning(record, failureOf(exchange, verdict), { replace: false });
+        }
       }
     }
     if (failures.length) throw new ConformanceFailures(failures, exchange);
