@@ -329,7 +329,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
     if (settings.quiet) {
-      const failing = report.clauses.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
+      const gating = (outcome: string) => outcome === 'fail' || outcome === 'error' || (outcome === 'warn' && settings.failOn === 'should');
+      const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
     }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);

@@ -19,7 +19,7 @@ describe('a SHOULD clause warned on several operations, against the reference se
   beforeAll(async () => {
     reference = await startReference({ apiKey: KEY, deviations: ['allowed-no-www-authenticate'] });
     const args = ['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '31', '--only', 'auth.www-authenticate'];
-    [result, strict] = await Promise.all([runCli(args, { API_KEY: KEY }), runCli([...args, '--fail-on', 'should'], { API_KEY: KEY })]);
+    [result, strict] = await Promise.all([runCli(args, { API_KEY: KEY }), runCli([...args, '--fail-on', 'should', '--quiet'], { API_KEY: KEY })]);
   }, 120_000);
   afterAll(() => reference.close());
 
@@ -75,5 +75,8 @@ describe('a SHOULD clause warned on several operations, against the reference se
     const lines = (r: CliResult) => r.files['summary.md']!.split('\n').filter((l) => l.includes('`auth-www-authenticate`'));
     expect(lines(strict)).toHaveLength(lines(result).length);
     expect(strict.files['summary.md']).toContain('**does not ship**');
+    // The gate fails on them: junit.xml shows them red, so a CI widget agrees with the exit code.
+    expect(strict.files['junit.xml']).toMatch(/<failure message="auth\.www-authenticate: SHOULD violated on \d+ operations[^"]*" type="SHOULD">/);
+    expect(strict.stdout).toMatch(/^Failing: §[\d.]+ auth\.www-authenticate$/m);
   });
 });

@@ -116,7 +116,11 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
       body = `<skipped${attrs([['message', oneLine(subject.note ?? 'skipped', 500)]])}/>`;
       break;
     case 'warn':
-      body = `<system-out>${xmlText(`WARNING: ${clause.id} (${clause.level}) not met\n${detail}`)}</system-out>`;
+      if (report.failOn === 'should') {
+        // The gate fails on it (--fail-on should): a CI widget must show it red, not green.
+        failure = true;
+        body = `<failure${attrs([['message', failureMessage(clause, subject)], ['type', clause.level]])}>${xmlText(detail)}</failure>`;
+      } else body = `<system-out>${xmlText(`WARNING: ${clause.id} (${clause.level}) not met\n${detail}`)}</system-out>`;
       break;
     case 'observe':
       body = `<system-out>${xmlText(`OBSERVED: ${clause.id}\n${detail}`)}</system-out>`;
