@@ -176,8 +176,10 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       req.socket.destroy();
     });
     const c = client({ breakAfter: 3 });
-    for (let i = 0; i < 6; i++) await c.send({ method: 'GET', url });
+    const exchanges = [];
+    for (let i = 0; i < 6; i++) exchanges.push(await c.send({ method: 'GET', url }));
     expect(received).toBe(3);
+    expect(exchanges.map((e) => e.failure?.kind)).toEqual(['reset', 'reset', 'reset', 'not-sent', 'not-sent', 'not-sent']);
     await c.close();
   });
 

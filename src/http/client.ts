@@ -134,7 +134,7 @@ export class HttpClient {
     this.breaker.set(origin, state);
     if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
       // A target that stopped answering is not asked again and again until the budget runs out.
-      return { request: shownRequest(outgoing), failure: { kind: 'other', message: `not sent: the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
+      return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: `the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
     }
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.sendOnce(outgoing, url);

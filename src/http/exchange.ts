@@ -16,7 +16,7 @@ export interface ReceivedResponse {
   truncated: boolean;
 }
 
-export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'other';
+export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'other';
 
 /** One request and what came of it. */
 export interface Exchange {

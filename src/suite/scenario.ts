@@ -126,6 +126,8 @@ export class Scenario {
     private readonly records: Map<string, CheckRecord>,
     /** Checks this scenario does not judge with this clock (ScenarioOptions.removal). */
     private readonly excluded: ReadonlyMap<CheckName, string> = new Map(),
+    /** The checks the scenario declares, selected: where a request that got no answer is reported. */
+    private readonly declared: readonly CheckName[] = [],
   ) {
     this.gaveUp429AtStart = ctx.client.stats.gaveUp429;
   }
@@ -185,6 +187,22 @@ export class Scenario {
     return exchange;
   }
 
+  /**
+   * A request that got no answer fails one MUST check: the first of the judgement's own, else the
+   * first the scenario declares, else a common one (errors.no-5xx only when nothing else is judged).
+   */
+  private judgeTransportFailure(exchange: Exchange, failure: NonNullable<Exchange['failure']>, names: readonly CheckName[]): void {
+    const judgedMust = (name: CheckName) => {
+      const { selected, level } = clauseGate(this.ctx, getCheck(name).clause);
+      return selected && level === 'MUST' && !this.excluded.has(name);
+    };
+    const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
+    const name = names.filter(own).find(judgedMust) ?? this.declared.filter(own).find(judgedMust) ?? names.find(judgedMust);
+    if (!name) return;
+    this.record(name).judged++;
+    throw new ConformanceFailures([{ check: name, clause: getCheck(name).clause, expected: 'an HTTP response', actual: `${failure.kind}: ${failure.message}` }], exchange);
+  }
+
   private record(name: string): CheckRecord {
     let record = this.records.get(name);
     if (!record) {
@@ -201,8 +219,11 @@ export class Scenario {
   judge(exchange: Exchange, judgements: Judgements, options: { common?: boolean } = {}): void {
     const names = Object.keys(judgements) as CheckName[];
     if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
+    if (exchange.failure) {
+      this.judgeTransportFailure(exchange, exchange.failure, names);
+      return;
+    }
     const failures: { check: string; clause: string; expected: string; actual: string }[] = [];
-    let transportReported = false;
     // Rate limits are not shown (§8): a 429 that outlasted the retries says nothing about the rest.
     const rateLimited = exchange.response?.status === 429;
     for (const name of names) {
@@ -214,15 +235,8 @@ export class Scenario {
         record.answers429 = (record.answers429 ?? 0) + 1;
         continue;
       }
-      let verdict;
-      if (exchange.failure) {
-        if (level !== 'MUST' || transportReported) continue;
-        transportReported = true;
-        verdict = { outcome: 'fail' as const, expected: 'an HTTP response', actual: `${exchange.failure.kind}: ${exchange.failure.message}` };
-      } else {
-        const judgement = (judgements as Record<string, object | undefined>)[name];
-        verdict = check.judge(exchange, judgement ? { ...judgement, env: this.ctx.env } : this.ctx.envOnly);
-      }
+      const judgement = (judgements as Record<string, object | undefined>)[name];
+      const verdict = check.judge(exchange, judgement ? { ...judgement, env: this.ctx.env } : this.ctx.envOnly);
       if (verdict.outcome === 'n/a') continue;
       record.judged++;
       if (verdict.outcome === 'pass') {
@@ -533,7 +547,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       skip(reason ?? 'the run budget ran out');
       return;
     }
-    const s = new Scenario(ctx, title, records, excluded);
+    const s = new Scenario(ctx, title, records, excluded, declared);
     try {
       await body(s);
     } catch (error) {

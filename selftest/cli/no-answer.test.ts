@@ -1,0 +1,54 @@
+/**
+ * A request that gets no answer fails the clause it was sent for, never errors.no-5xx ("No 5xx for
+ * any request the suite sends") where no 5xx came back; and once the client stops sending to a
+ * target that failed too many requests in a row, the first real failure stays the evidence.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'no-answer-test-key-4e1b';
+
+describe('a message host whose POST never answers', () => {
+  let reference: RunningReference;
+  let hanging: Server;
+  let messagesUrl: string;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+    // The preflight's GET is answered; every POST is read and left hanging.
+    hanging = createServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(405, { 'content-type': 'application/json' }).end('{"code":"method_not_allowed","message":"POST only","status":405}');
+      else req.resume();
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    messagesUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    hanging.closeAllConnections();
+    await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    await reference.close();
+  });
+
+  it('fails the message clauses with "an HTTP response", not errors.no-5xx, and keeps a real timeout as evidence', async () => {
+    const args = ['--base-url', reference.baseUrl, '--messages-base-url', messagesUrl, '--only', '4.5,7', '--runs', '3', '--seed', '8', '--timeout', '500'];
+    const result = await runCli(args, { API_KEY: KEY });
+    expect(result.code, result.stderr).toBe(1);
+    const clauses = result.report!.clauses;
+    const failed = clauses.filter((c) => c.outcome === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.map((c) => c.id)).not.toContain('errors.no-5xx');
+    const actuals: string[] = [];
+    for (const clause of failed) {
+      expect(clause.section, clause.id).toBe('4.5');
+      for (const check of clause.checks.filter((k) => k.outcome === 'fail')) {
+        expect(check.expected).toBe('an HTTP response');
+        actuals.push(...(check.failures ?? []).map((f) => f.actual ?? ''));
+      }
+    }
+    // Requests after the breaker opened are not sent; the timeouts that opened it stay on record.
+    for (const actual of actuals) expect(actual).toMatch(/^(timeout|not-sent): /);
+    expect(actuals.some((actual) => actual.startsWith('timeout: '))).toBe(true);
+  });
+});
