@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { invalidQueryCases, statusValues, validQuery } from '../generators/index.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
-import { checkFilteredPages, ensurePets } from '../src/suite/store.ts';
+import { checkFilteredPages, checkInvalidQueries, ensurePets } from '../src/suite/store.ts';
 
 describe('§4.1 List animals: GET /pets', () => {
   scenario(
@@ -37,15 +37,7 @@ describe('§4.1 List animals: GET /pets', () => {
     'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is a 4xx with an Error',
     { checks: ['list-invalid-query', 'list-invalid-query-handling', 'list-limit-max', 'error-shape', 'error-status-field', 'no-5xx'] },
     async (s) => {
-      await s.everyCase('invalid queries', invalidQueryCases(s.contract), {
-        send: (query) => s.send('listPets', { query: query.text }),
-        judge: (query, exchange) =>
-          s.judge(exchange, {
-            'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
-            'list-invalid-query-handling': { query: query.rule },
-            'list-limit-max': { query: `?${query.text}` },
-          }),
-      });
+      await checkInvalidQueries(s, 'invalid queries', invalidQueryCases(s.contract));
     },
   );
 });

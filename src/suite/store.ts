@@ -3,6 +3,7 @@ import { jsonBody, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './categories.ts';
 import { readAfterWrite } from './read-lag.ts';
+import type fc from 'fast-check';
 import type { Scenario } from './scenario.ts';
 
 export type Pet = Record<string, unknown>;
@@ -71,4 +72,20 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
     counts[status] = have;
   }
   return counts;
+}
+
+/**
+ * Sends every invalid query of `cases` (a rule broken and the query text) and judges each answer:
+ * a refusal (a 4xx Error) or a page of at most 100 animals, never a 5xx.
+ */
+export function checkInvalidQueries(s: Scenario, label: string, cases: readonly fc.Arbitrary<{ rule: string; text: string }>[]): Promise<boolean> {
+  return s.everyCase(label, cases, {
+    send: (query) => s.send('listPets', { query: query.text }),
+    judge: (query, exchange) =>
+      s.judge(exchange, {
+        'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
+        'list-invalid-query-handling': { query: query.rule },
+        'list-limit-max': { query: `?${query.text}` },
+      }),
+  });
 }
