@@ -41,7 +41,8 @@ describe('§8 Limits: limit on GET /pets', () => {
         const exchange = await s.send('listPets', { query: `status=${encodeURIComponent(status)}` });
         s.check(exchange, { 'list-200-pets': {}, 'list-limit-default': {}, 'list-status-filter': { status } });
       }
-      await checkInvalidQueries(s, 'invalid queries over a full store', invalidQueryCases(s.contract));
+      // Once each: §4.1 has drawn the random ones several times already.
+      await checkInvalidQueries(s, 'invalid queries over a full store', invalidQueryCases(s.contract), { runs: 1 });
     },
   );
 });

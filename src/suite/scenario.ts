@@ -396,10 +396,10 @@ export class Scenario {
 
   /**
    * One small property per case (e.g. per rule an invalid input can break), so every case is
-   * visited whatever the random draw; returns whether all held.
+   * visited whatever the random draw (`runs` draws of each; by default a fifth of --runs); returns whether all held.
    */
-  async everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: ((value: T) => Promise<void>) | Probe<T, R>): Promise<boolean> {
-    const runs = Math.max(1, Math.ceil(this.config.runs / 5));
+  async everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: ((value: T) => Promise<void>) | Probe<T, R>, options: { runs?: number } = {}): Promise<boolean> {
+    const runs = options.runs ?? Math.max(1, Math.ceil(this.config.runs / 5));
     let held = true;
     for (const [index, arbitrary] of cases.entries()) held = (await this.property(`${label} #${index}`, arbitrary, body, { runs })) && held;
     return held;

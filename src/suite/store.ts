@@ -78,7 +78,7 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
  * Sends every invalid query of `cases` (a rule broken and the query text) and judges each answer:
  * a refusal (a 4xx Error) or a page of at most 100 animals, never a 5xx.
  */
-export function checkInvalidQueries(s: Scenario, label: string, cases: readonly fc.Arbitrary<{ rule: string; text: string }>[]): Promise<boolean> {
+export function checkInvalidQueries(s: Scenario, label: string, cases: readonly fc.Arbitrary<{ rule: string; text: string }>[], options: { runs?: number } = {}): Promise<boolean> {
   return s.everyCase(label, cases, {
     send: (query) => s.send('listPets', { query: query.text }),
     judge: (query, exchange) =>
@@ -87,5 +87,5 @@ export function checkInvalidQueries(s: Scenario, label: string, cases: readonly 
         'list-invalid-query-handling': { query: query.rule },
         'list-limit-max': { query: `?${query.text}` },
       }),
-  });
+  }, options);
 }
