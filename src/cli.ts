@@ -55,8 +55,9 @@ function helpText(): string {
     '  1  a clause failed (MUST; SHOULD too with --fail-on should; with --baseline, only new failures)',
     '  2  bad usage: one line naming the setting',
     '  3  the target is unreachable (one line, before any test runs), or a MUST clause went unjudged through',
-    "     the target's doing: it got only 429 answers, or no categoryId it accepts was known and it refused",
-    '     every one tried (name some with --category-ids); one line on stderr says which (blockedBy in report.json)',
+    "     the target's doing: it got only 429 answers, no categoryId it accepts was known and it refused every",
+    '     one tried (name some with --category-ids), or --max-duration ran out before the clause ran; one line',
+    '     on stderr says which (blockedBy in report.json)',
     '  4  the engine itself broke',
     '',
   );
@@ -323,8 +324,10 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const blocked = (cause: BlockedBy) => report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)).length;
     const rateLimited = blocked('rate-limit');
     const unknownCategory = blocked('unknown-category');
-    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : rateLimited || unknownCategory ? 3 : 0;
-    report.verdict = gateFailures > 0 || rateLimited || unknownCategory ? 'fail' : 'pass';
+    const outOfTime = blocked('budget');
+    const unvouched = rateLimited || unknownCategory || outOfTime;
+    report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : unvouched ? 3 : 0;
+    report.verdict = gateFailures > 0 || unvouched ? 'fail' : 'pass';
     await mkdir(settings.reportsDir, { recursive: true });
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
@@ -339,6 +342,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
     if (rateLimited && report.exitCode === 3) {
       io.err(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+    }
+    if (outOfTime && report.exitCode === 3) {
+      io.err(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped because --max-duration (${settings.maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
     }
     if (unknownCategory && report.exitCode === 3) {
       io.err(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

@@ -120,3 +120,21 @@ describe('--only and --skip', () => {
     expect(chosen([], ['5']).some((id) => id.startsWith('auth.'))).toBe(false);
   });
 });
+
+describe('a run whose --max-duration runs out', () => {
+  let reference: RunningReference;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+  });
+  afterAll(() => reference.close());
+
+  it('cannot vouch for the MUST clauses it never reached: exit 3, one line saying so, blockedBy budget', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--max-duration', '1500', '--max-rps', '300', '--seed', '2'], { API_KEY: KEY });
+    expect(result.code, result.stdout).toBe(3);
+    expect(result.report?.verdict).toBe('fail');
+    const unreached = result.report!.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === 'budget'));
+    expect(unreached.length).toBeGreaterThan(0);
+    expect(result.stderr).toMatch(new RegExp(`out of time: ${unreached.length} MUST clauses? (was|were) skipped because --max-duration \\(1500 ms\\) ran out`));
+    expect(result.stdout).not.toMatch(/SHIPS \(/);
+  });
+});

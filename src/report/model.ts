@@ -10,7 +10,7 @@ export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
 /** In the note of a check skipped where 429s were met, for the reader; `blockedBy` says it to code. */
 export const RATE_LIMITED_MARK = 'rate limited (429)';
 
-export type BlockedBy = 'rate-limit' | 'unknown-category';
+export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget';
 
 /** The note of a clause --only/--skip left out of the run. */
 export const DESELECTED_NOTE = 'deselected (--only/--skip)';

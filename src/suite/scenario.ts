@@ -542,7 +542,11 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     }
     const budgetLeft = ctx.config.deadline - Date.now();
     if (reason || budgetLeft <= 0) {
-      for (const name of declared) records.set(name, { check: name, clause: getCheck(name).clause, judged: 0, outcome: 'skip', note: reason ?? 'the run budget ran out' });
+      for (const name of declared) {
+        const record: CheckRecord = { check: name, clause: getCheck(name).clause, judged: 0, outcome: 'skip', note: reason ?? 'the run budget (--max-duration) ran out' };
+        if (!reason) record.blockedBy = 'budget';
+        records.set(name, record);
+      }
       finish();
       skip(reason ?? 'the run budget ran out');
       return;
@@ -554,7 +558,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       if (error instanceof ConformanceFailures) {
         s.recordFailures(error);
       } else if (error instanceof BudgetExhausted) {
-        for (const name of declared) s.skipCheck(name, error.message);
+        for (const name of declared) s.skipCheck(name, error.message, 'budget');
       } else {
         meta.engineError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         finish();
