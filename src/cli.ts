@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_VERSION } from './paths.ts';
 import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
@@ -68,7 +69,7 @@ function helpText(): string {
  * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
  * then two more on the same connection, for the target's round trip (undefined: no answer).
  */
-async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }> {
+async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number }> {
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0 });
   const listOne = () =>
     client.send({
@@ -100,7 +101,7 @@ async function preflight(config: SuiteConfig): Promise<{ roundTripMs?: number }>
       const gateway = serviceError
         ? ''
         : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
-      throw new UsageError(`API_KEY: ${config.baseUrl}/v1/pets answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+      throw new UsageError(`${keySource}: ${config.baseUrl}/v1/pets answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
     }
     if (config.messagesBaseUrl) {
       const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
@@ -247,6 +248,35 @@ function plan(settings: Settings, target: Target, writes: boolean, io: Io, claus
   if (!anyRuns) io.out('\nNothing would run with these settings: every selected clause is skipped or deselected.\n');
 }
 
+/**
+ * Creates the reports folder and writes a file into it before anything is sent, so a folder that
+ * cannot take the reports is one line (exit 2), not a crash after the whole run. Made one level at
+ * a time: mkdir's recursive mode never returns for a path under /proc.
+ */
+async function prepareReportsDir(dir: string): Promise<void> {
+  const missing: string[] = [];
+  try {
+    for (let at = resolve(dir); ; at = dirname(at)) {
+      const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (found) {
+        if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), { code: 'ENOTDIR' });
+        break;
+      }
+      missing.unshift(at);
+      if (dirname(at) === at) break;
+    }
+    for (const folder of missing) await mkdir(folder);
+    const probe = join(dir, `.write-test-${process.pid}`);
+    await writeFile(probe, '');
+    await rm(probe);
+  } catch (error) {
+    throw new UsageError(`--reports: cannot write the reports to ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
 async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
   const catalogue = loadClauses();
@@ -257,6 +287,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
         throw new UsageError(`--baseline: ${error.message}`);
       })
     : undefined;
+  // A dry run writes no reports.
+  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir);
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : keyForms(target.apiKey);
   const say = (text: string) => io.out(redactText(text, secrets));
@@ -277,7 +309,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
       return 0;
     }
-    const { roundTripMs } = await preflight(config);
+    const { roundTripMs } = await preflight(config, settings.keySource);
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
     const suite = await runSuite(config, {
@@ -337,6 +369,11 @@ async function run(settings: Settings, io: Io): Promise<number> {
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
     }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
+    if (!target.embedded && !settings.keyExported && (report.summary.fail > 0 || report.summary.warn > 0)) {
+      const from = settings.keySource === 'API_KEY' ? 'API_KEY came from .env' : `the key came from ${settings.keySource}`;
+      const how = settings.keySource === 'API_KEY' ? 'export API_KEY=<the key>' : `export API_KEY="$(cat ${shellQuote(settings.apiKeyFile ?? '')})"`;
+      say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
+    }
     const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
     if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
     const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;

@@ -21,6 +21,18 @@ describe('gate controls', () => {
   const run = (extra: string[]) =>
     runCli(['--base-url', faulty.baseUrl, '--messages-base-url', faulty.messagesBaseUrl, '--runs', '3', '--seed', '11', '--only', '4.4', '--only', 'create.location', ...extra], { API_KEY: KEY });
 
+  it('says how to give the curl lines their $API_KEY when the key came from a file, and not when it is exported', async () => {
+    const file = join(dir, 'key');
+    await writeFile(file, `${KEY}\n`);
+    const args = ['--base-url', faulty.baseUrl, '--runs', '2', '--seed', '11', '--only', '4.4', '--api-key-file', file];
+    const fromFile = await runCli(args, {});
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stdout).toContain(`Note: the curl lines read the key from $API_KEY, which this shell does not export (the key came from --api-key-file (${file})): run export API_KEY="$(cat '${file}')" before pasting them.`);
+    const exported = await runCli(args, { API_KEY: KEY });
+    expect(exported.code).toBe(1);
+    expect(exported.stdout).not.toContain('does not export');
+  });
+
   it('fails on the MUST violation, not on the SHOULD warning, by default', async () => {
     const result = await run([]);
     expect(result.code).toBe(1);

@@ -1,5 +1,7 @@
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
@@ -124,12 +126,12 @@ describe('the CLI, run as a user runs it', () => {
   });
 
   /** Runs the CLI against a loopback server answering every request with `listener`. */
-  async function againstServer(listener: RequestListener) {
+  async function againstServer(listener: RequestListener, extra: string[] = [], env: Record<string, string> = { API_KEY: KEY }) {
     const server = createHttpServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
-      return await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
+      return await runCli(['--base-url', `http://127.0.0.1:${port}`, ...extra], env);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
@@ -150,6 +152,31 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/answered 401 to the configured key; check the key/);
     expect(result.stderr).not.toMatch(/WAF/);
+  });
+
+  it('a reports folder that cannot take the reports is one line and exit 2, before anything is sent', async () => {
+    const file = join(tempDir('asc-reports-'), 'a-file');
+    await writeFile(file, '');
+    for (const [dir, code] of [[join(file, 'sub'), 'ENOTDIR'], ['/proc/no-such-folder/reports', 'ENOENT']] as const) {
+      const started = performance.now();
+      const result = await runCli(['--base-url', 'http://127.0.0.1:1', '--reports', dir, '--timeout', '1000'], { API_KEY: KEY });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(`animal-store-conformance: --reports: cannot write the reports to ${dir} (${code})`);
+      // mkdir's recursive mode never returns under /proc.
+      expect(performance.now() - started).toBeLessThan(15_000);
+    }
+  });
+
+  it('a refused key read from a file is named by the file, not by API_KEY', async () => {
+    const file = join(tempDir('asc-key-file-'), 'key');
+    await writeFile(file, `${KEY}\n`);
+    const result = await againstServer(
+      (_req, res) => res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"code":"unauthorized","message":"bad key","status":401}'),
+      ['--api-key-file', file],
+      {},
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--api-key-file (${file}): http://127.0.0.1:`);
   });
 
   it('response headers beyond the client\'s limit are named as such, one line and exit 3', async () => {

@@ -21,7 +21,8 @@ export interface CliResult {
 export async function runCli(args: string[], env: Record<string, string>, options: { timeoutMs?: number; keepReports?: boolean } = {}): Promise<CliResult> {
   const reports = await mkdtemp(join(tmpdir(), 'asc-reports-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args, '--reports', reports], {
+  // A test that names its own --reports gets it (and no files back from the folder made here).
+  const child = spawn(process.execPath, [BIN, ...args, ...(args.includes('--reports') ? [] : ['--reports', reports])], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,6 +14,11 @@ export interface Settings {
   baseUrl?: string;
   messagesBaseUrl?: string;
   apiKey?: string;
+  /** Where the key came from, as messages name it: `API_KEY`, or the key file setting and its path. */
+  keySource: string;
+  /** The key is in this process's own environment as API_KEY, where the reports' curl lines read it. */
+  keyExported: boolean;
+  apiKeyFile?: string;
   env?: 'production' | 'staging';
   allowWrites: boolean;
   allowInsecureHttp: boolean;
@@ -204,17 +209,27 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   if (envName === 'staging' && !stagingUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url)`);
   // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
   if (envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
+  // Likewise a job that sets only STAGING_BASE_URL and forgets --env: the embedded server would pass.
+  if (envName === undefined && !productionUrl && stagingUrl) {
+    throw new UsageError(`${setting('staging-base-url')} is set but the environment is not staging: add --env staging (or CONFORMANCE_ENV=staging); without it, and with no BASE_URL, the run would check the embedded reference server`);
+  }
   const target = envName === 'staging' ? stagingUrl : productionUrl;
   const messagesBaseUrl = baseUrl(setting('messages-base-url'), raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
 
   let apiKey = env('API_KEY' satisfies keyof typeof VARIABLES);
+  let keySource = 'API_KEY';
   const keyFile = raw['api-key-file'] as string | undefined;
   if (keyFile) {
+    keySource = `${setting('api-key-file')} (${keyFile})`;
+    let fromFile: string;
     try {
-      apiKey = readFileSync(keyFile, 'utf8').trim();
+      fromFile = readFileSync(keyFile, 'utf8').trim();
     } catch (error) {
       throw new UsageError(`${setting('api-key-file')}: cannot read ${keyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
+    if (!fromFile) throw new UsageError(`${keySource}: the file is empty`);
+    if (apiKey && apiKey !== fromFile) throw new UsageError(`API_KEY and ${keySource} give two different keys: keep one`);
+    apiKey = fromFile;
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
   if (target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
@@ -233,6 +248,9 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     baseUrl: target,
     messagesBaseUrl,
     apiKey,
+    keySource,
+    keyExported: apiKey !== undefined && environment.API_KEY === apiKey,
+    ...(keyFile ? { apiKeyFile: keyFile } : {}),
     env: envName,
     allowWrites: raw['allow-writes'] === true,
     allowInsecureHttp,
