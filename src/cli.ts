@@ -209,8 +209,9 @@ function plan(settings: Settings, target: Target, writes: boolean, io: Io, claus
   io.out(`Dry run: nothing is sent.\n  target   ${target.baseUrl}/v1  [${target.env}${target.embedded ? ', the embedded reference server' : ''}]\n`);
   io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
   io.out(`  runs     ${settings.runs} per property, seed ${settings.seed}\n`);
-  // Measured against the reference server: about 280 requests of set-up and fixed probes, 26 per run.
-  io.out(`  requests roughly ${280 + 26 * settings.runs}${writes ? '' : ' less the writes'}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
+  // Measured against the reference server with its message host: about 350 requests of set-up and fixed probes, 29 per run.
+  const fewer = [target.messagesBaseUrl ? '' : 'the message checks', writes ? '' : 'the writes'].filter(Boolean).join(' and ');
+  io.out(`  requests roughly ${350 + 29 * settings.runs}${fewer ? `, less ${fewer}` : ''}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
   if (writes) {
     io.out('  writes   POST /v1/pets: valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7), up to 105 set-up pets so listings can be paged (§4.1, §8)\n');
     io.out(`           POST /messages: valid and invalid messages (§4.5, §5)${target.messagesBaseUrl ? '' : ', skipped: no MESSAGES_BASE_URL'}\n`);
@@ -375,7 +376,10 @@ async function run(settings: Settings, io: Io): Promise<number> {
       say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
     }
     const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
-    if (unchecked) say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (see the skip reasons above).\n`);
+    if (unchecked) {
+      const where = settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above';
+      say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (${where}).\n`);
+    }
     const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
     if (rateLimited && report.exitCode === 3) {
       io.err(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);

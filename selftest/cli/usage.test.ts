@@ -22,6 +22,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['a remote target without a key', ['--base-url', 'https://api.example.com'], {}, /API_KEY: a target is configured but no key/],
     ['plain http to a remote host', ['--base-url', 'http://api.example.com'], { API_KEY: 'k' }, /refusing to send the API key over plain http/],
     ['an unknown flag', ['--frobnicate'], {}, /Unknown option '--frobnicate'/],
+    ['a flag where a value belongs', ['--env', '--dry-run'], {}, /^--env needs a value; see --help$/],
     ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
     ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected a whole number/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],

@@ -174,7 +174,10 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     try {
       return parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
-      const message = ((error as Error).message.split('\n')[0] ?? 'bad arguments').replace(/\. To specify a positional argument.*$/, '');
+      const first = ((error as Error).message.split('\n')[0] ?? 'bad arguments').replace(/\. To specify a positional argument.*$/, '');
+      // "--env --dry-run": the next flag was taken for a missing value.
+      const ambiguous = /^Option '(--[\w-]+)[^']*' argument is ambiguous\.?$/.exec(first);
+      const message = ambiguous ? `${ambiguous[1]} needs a value` : first.replace(/\.$/, '');
       const hint = /'--api-key'/.test(message) ? ' (the key comes from API_KEY, .env or --api-key-file)' : '';
       throw new UsageError(`${message}${hint}; see --help`);
     }
