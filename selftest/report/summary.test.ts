@@ -73,6 +73,19 @@ describe('renderSummary', () => {
     expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth-www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
   });
 
+  it('says how many MUST clauses were not checked, and that a SHIPS verdict does not vouch for them, and lists them with the reason', () => {
+    const ships = renderSummary(makeReport({ verdict: 'pass', exitCode: 0 }));
+    const lines = ships.split('\n');
+    expect(lines.slice(0, 8)).toContain('> **Note:** 1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it (see "MUST clauses not checked" below).');
+    const section = ships.slice(ships.indexOf('### MUST clauses not checked (1)'));
+    expect(section).toContain('- **`4.5-message-queued`** (§4.5) A sent message starts queued: messages base URL not reachable in this environment');
+    expect(section).not.toContain('4.4-store-orders'); // an OBSERVE clause
+    expect(md).toContain('> **Note:** 1 MUST clause was not checked in this run (see "MUST clauses not checked" below).');
+    const all = makeReport({ verdict: 'pass', exitCode: 0 });
+    all.clauses = all.clauses.filter((c) => c.id !== '4.5-message-queued');
+    expect(renderSummary(all)).not.toMatch(/not checked/);
+  });
+
   it('lists failures the baseline accepts apart, with the reason and expiry', () => {
     const md = renderSummary(makeKnownFailureReport());
     const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Known failures'));

@@ -15,9 +15,9 @@ import {
   formatDuration,
   groupBySection,
   isFailing,
+  judgedText,
   knownReason,
   moreFailuresText,
-  isDeselected,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -27,6 +27,8 @@ import {
   responseText,
   sanitizeText,
   totalOf,
+  uncheckedMust,
+  uncheckedMustText,
   verdictText,
   zeroCounts,
   type OutcomeCounts,
@@ -74,6 +76,7 @@ header.top { padding-top: 20px; }
 .verdict.pass .word { color: var(--pass); }
 .verdict.fail .word { color: var(--fail); }
 .verdict p { margin: 4px 0; }
+.verdict p.unchecked { margin: 8px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
 dl.meta { display: grid; grid-template-columns: repeat(auto-fill, minmax(400px, 1fr)); gap: 4px 24px; margin: 16px 0 8px; }
 dl.meta div { display: flex; gap: 8px; min-width: 0; }
 dl.meta dt { color: var(--muted); flex: 0 0 9.5em; }
@@ -282,10 +285,12 @@ function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): str
   return `<p class="known-line">${known.length} failing clause${known.length === 1 ? '' : 's'} accepted by the baseline (known): ${links.join(', ')}</p>`;
 }
 
-function checkedText(report: RunReport): string {
-  const deselected = report.clauses.filter(isDeselected).length;
-  const checked = report.clauses.length - deselected;
-  return `${checked} clause${checked === 1 ? '' : 's'} checked against ${report.target.baseUrl}${deselected ? `; ${deselected} deselected by --only/--skip` : ''}`;
+/** The MUST clauses the run skipped, each linked to its reason: the verdict does not vouch for them. */
+function uncheckedLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  const text = uncheckedMustText(report);
+  if (!text) return '';
+  const links = uncheckedMust(report).map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
+  return `<p class="unchecked" id="unchecked-must"><strong>${esc(text)}</strong> (each says why below): ${links.join(', ')}</p>`;
 }
 
 function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
@@ -308,7 +313,8 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
-<p>${esc(checkedText(report))}</p>
+<p>${esc(judgedText(report))}</p>
+${uncheckedLine(report, clauseIds)}
 ${chips(counts, report.engineErrors.length)}
 ${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>

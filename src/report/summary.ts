@@ -19,7 +19,10 @@ import {
   redactText,
   replayCommand,
   replayText,
+  skipReason,
   totalOf,
+  uncheckedMust,
+  uncheckedMustText,
   zeroCounts,
   type RenderOptions,
 } from './common.ts';
@@ -123,6 +126,11 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
       (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
   );
   out.push('');
+  const unchecked = uncheckedMust(report);
+  if (unchecked.length > 0) {
+    out.push(`> **Note:** ${md(uncheckedMustText(report))} (see "MUST clauses not checked" below).`);
+    out.push('');
+  }
 
   out.push(`| Section | ${OUTCOMES.map((o) => OUTCOME_LABEL[o]).join(' | ')} |`);
   out.push(`|---|${OUTCOMES.map(() => '---:').join('|')}|`);
@@ -159,6 +167,16 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
     out.push(`### Warnings (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
+    out.push('');
+  }
+  if (unchecked.length > 0) {
+    out.push(`### MUST clauses not checked (${unchecked.length})`);
+    out.push('');
+    const lines = unchecked.map((clause) => {
+      const reason = skipReason(clause);
+      return `- **${code(clause.id, 80)}** (§${md(clause.section)}) ${md(clause.title)}${reason !== undefined ? `: ${md(reason)}` : ''}`;
+    });
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
     out.push('');
   }
   if (report.engineErrors.length > 0) {
