@@ -1,7 +1,7 @@
 // Standalone entry point: node bin/reference.mjs [options]
 
 import { DEVIATIONS } from './deviations.ts';
-import { HOSTILE_MODES, startHostile } from './hostile.ts';
+import { HOSTILE_MODES, hostileMode, startHostile } from './hostile.ts';
 import { startReference, type RunningReference } from './server.ts';
 
 const USAGE = `Usage: node bin/reference.mjs [options]
@@ -15,7 +15,8 @@ Options:
   --api-key KEY        accepted bearer token (default: $API_KEY, else "dev-key")
   --deviation ID       switch on a deviation (repeatable); see --list-deviations
   --no-seed            start with an empty store
-  --hostile MODE       start a hostile transport server instead (see --list-deviations)
+  --hostile MODE       start a hostile transport server instead, on the same host and ports
+                       (see --list-deviations; the hostile- prefix may be left out)
   --list-deviations    print the deviation catalogue and hostile modes, then exit
   --help               print this help and exit
 `;
@@ -79,7 +80,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Args
         args.deviations.push(value());
         break;
       case '--hostile':
-        args.hostile = value();
+        try {
+          args.hostile = hostileMode(value()).id;
+        } catch (error) {
+          throw new UsageError(`--hostile: ${(error as Error).message}`);
+        }
         break;
       case '--no-seed':
         args.seed = false;
@@ -125,7 +130,7 @@ async function main(): Promise<void> {
   let running: RunningReference;
   try {
     running = args.hostile
-      ? await startHostile(args.hostile, { apiKey: args.apiKey })
+      ? await startHostile(args.hostile, { apiKey: args.apiKey, host: args.host, port: args.port, messagesPort: args.messagesPort })
       : await startReference({
           apiKey: args.apiKey,
           deviations: args.deviations,

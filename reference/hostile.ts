@@ -20,6 +20,30 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   { id: 'hostile-trickle', description: '200 application/json, one byte every 2 s of a small valid Pets array (about 2 minutes in all).' },
 ];
 
+/** The prefix every mode's id carries; on the command line it may be left out (`--hostile never-answers`). */
+const PREFIX = 'hostile-';
+
+/** The mode `name` stands for, with or without its `hostile-` prefix; any other name throws, listing the modes. */
+export function hostileMode(name: string): HostileMode {
+  const id = name.startsWith(PREFIX) ? name : `${PREFIX}${name}`;
+  const mode = HOSTILE_MODES.find((m) => m.id === id);
+  if (!mode) {
+    const names = HOSTILE_MODES.map((m) => m.id.slice(PREFIX.length)).join(', ');
+    throw new Error(`unknown hostile mode ${JSON.stringify(name)}: the modes are ${names} (the ${PREFIX} prefix is optional)`);
+  }
+  return mode;
+}
+
+export interface HostileOptions {
+  apiKey: string;
+  /** Where both servers listen (default 127.0.0.1). */
+  host?: string;
+  /** The main port (default 0: any free port). */
+  port?: number;
+  /** The messages port (default 0: any free port). */
+  messagesPort?: number;
+}
+
 export interface RunningHostile extends RunningReference {
   /** hostile-redirect-cross-origin: whether any request reached the other origin with an Authorization header. Always false for other modes. */
   authorizationLeaked(): boolean;
@@ -140,8 +164,9 @@ async function startRecorder(): Promise<{ tracked: Tracked; origin: string; leak
   return { tracked, origin: urlOf(host, port), leaked: () => leaked };
 }
 
-export async function startHostile(mode: string, _opts: { apiKey: string }): Promise<RunningHostile> {
-  if (!HOSTILE_MODES.some((m) => m.id === mode)) throw new Error(`unknown hostile mode: ${JSON.stringify(mode)}`);
+export async function startHostile(name: string, options: HostileOptions): Promise<RunningHostile> {
+  const mode = hostileMode(name).id;
+  const { host = HOST, port = 0, messagesPort = 0 } = options;
   const timers = new Timers();
   const extra: Tracked[] = [];
   let leaked = (): boolean => false;
@@ -179,9 +204,9 @@ export async function startHostile(mode: string, _opts: { apiKey: string }): Pro
     await Promise.all(servers.map((s) => s.close()));
   };
   try {
-    const port = await listen(main.server, HOST, 0);
-    const messagesPort = await listen(messages.server, HOST, 0);
-    return { baseUrl: urlOf(HOST, port), messagesBaseUrl: urlOf(HOST, messagesPort), close, authorizationLeaked: () => leaked() };
+    const mainPort = await listen(main.server, host, port);
+    const otherPort = await listen(messages.server, host, messagesPort);
+    return { baseUrl: urlOf(host, mainPort), messagesBaseUrl: urlOf(host, otherPort), close, authorizationLeaked: () => leaked() };
   } catch (error) {
     await close();
     throw error;

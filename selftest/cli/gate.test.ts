@@ -69,6 +69,24 @@ describe('gate controls', () => {
     expect((await run(['--baseline', baseline, '--fail-on', 'should'])).code).toBe(1);
   });
 
+  it('an entry naming no clause of the catalogue is "no such clause", with the id it likely meant', async () => {
+    const baseline = join(dir, 'typo.yaml');
+    await writeFile(baseline, 'known:\n  - clause: orders.exsits\n    reason: ticket 42\n');
+    const result = await run(['--baseline', baseline]);
+    expect(result.code).toBe(1); // the typo accepts nothing: orders.exists fails as new
+    expect(result.stdout).toContain('- orders.exsits: no such clause (did you mean orders.exists?); its reason: ticket 42');
+    expect(result.stdout).not.toContain('not in this run');
+  });
+
+  it('an entry without a reason is a usage problem that says so', async () => {
+    const baseline = join(dir, 'no-reason.yaml');
+    await writeFile(baseline, 'known:\n  - clause: orders.exists\n');
+    const result = await run(['--baseline', baseline]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('known entry 1 (known[0]) (clause orders.exists) has no reason: say why its failure is accepted');
+    expect(result.stderr).not.toContain('undefined');
+  });
+
   it('a malformed baseline is a usage problem, not a crash', async () => {
     const baseline = join(dir, 'bad.yaml');
     await writeFile(baseline, 'known: 7\n');

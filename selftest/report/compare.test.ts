@@ -41,7 +41,8 @@ describe('compareReports', () => {
     expect(ids(result.added)).toEqual(['6-no-events']);
     expect(ids(result.removed)).toEqual(['8-limit-default']);
     expect(ids(result.unchanged)).toEqual(['4.1-list-200', '4.1-pagination', '4.2-create-201', '4.5-message-queued', '7-error-shape']);
-    const all = [result.newlyFailing, result.stillFailing, result.newlyPassing, result.newlyWarning, result.otherChanges, result.added, result.removed, result.unchanged].flat();
+    expect(result.exitCode).toBe(1);
+    const all = [result.newlyFailing, result.stillFailing, result.newlyPassing, result.newlyWarning, result.noLongerChecked, result.otherChanges, result.added, result.removed, result.unchanged].flat();
     expect(all.length).toBe(Object.keys(result.byClause).length);
     expect(new Set(ids(all)).size).toBe(all.length);
     expect(result.byClause['4.2-create-400']).toMatchObject({ before: 'fail', after: 'error', beforeCategory: 'failing', afterCategory: 'failing' });
@@ -50,6 +51,7 @@ describe('compareReports', () => {
   it('reports no regression for identical runs', () => {
     const same = compareReports(base, makeReport());
     expect(same.newlyFailing).toEqual([]);
+    expect(same.exitCode).toBe(0);
     expect(same.stillFailing.map((c) => c.clause)).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
     expect(same.unchanged.length).toBe(base.clauses.length - 3);
     expect(renderComparison(same)).toContain('## Comparison: no new failures');
@@ -72,5 +74,50 @@ describe('compareReports', () => {
     const r = compareReports(base, makeReport({ spec: { title: 'Animal Store Service Specification', version: '1.1.0' } }));
     expect(r.specChanged).toBe(true);
     expect(renderComparison(r)).toContain('the spec version changed (1.0.0 → 1.1.0)');
+  });
+});
+
+describe('a MUST clause judged before and skipped now', () => {
+  const base = makeReport();
+  const skipped = (note: string) => [{ check: 'x', clause: 'x', outcome: 'skip' as const, note, judged: 0 }];
+  const later = structuredClone(base);
+  for (const [id, note] of [
+    ['2.1-pet-shape', 'MESSAGES_BASE_URL is not configured'], // MUST pass -> skip
+    ['4.2-create-400', 'writes are off against production'], // MUST fail -> skip
+    ['4.3-deprecation-signalled', 'deselected (--only/--skip)'], // SHOULD warn -> skip
+    ['4.1-pagination', 'MESSAGES_BASE_URL is not configured'], // OBSERVE observe -> skip
+  ] as const) {
+    const clause = later.clauses.find((c) => c.id === id)!;
+    clause.outcome = 'skip';
+    clause.checks = skipped(note);
+  }
+  const result = compareReports(base, later);
+
+  it('is called out in a group of its own, with the reason, and fails the comparison as a regression does', () => {
+    expect(result.noLongerChecked.map((c) => [c.clause, c.before, c.after, c.reason])).toEqual([
+      ['2.1-pet-shape', 'pass', 'skip', 'MESSAGES_BASE_URL is not configured'],
+      ['4.2-create-400', 'fail', 'skip', 'writes are off against production'],
+    ]);
+    expect(result.otherChanges.map((c) => c.clause)).toEqual(['4.1-pagination', '4.3-deprecation-signalled']);
+    expect(result.newlyFailing).toEqual([]);
+    expect(result.exitCode).toBe(1);
+    const text = renderComparison(result);
+    expect(text).toContain('## Comparison: no new failures; 2 MUST clauses no longer checked');
+    const group = text.slice(text.indexOf('### No longer checked (2)'), text.indexOf('### Other changes'));
+    expect(group).toContain('- 2.1-pet-shape (§2.1, MUST) A returned Pet has id, name and categoryId: pass → skip (MESSAGES_BASE_URL is not configured)');
+    expect(group).toContain('- 4.2-create-400 (§4.2, MUST) Missing required fields yield 400: fail → skip (writes are off against production)');
+    expect(group).not.toContain('4.1-pagination');
+  });
+
+  it('exit code 0 when nothing newly fails and every MUST clause judged before still is', () => {
+    expect(compareReports(base, makeReport()).exitCode).toBe(0);
+    const observeOnly = structuredClone(base);
+    observeOnly.clauses.find((c) => c.id === '4.1-pagination')!.outcome = 'skip';
+    expect(compareReports(base, observeOnly).exitCode).toBe(0);
+    // A MUST clause checked again is no failure, and one skipped in both runs is unchanged.
+    const unchecked = structuredClone(base);
+    unchecked.clauses.find((c) => c.id === '2.1-pet-shape')!.outcome = 'skip';
+    expect(compareReports(unchecked, base)).toMatchObject({ exitCode: 0, noLongerChecked: [] });
+    expect(compareReports(unchecked, unchecked)).toMatchObject({ exitCode: 0, noLongerChecked: [] });
   });
 });

@@ -15,14 +15,33 @@ describe('report.html header', () => {
     expect(field(renderHtml(without), 'Messages target')).toBe('not configured (message checks skipped)');
   });
 
-  it('counts the clauses checked apart from those --only/--skip deselected', () => {
+  it('counts the clauses judged (passed, failed or warned), not those skipped, apart from those --only/--skip deselected', () => {
     const catalogue = loadClauses();
     const onlyOrders = collect(catalogue, [], (clause) => clause.section === '4.4');
     const report = makeReport({ clauses: onlyOrders.clauses, summary: onlyOrders.summary });
-    const checked = catalogue.filter((clause) => clause.section === '4.4').length;
+    const selected = catalogue.filter((clause) => clause.section === '4.4').length;
     expect(headline(renderHtml(report))).toBe(
-      `${checked} clauses checked against ${report.target.baseUrl}; ${catalogue.length - checked} deselected by --only/--skip`,
+      `0 of ${selected} clauses judged against ${report.target.baseUrl} (${selected} skipped); ${catalogue.length - selected} deselected by --only/--skip`,
     );
-    expect(headline(renderHtml(makeReport()))).toBe(`${makeReport().clauses.length} clauses checked against ${makeReport().target.baseUrl}`);
+    // The fixture: 6 pass, 2 fail, 1 warn, 1 observe, 2 skip, 1 error.
+    expect(headline(renderHtml(makeReport()))).toBe(`9 of 13 clauses judged against ${makeReport().target.baseUrl} (1 observed, 2 skipped, 1 errored)`);
+  });
+
+  it('says how many MUST clauses were not checked, and that a SHIPS verdict does not vouch for them, each linked', () => {
+    const ships = makeReport({ verdict: 'pass', exitCode: 0 });
+    const html = renderHtml(ships);
+    const verdict = html.slice(html.indexOf('<div class="verdict'), html.indexOf('</div>', html.indexOf('<div class="verdict')));
+    expect(verdict).toContain('<span class="word">Ships</span>');
+    // The fixture skips one MUST clause (4.5-message-queued) and one OBSERVE clause.
+    expect(verdict).toContain(
+      '<p class="unchecked" id="unchecked-must"><strong>1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it</strong> (each says why below): <a href="#clause-4-5-message-queued"><code>4.5-message-queued</code></a></p>',
+    );
+    const more = makeReport({ verdict: 'pass', exitCode: 0 });
+    more.clauses.find((c) => c.id === '8-limit-default')!.outcome = 'skip';
+    expect(renderHtml(more)).toContain('<strong>2 MUST clauses were not checked in this run: the SHIPS verdict does not vouch for them</strong>');
+    expect(renderHtml(makeReport())).toContain('<strong>1 MUST clause was not checked in this run</strong>');
+    const all = makeReport({ verdict: 'pass', exitCode: 0 });
+    all.clauses = all.clauses.filter((c) => !(c.level === 'MUST' && c.outcome === 'skip'));
+    expect(renderHtml(all)).not.toContain('class="unchecked"');
   });
 });

@@ -33,9 +33,9 @@ interface Session {
   problems: string[];
 }
 
-async function open(javaScriptEnabled = true): Promise<Session> {
+async function open(javaScriptEnabled = true, width = 1280): Promise<Session> {
   if (!browser) throw new Error('browser not started');
-  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 }, serviceWorkers: 'block' });
   context.setDefaultTimeout(WAIT);
   context.setDefaultNavigationTimeout(WAIT);
   const session: Session = { context, page: await context.newPage(), requests: [], blocked: [], problems: [] };
@@ -221,6 +221,48 @@ describe('report.html in headless Chromium', () => {
       await passing.locator('.clause-body').waitFor({ state: 'visible', timeout: WAIT });
       expect(await clause.locator('button.copy').isVisible()).toBe(false);
       expect(await page.locator('#tools').isVisible()).toBe(false);
+    } finally {
+      await s.context.close();
+    }
+  });
+
+  it('at 420 px wide the page does not scroll sideways, the matrix fits, with every clause open too', async () => {
+    const s = await open(true, 420);
+    try {
+      const { page } = s;
+      await page.locator('#tools').waitFor({ state: 'visible', timeout: WAIT });
+      // The page's and the matrix box's scroll widths against their visible widths.
+      const widths = () =>
+        page.evaluate<{ page: number; viewport: number; matrix: number; matrixBox: number }>(`(() => {
+          const root = document.documentElement;
+          const wrap = document.querySelector('table.matrix').parentElement;
+          return { page: root.scrollWidth, viewport: root.clientWidth, matrix: wrap.scrollWidth, matrixBox: wrap.clientWidth };
+        })()`);
+      const closed = await widths();
+      expect(closed.viewport).toBe(420);
+      expect(closed.page).toBeLessThanOrEqual(closed.viewport);
+      // The matrix fits its box rather than scrolling inside it.
+      expect(closed.matrix).toBeLessThanOrEqual(closed.matrixBox);
+      await page.locator('#expand-all').click({ timeout: WAIT });
+      await page.locator('details[data-clause="2.1-pet-shape"] .clause-body').waitFor({ state: 'visible', timeout: WAIT });
+      const opened = await widths();
+      expect(opened.page).toBeLessThanOrEqual(opened.viewport);
+      mkdirSync(SELFTEST_DIR, { recursive: true });
+      await page.screenshot({ path: join(SELFTEST_DIR, 'report-screenshot-420.png'), fullPage: true, timeout: WAIT });
+      expect(s.problems).toEqual([]);
+    } finally {
+      await s.context.close();
+    }
+  });
+
+  it('shows an observed clause as OBSERVE once, its level beside another outcome as before', async () => {
+    const s = await open();
+    try {
+      const { page } = s;
+      const said = async (id: string) => (await page.locator(`details[data-clause="${id}"] > summary`).innerText()).match(/OBSERVE/g)?.length ?? 0;
+      expect(await said('4.1-pagination')).toBe(1); // level OBSERVE, observed
+      expect(await said('4.4-store-orders')).toBe(1); // level OBSERVE, skipped: SKIP and OBSERVE
+      expect(await page.locator('details[data-clause="4.4-store-orders"] > summary').innerText()).toMatch(/SKIP/);
     } finally {
       await s.context.close();
     }

@@ -73,14 +73,35 @@ describe('renderSummary', () => {
     expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth-www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
   });
 
+  it('says how many MUST clauses were not checked, and that a SHIPS verdict does not vouch for them, and lists them with the reason', () => {
+    const ships = renderSummary(makeReport({ verdict: 'pass', exitCode: 0 }));
+    const lines = ships.split('\n');
+    expect(lines.slice(0, 8)).toContain('> **Note:** 1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it (see "MUST clauses not checked" below).');
+    const section = ships.slice(ships.indexOf('### MUST clauses not checked (1)'));
+    expect(section).toContain('- **`4.5-message-queued`** (§4.5) A sent message starts queued: messages base URL not reachable in this environment');
+    expect(section).not.toContain('4.4-store-orders'); // an OBSERVE clause
+    expect(md).toContain('> **Note:** 1 MUST clause was not checked in this run (see "MUST clauses not checked" below).');
+    const all = makeReport({ verdict: 'pass', exitCode: 0 });
+    all.clauses = all.clauses.filter((c) => c.id !== '4.5-message-queued');
+    expect(renderSummary(all)).not.toMatch(/not checked/);
+  });
+
   it('lists failures the baseline accepts apart, with the reason and expiry', () => {
     const md = renderSummary(makeKnownFailureReport());
     const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Known failures'));
     expect(md).toContain('### Failures (2)');
     expect(failures).not.toContain('4.1-limit-max');
-    const known = md.slice(md.indexOf('### Known failures (accepted by the baseline) (1)'));
-    expect(known).toContain('- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected');
-    expect(known).toContain('accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)');
+    const known = md.slice(md.indexOf('### Known failures (accepted by the baseline) (1)'), md.indexOf('### Warnings'));
+    // One line for the clause: its failure, then the entry's reason and expiry.
+    expect(known.split('\n').filter((l) => l.includes('4.1-limit-max'))).toEqual([
+      '- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0") — accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)',
+    ]);
+    const twice = makeMultiFailureReport();
+    twice.clauses.find((c) => c.id === 'auth.required')!.known = { reason: 'ticket 9' };
+    const accepted = renderSummary(twice);
+    const lines = accepted.slice(accepted.indexOf('### Known failures')).split('\n').filter((l) => l.includes('auth.required'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/`auth-401` on `createPet`: .* · 1 more in report\.html — accepted by the baseline: ticket 9$/);
     expect(md).toMatch(/\*\*13 clauses:\*\* [^\n]*2 fail[^\n]*· 1 failure accepted by the baseline/);
     const allKnown = makeKnownFailureReport();
     allKnown.clauses = allKnown.clauses.filter((c) => c.id !== '4.2-create-400' && c.id !== '5-missing-key-401');

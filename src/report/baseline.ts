@@ -2,7 +2,7 @@
  * Baseline of known failures, so a team can adopt the suite before the server is clean:
  *
  *   known:
- *     - clause: 4.1-limit-max
+ *     - clause: list.limit-max
  *       reason: clamps to 100 instead of rejecting, ticket PETS-123
  *       expires: 2026-03-31     # optional; the entry stops covering the failure after this day
  *
@@ -13,6 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { loadClauses } from '../contract/clauses.ts';
 import type { Outcome, RunReport } from './model.ts';
 import { isFailing } from './common.ts';
 
@@ -38,8 +39,15 @@ export interface BaselineResult {
   nowPassing: BaselineEntry[];
   /** Entries whose clause was skipped this run: nothing to conclude. */
   notJudged: BaselineEntry[];
-  /** Entries naming a clause that is not in the report (a typo, or the clause was renamed). */
+  /** Entries naming a catalogue clause that is not in the report (a report narrowed by hand). */
   unknownClauses: BaselineEntry[];
+  /** Entries naming no clause of the catalogue (spec/clauses.yaml) at all: a typo, or the clause was renamed. */
+  noSuchClause: NoSuchClause[];
+}
+
+export interface NoSuchClause extends BaselineEntry {
+  /** The catalogue's clause id nearest to the one written, when one is a likely typo of it. */
+  didYouMean?: string;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -52,6 +60,7 @@ function isRealDate(s: string): boolean {
 }
 
 function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
@@ -83,8 +92,10 @@ export function parseBaseline(data: unknown, source: string): Baseline {
     for (const key of Object.keys(e)) {
       if (key !== 'clause' && key !== 'reason' && key !== 'expires') fail(`${entryAt(i)} has an unknown key "${key}"`);
     }
+    if (e.clause === undefined) fail(`${entryAt(i)} has no clause: give the id of the clause whose failure it accepts (spec/clauses.yaml)`);
     if (typeof e.clause !== 'string' || e.clause.trim() === '') fail(`${fieldAt(i, 'clause')} must be a non-empty string, got ${describe(e.clause)}`);
     const clause = (e.clause as string).trim();
+    if (e.reason === undefined) fail(`${entryAt(i)} (clause ${clause}) has no reason: say why its failure is accepted, e.g. a ticket`);
     if (typeof e.reason !== 'string' || e.reason.trim() === '') {
       fail(`${fieldAt(i, 'reason')} must be a non-empty string saying why the failure is accepted (clause ${clause}), got ${describe(e.reason)}`);
     }
@@ -130,11 +141,37 @@ function day(today: Date): string {
   return today.toISOString().slice(0, 10);
 }
 
-export function applyBaseline(report: RunReport, baseline: Baseline, today: Date): BaselineResult {
+/** Edit distance (insertions, deletions, substitutions) of two short ids. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The catalogue id a mistyped one most likely meant: within 2 edits (or a third of its length), the nearest. */
+function nearestClause(id: string, ids: readonly string[]): string | undefined {
+  let best: { id: string; d: number } | undefined;
+  for (const candidate of ids) {
+    const d = distance(id, candidate);
+    if (!best || d < best.d) best = { id: candidate, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(id.length / 3)) ? best.id : undefined;
+}
+
+/**
+ * Sorts the run's failing clauses and the baseline's entries. `catalogue` (spec/clauses.yaml unless
+ * given) tells an entry naming no clause at all from one whose clause the report does not hold.
+ */
+export function applyBaseline(report: RunReport, baseline: Baseline, today: Date, catalogue: readonly { id: string }[] = loadClauses()): BaselineResult {
   const todayStr = day(today);
   const entries = new Map<string, BaselineEntry>();
   for (const e of baseline.known) if (!entries.has(e.clause)) entries.set(e.clause, e);
-  const result: BaselineResult = { newFailures: [], known: [], expired: [], nowPassing: [], notJudged: [], unknownClauses: [] };
+  const result: BaselineResult = { newFailures: [], known: [], expired: [], nowPassing: [], notJudged: [], unknownClauses: [], noSuchClause: [] };
+  const ids = catalogue.map((clause) => clause.id);
   // Clause id -> the run's outcomes for it (an id should appear once; be safe if not).
   const outcomes = new Map<string, Outcome[]>();
   for (const clause of report.clauses) outcomes.set(clause.id, [...(outcomes.get(clause.id) ?? []), clause.outcome]);
@@ -152,7 +189,10 @@ export function applyBaseline(report: RunReport, baseline: Baseline, today: Date
   }
   for (const entry of entries.values()) {
     const list = outcomes.get(entry.clause);
-    if (list === undefined) result.unknownClauses.push(entry);
+    if (list === undefined && !ids.includes(entry.clause)) {
+      const didYouMean = nearestClause(entry.clause, ids);
+      result.noSuchClause.push(didYouMean === undefined ? entry : { ...entry, didYouMean });
+    } else if (list === undefined) result.unknownClauses.push(entry);
     else if (list.some(isFailing)) continue;
     else if (list.every((o) => o === 'skip')) result.notJudged.push(entry);
     else result.nowPassing.push(entry);
@@ -186,6 +226,13 @@ export function renderBaselineResult(result: BaselineResult): string {
   block('Known failures (accepted by the baseline)', result.known);
   block('Now passing: remove these entries from the baseline', result.nowPassing);
   block('Not judged this run (skipped)', result.notJudged);
+  if (result.noSuchClause.length > 0) {
+    out.push(
+      '',
+      `Entries naming no such clause (not in spec/clauses.yaml; they accept nothing) (${result.noSuchClause.length}):`,
+      ...result.noSuchClause.map((e) => `- ${e.clause}: no such clause${e.didYouMean ? ` (did you mean ${e.didYouMean}?)` : ''}; its reason: ${e.reason}`),
+    );
+  }
   block('Entries naming a clause not in this run', result.unknownClauses);
   out.push('');
   return out.join('\n');

@@ -92,6 +92,49 @@ export function groupBySection(report: RunReport): SectionGroup[] {
   });
 }
 
+/** MUST clauses the run skipped (deselected ones included): no verdict of the run vouches for them. */
+export function uncheckedMust(report: RunReport): ClauseResult[] {
+  return report.clauses.filter((clause) => clause.level === 'MUST' && clause.outcome === 'skip');
+}
+
+/**
+ * `12 MUST clauses were not checked in this run`, and after a passing verdict `: the SHIPS verdict
+ * does not vouch for them`; '' when every MUST clause was judged. One wording for every artifact.
+ */
+export function uncheckedMustText(report: RunReport): string {
+  const n = uncheckedMust(report).length;
+  if (n === 0) return '';
+  const one = n === 1;
+  return `${n} MUST clause${one ? ' was' : 's were'} not checked in this run${report.verdict === 'pass' ? `: the SHIPS verdict does not vouch for ${one ? 'it' : 'them'}` : ''}`;
+}
+
+/**
+ * `24 of 54 clauses judged against URL (6 observed, 24 skipped)`: judged is what was passed, failed
+ * or warned, so a clause the run skipped is never counted as checked.
+ */
+export function judgedText(report: RunReport): string {
+  const deselected = report.clauses.filter(isDeselected).length;
+  const counts = countOutcomes(report.clauses);
+  const judged = counts.pass + counts.fail + counts.warn;
+  const selected = report.clauses.length - deselected;
+  const rest = [
+    counts.observe ? `${counts.observe} observed` : '',
+    counts.skip - deselected ? `${counts.skip - deselected} skipped` : '',
+    counts.error ? `${counts.error} errored` : '',
+  ].filter(Boolean);
+  return (
+    `${judged} of ${selected} clause${selected === 1 ? '' : 's'} judged against ${report.target.baseUrl}` +
+    (rest.length ? ` (${rest.join(', ')})` : '') +
+    (deselected ? `; ${deselected} deselected by --only/--skip` : '')
+  );
+}
+
+/** Why a clause was skipped (or what was observed): the first note, else the first recorded Actual. */
+export function skipReason(clause: ClauseResult): string | undefined {
+  const checks = notableChecks(clause);
+  return checks.find((c) => c.note !== undefined)?.note ?? checks.find((c) => c.actual !== undefined)?.actual;
+}
+
 /** The checks of a clause that carry the clause's story for a non-passing outcome. */
 export function notableChecks(clause: ClauseResult): CheckResult[] {
   if (clause.outcome === 'pass') return [];

@@ -1,6 +1,6 @@
 /**
- * Compares two runs clause by clause (matched by clause id). The caller exits non-zero when
- * `newlyFailing.length > 0`.
+ * Compares two runs clause by clause (matched by clause id). The caller exits with `exitCode`: 1 when
+ * a clause newly fails or a MUST clause judged before went unchecked, else 0.
  *
  * Categories: fail and error are `failing`; warn is `warning`; pass is `passing`; skip and observe
  * are `unjudged`; a clause missing from a run is `absent`.
@@ -9,13 +9,15 @@
  * - stillFailing: failing in both runs;
  * - newlyWarning: warning now, not warning before (a fail that became a warn is listed here);
  * - newlyPassing: passing now, failing or warning before;
+ * - noLongerChecked: a MUST clause judged before (pass, fail or error) and skipped now: the new run
+ *   cannot vouch for it, so this fails the comparison as a new failure does;
  * - added: only in the new run, neither failing nor warning;
  * - removed: only in the old run;
  * - otherChanges: any other change of outcome (pass -> skip, warn -> observe, fail -> skip, …);
  * - unchanged: same outcome in both runs (warn -> warn included).
  */
 import type { ClauseResult, Level, Outcome, RunReport } from './model.ts';
-import { oneLine } from './common.ts';
+import { oneLine, skipReason } from './common.ts';
 import { compareSections } from './sections.ts';
 
 export type ClauseCategory = 'failing' | 'warning' | 'passing' | 'unjudged' | 'absent';
@@ -29,6 +31,8 @@ export interface ClauseChange {
   after: Outcome | null;
   beforeCategory: ClauseCategory;
   afterCategory: ClauseCategory;
+  /** Why the new run skipped or observed it (its first note), when it did. */
+  reason?: string;
 }
 
 export interface ReportComparison {
@@ -36,6 +40,7 @@ export interface ReportComparison {
   stillFailing: ClauseChange[];
   newlyWarning: ClauseChange[];
   newlyPassing: ClauseChange[];
+  noLongerChecked: ClauseChange[];
   added: ClauseChange[];
   removed: ClauseChange[];
   otherChanges: ClauseChange[];
@@ -46,6 +51,8 @@ export interface ReportComparison {
   new: RunIdentity;
   /** The spec versions differ: clause ids may not mean the same thing. */
   specChanged: boolean;
+  /** 1 when something newly fails or a MUST clause is no longer checked, else 0: what `compare` exits with. */
+  exitCode: 0 | 1;
 }
 
 export interface RunIdentity {
@@ -101,6 +108,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     stillFailing: [],
     newlyWarning: [],
     newlyPassing: [],
+    noLongerChecked: [],
     added: [],
     removed: [],
     otherChanges: [],
@@ -109,6 +117,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     old: identity(oldReport),
     new: identity(newReport),
     specChanged: oldReport.spec.version !== newReport.spec.version,
+    exitCode: 0,
   };
   const ids = [...after.keys(), ...[...before.keys()].filter((id) => !after.has(id))];
   const changes: ClauseChange[] = ids.map((id) => {
@@ -117,6 +126,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     const meta = (a ?? b)!;
     const beforeOutcome = b?.outcome ?? null;
     const afterOutcome = a?.outcome ?? null;
+    const reason = a && (a.outcome === 'skip' || a.outcome === 'observe') ? skipReason(a) : undefined;
     return {
       clause: id,
       section: meta.section,
@@ -126,6 +136,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
       after: afterOutcome,
       beforeCategory: categoryOf(beforeOutcome),
       afterCategory: categoryOf(afterOutcome),
+      ...(reason === undefined ? {} : { reason }),
     };
   });
   changes.sort((x, y) => compareSections(x.section, y.section) || (x.clause < y.clause ? -1 : x.clause > y.clause ? 1 : 0));
@@ -137,32 +148,40 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     else if (ac === 'absent') result.removed.push(c);
     else if (ac === 'warning' && bc !== 'warning') result.newlyWarning.push(c);
     else if (ac === 'passing' && (bc === 'failing' || bc === 'warning')) result.newlyPassing.push(c);
+    else if (c.level === 'MUST' && c.after === 'skip' && (bc === 'passing' || bc === 'failing')) result.noLongerChecked.push(c);
     else if (bc === 'absent') result.added.push(c);
     else if (c.before === c.after) result.unchanged.push(c);
     else result.otherChanges.push(c);
   }
+  result.exitCode = result.newlyFailing.length > 0 || result.noLongerChecked.length > 0 ? 1 : 0;
   return result;
 }
 
 function line(c: ClauseChange): string {
-  return `- ${c.clause} (§${c.section}, ${c.level}) ${oneLine(c.title, 100)}: ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`;
+  return `- ${c.clause} (§${c.section}, ${c.level}) ${oneLine(c.title, 100)}: ${c.before ?? 'absent'} → ${c.after ?? 'absent'}${c.reason !== undefined ? ` (${oneLine(c.reason, 160)})` : ''}`;
 }
 
 /** Plain text that reads well in a terminal and as Markdown. */
 export function renderComparison(result: ReportComparison): string {
   const out: string[] = [];
-  const regressed = result.newlyFailing.length > 0;
-  out.push(`## Comparison: ${regressed ? `${result.newlyFailing.length} newly failing clause${result.newlyFailing.length === 1 ? '' : 's'}` : 'no new failures'}`);
+  const failing = result.newlyFailing.length;
+  const unchecked = result.noLongerChecked.length;
+  const headline = [
+    failing > 0 ? `${failing} newly failing clause${failing === 1 ? '' : 's'}` : 'no new failures',
+    ...(unchecked > 0 ? [`${unchecked} MUST clause${unchecked === 1 ? '' : 's'} no longer checked`] : []),
+  ];
+  out.push(`## Comparison: ${headline.join('; ')}`);
   out.push('');
   out.push(`Old: ${result.old.target} · spec ${result.old.specVersion} · tool ${result.old.toolVersion} · seed ${result.old.seed} · ${result.old.startedAt} · ${result.old.verdict}`);
   out.push(`New: ${result.new.target} · spec ${result.new.specVersion} · tool ${result.new.toolVersion} · seed ${result.new.seed} · ${result.new.startedAt} · ${result.new.verdict}`);
   if (result.specChanged) out.push(`Note: the spec version changed (${result.old.specVersion} → ${result.new.specVersion}); clause ids may have moved.`);
   out.push('');
-  const block = (title: string, list: ClauseChange[]): void => {
+  const block = (title: string, list: ClauseChange[], note?: string): void => {
     if (list.length === 0) return;
-    out.push(`### ${title} (${list.length})`, '', ...list.map(line), '');
+    out.push(`### ${title} (${list.length})`, '', ...(note ? [note, ''] : []), ...list.map(line), '');
   };
   block('Newly failing', result.newlyFailing);
+  block('No longer checked', result.noLongerChecked, 'MUST clauses the old run judged and the new one skipped: the new run cannot vouch for them.');
   block('Newly warning', result.newlyWarning);
   block('Still failing', result.stillFailing);
   block('Newly passing', result.newlyPassing);

@@ -15,9 +15,9 @@ import {
   formatDuration,
   groupBySection,
   isFailing,
+  judgedText,
   knownReason,
   moreFailuresText,
-  isDeselected,
   notableChecks,
   redactReport,
   redactMarkup,
@@ -27,6 +27,8 @@ import {
   responseText,
   sanitizeText,
   totalOf,
+  uncheckedMust,
+  uncheckedMustText,
   verdictText,
   zeroCounts,
   type OutcomeCounts,
@@ -74,7 +76,8 @@ header.top { padding-top: 20px; }
 .verdict.pass .word { color: var(--pass); }
 .verdict.fail .word { color: var(--fail); }
 .verdict p { margin: 4px 0; }
-dl.meta { display: grid; grid-template-columns: repeat(auto-fill, minmax(400px, 1fr)); gap: 4px 24px; margin: 16px 0 8px; }
+.verdict p.unchecked { margin: 8px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
+dl.meta { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(400px, 100%), 1fr)); gap: 4px 24px; margin: 16px 0 8px; }
 dl.meta div { display: flex; gap: 8px; min-width: 0; }
 dl.meta dt { color: var(--muted); flex: 0 0 9.5em; }
 dl.meta dt::after { content: ":"; }
@@ -95,6 +98,7 @@ nav.toc a { margin-right: 14px; white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 thead th { font-size: .85em; color: var(--muted); border-bottom: 2px solid var(--line); }
+.matrix-wrap { overflow-x: auto; }
 table.matrix td.n, table.matrix th.n { text-align: center; width: 7.5em; font-variant-numeric: tabular-nums; }
 table.matrix td.n { font-weight: 600; }
 table.matrix td.zero { color: #b0b8c1; font-weight: 400; }
@@ -148,6 +152,7 @@ details.clause.known { border-left-style: dashed; }
 p.known-note { margin: 10px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
 ul.passing-checks { margin: 8px 0 0; padding-left: 20px; color: var(--muted); }
 p.note { margin: 8px 0; }
+table.caps th, table.caps td { overflow-wrap: anywhere; }
 table.caps td.value { font-family: var(--mono); font-weight: 600; }
 ul.engine-errors { padding-left: 0; list-style: none; }
 ul.engine-errors li { margin: 6px 0; }
@@ -155,6 +160,7 @@ ul.engine-errors pre { border-color: var(--error); background: var(--error-bg); 
 footer { max-width: 1200px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: .85em; }
 .empty { color: var(--muted); font-style: italic; }
 @media (max-width: 760px) { .ea, .http { grid-template-columns: 1fr; } main, header.top, nav.toc { padding: 0 12px; } }
+@media (max-width: 600px) { table.matrix { font-size: .82em; } table.matrix th, table.matrix td { padding: 4px 3px; } table.matrix td.n, table.matrix th.n { width: auto; } }
 @media print {
   body { font-size: 11pt; }
   nav.toc, .tools, button.copy { display: none !important; }
@@ -282,10 +288,12 @@ function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): str
   return `<p class="known-line">${known.length} failing clause${known.length === 1 ? '' : 's'} accepted by the baseline (known): ${links.join(', ')}</p>`;
 }
 
-function checkedText(report: RunReport): string {
-  const deselected = report.clauses.filter(isDeselected).length;
-  const checked = report.clauses.length - deselected;
-  return `${checked} clause${checked === 1 ? '' : 's'} checked against ${report.target.baseUrl}${deselected ? `; ${deselected} deselected by --only/--skip` : ''}`;
+/** The MUST clauses the run skipped, each linked to its reason: the verdict does not vouch for them. */
+function uncheckedLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  const text = uncheckedMustText(report);
+  if (!text) return '';
+  const links = uncheckedMust(report).map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
+  return `<p class="unchecked" id="unchecked-must"><strong>${esc(text)}</strong> (each says why below): ${links.join(', ')}</p>`;
 }
 
 function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
@@ -308,7 +316,8 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
-<p>${esc(checkedText(report))}</p>
+<p>${esc(judgedText(report))}</p>
+${uncheckedLine(report, clauseIds)}
 ${chips(counts, report.engineErrors.length)}
 ${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
@@ -338,13 +347,13 @@ function matrix(groups: SectionGroup[], ids: Map<string, string>): string {
   const foot = `<tr data-section="total"><th scope="row">Total</th>${OUTCOMES.map((o) => cell(o, total[o])).join('')}<td class="n total">${totalOf(total)}</td></tr>`;
   return `<section id="matrix" aria-labelledby="matrix-h">
 <h2 id="matrix-h">Conformance matrix by spec section</h2>
-<table class="matrix">
+<div class="matrix-wrap"><table class="matrix">
 <thead>${head}</thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
 <tfoot>${foot}</tfoot>
-</table>
+</table></div>
 </section>`;
 }
 
@@ -429,8 +438,10 @@ function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Id
   }
   if (clause.checks.length === 0) body.push(`<p class="empty">No check judged this clause.</p>`);
   const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' ? ' open' : '';
+  // An OBSERVE clause observed would read "OBSERVE OBSERVE": the outcome badge says it once.
+  const level = clause.level === 'OBSERVE' && clause.outcome === 'observe' ? '' : `<span class="level ${clause.level}">${clause.level}</span>`;
   return `<li><details class="clause ${clause.outcome}${known ? ' known' : ''}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>
-<summary>${mark(clause.outcome)}${badge(clause.outcome)}${known ? '<span class="badge known">Known</span>' : ''}<span class="level ${clause.level}">${clause.level}</span><code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
+<summary>${mark(clause.outcome)}${badge(clause.outcome)}${known ? '<span class="badge known">Known</span>' : ''}${level}<code class="cid">${esc(clause.id)}</code><span class="ctitle">${esc(clause.title)}</span>${clause.operations.length ? `<span class="ops">${esc(clause.operations.join(', '))}</span>` : ''}</summary>
 <div class="clause-body">
 ${body.join('\n')}
 </div>

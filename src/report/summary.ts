@@ -2,7 +2,7 @@
  * summary.md: short GitHub-flavoured Markdown for a CI job page ($GITHUB_STEP_SUMMARY):
  * verdict line, counts by section, failures one line each (capped), warnings, replay command.
  */
-import { failuresOf } from './failures.ts';
+import { failuresOf, moreFailuresOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
 import {
   OUTCOMES,
@@ -19,7 +19,10 @@ import {
   redactText,
   replayCommand,
   replayText,
+  skipReason,
   totalOf,
+  uncheckedMust,
+  uncheckedMustText,
   zeroCounts,
   type RenderOptions,
 } from './common.ts';
@@ -64,16 +67,11 @@ function problemLine(clause: ClauseResult, check: CheckResult | undefined, failu
   return `- ${head} ${code(check.check, 80)}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
 }
 
-/**
- * One line per operation each notable check failed on (or per check), how many were left out, and
- * under a failure the baseline accepts, its reason.
- */
+/** One line per operation each notable check failed on (or per check), and how many were left out. */
 function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number } {
   const lines: string[] = [];
   let count = 0;
   for (const clause of clauses) {
-    const known = knownText(clause);
-    if (known) lines.push(`- **${code(clause.id, 80)}**: ${md(known)}`);
     const checks = notableChecks(clause);
     if (checks.length === 0) {
       lines.push(problemLine(clause, undefined, undefined));
@@ -88,6 +86,20 @@ function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number
     }
   }
   return { lines, count };
+}
+
+/**
+ * One line per failing clause the baseline accepts: its first failure, how many more report.html
+ * shows, and the entry's reason and expiry.
+ */
+function knownLines(clauses: ClauseResult[]): string[] {
+  return clauses.map((clause) => {
+    const checks = notableChecks(clause);
+    const first = checks[0];
+    const shown = checks.reduce((n, check) => n + failuresOf(check).length + moreFailuresOf(check), 0);
+    const more = shown > 1 ? ` · ${shown - 1} more in report.html` : '';
+    return `${problemLine(clause, first, first ? failuresOf(first)[0] : undefined)}${more} — ${md(knownText(clause))}`;
+  });
 }
 
 function capped(lines: string[], max: number, noun: string): string[] {
@@ -123,6 +135,11 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
       (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
   );
   out.push('');
+  const unchecked = uncheckedMust(report);
+  if (unchecked.length > 0) {
+    out.push(`> **Note:** ${md(uncheckedMustText(report))} (see "MUST clauses not checked" below).`);
+    out.push('');
+  }
 
   out.push(`| Section | ${OUTCOMES.map((o) => OUTCOME_LABEL[o]).join(' | ')} |`);
   out.push(`|---|${OUTCOMES.map(() => '---:').join('|')}|`);
@@ -147,7 +164,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
     out.push('');
   }
   if (accepted.length > 0) {
-    const { lines } = problemLines(accepted);
+    const lines = knownLines(accepted);
     out.push(`### Known failures (accepted by the baseline) (${accepted.length})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'known failure line'));
@@ -159,6 +176,16 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
     out.push(`### Warnings (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
+    out.push('');
+  }
+  if (unchecked.length > 0) {
+    out.push(`### MUST clauses not checked (${unchecked.length})`);
+    out.push('');
+    const lines = unchecked.map((clause) => {
+      const reason = skipReason(clause);
+      return `- **${code(clause.id, 80)}** (§${md(clause.section)}) ${md(clause.title)}${reason !== undefined ? `: ${md(reason)}` : ''}`;
+    });
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
     out.push('');
   }
   if (report.engineErrors.length > 0) {

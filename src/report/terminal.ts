@@ -22,6 +22,7 @@ import {
   replayCommand,
   replayText,
   sanitizeText,
+  skipReason,
   totalOf,
   verdictText,
   type RenderOptions,
@@ -133,7 +134,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       const head = `  ${paint(style, OUTCOME_MARK[clause.outcome])} ${paint('bold', value(clause.id, ''))} ${value(clause.title, '    ')} ${paint('dim', `[${clause.level}]`)}`;
       const checks = notableChecks(clause);
       if (clause.outcome === 'skip' || clause.outcome === 'observe') {
-        const note = checks.find((c) => c.note !== undefined)?.note ?? checks.find((c) => c.actual !== undefined)?.actual;
+        const note = skipReason(clause);
         out.push(head + (note !== undefined ? paint('dim', ` — ${value(note, '      ')}`) : ''));
         continue;
       }
