@@ -11,7 +11,7 @@ import { shellQuote } from './http/curl.ts';
 import { header, jsonObject } from './http/exchange.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { keyForms, redactText, SHORT_SECRET_LENGTH } from './report/common.ts';
+import { keyForms, redactText, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import { type BlockedBy, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
@@ -375,11 +375,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
       const how = settings.keySource === 'API_KEY' ? 'export API_KEY=<the key>' : `export API_KEY="$(cat ${shellQuote(settings.apiKeyFile ?? '')})"`;
       say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
     }
-    const unchecked = report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip').length;
-    if (unchecked) {
-      const where = settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above';
-      say(`Note: ${unchecked} MUST clause${unchecked === 1 ? ' was' : 's were'} not checked in this run (${where}).\n`);
-    }
+    const unchecked = uncheckedMustText(report);
+    if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
     const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
     if (rateLimited && report.exitCode === 3) {
       io.err(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
@@ -428,7 +425,7 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
         const result = compareReports(before, after);
         if (before.target.baseUrl !== after.target.baseUrl) io.out(`Note: the two reports checked different targets (${before.target.baseUrl}, ${after.target.baseUrl}).\n`);
         io.out(`${renderComparison(result)}\n`);
-        return result.newlyFailing.length > 0 ? 1 : 0;
+        return result.exitCode;
       }
       default:
         return await run(settings, io);

@@ -207,5 +207,14 @@ describe('the CLI, run as a user runs it', () => {
     const result = await runCli(['compare', join(dir, 'old.json'), join(dir, 'new.json')], {});
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/orders\.exists/);
+
+    // A MUST clause judged before and skipped now (a host or writes no longer configured) fails it too.
+    const skipped = JSON.parse(good.files['report.json']!) as { clauses: { id: string; outcome: string }[] };
+    skipped.clauses.find((c) => c.id === 'orders.exists')!.outcome = 'skip';
+    await writeFile(join(dir, 'skipped.json'), JSON.stringify(skipped));
+    const unchecked = await runCli(['compare', join(dir, 'old.json'), join(dir, 'skipped.json')], {});
+    expect(unchecked.code).toBe(1);
+    expect(unchecked.stdout).toMatch(/No longer checked \(1\)/);
+    expect((await runCli(['compare', join(dir, 'old.json'), join(dir, 'old.json')], {})).code).toBe(0);
   });
 });
