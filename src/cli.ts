@@ -11,9 +11,9 @@ import { shellQuote } from './http/curl.ts';
 import { header, jsonObject } from './http/exchange.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { keyForms, redactText, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
+import { isFailing, keyForms, redactText, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
-import { type BlockedBy, type RunReport } from './report/model.ts';
+import { type BlockedBy, type Outcome, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
@@ -361,18 +361,18 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const unvouched = rateLimited || unknownCategory || outOfTime;
     report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : unvouched ? 3 : 0;
     report.verdict = gateFailures > 0 || unvouched ? 'fail' : 'pass';
-    await mkdir(settings.reportsDir, { recursive: true });
     const written = await writeReports(report, settings.reportsDir, { secrets });
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
     if (settings.quiet) {
-      const gating = (outcome: string) => outcome === 'fail' || outcome === 'error' || (outcome === 'warn' && settings.failOn === 'should');
+      const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
       const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
     }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
     if (!target.embedded && !settings.keyExported && (report.summary.fail > 0 || report.summary.warn > 0)) {
-      const from = settings.keySource === 'API_KEY' ? 'API_KEY came from .env' : `the key came from ${settings.keySource}`;
-      const how = settings.keySource === 'API_KEY' ? 'export API_KEY=<the key>' : `export API_KEY="$(cat ${shellQuote(settings.apiKeyFile ?? '')})"`;
+      const file = settings.apiKeyFile;
+      const from = file ? `the key came from ${settings.keySource}` : 'API_KEY came from .env';
+      const how = file ? `export API_KEY="$(cat ${shellQuote(file)})"` : 'export API_KEY=<the key>';
       say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
     }
     const unchecked = uncheckedMustText(report);

@@ -1,6 +1,6 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
-import type { Exchange, ReceivedResponse, SentRequest, TransportFailure } from './exchange.ts';
+import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest, type TransportFailure } from './exchange.ts';
 
 type DispatchController = Dispatcher.DispatchController;
 type DispatchHandler = Dispatcher.DispatchHandler;
@@ -219,7 +219,7 @@ export class HttpClient {
 
   private async sendOnce(outgoing: OutgoingRequest, url: URL): Promise<Exchange> {
     const headers: Record<string, string> = { ...outgoing.headers };
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')) headers['user-agent'] = USER_AGENT;
+    if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
     const sent = shownRequest(outgoing);
     await this.acquire();

@@ -1,4 +1,4 @@
-import type { SentRequest } from './exchange.ts';
+import { hasHeader, type SentRequest } from './exchange.ts';
 
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -20,12 +20,11 @@ export function curlLine(request: SentRequest): string {
   // curl -X HEAD would wait for the body a Content-Length announces; -I sends HEAD and reads none.
   const parts = request.method === 'HEAD' ? ['curl', '-sS', '-I', shellQuote(request.url)] : ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
-  const named = (wanted: string) => Object.keys(request.headers).some((name) => name.toLowerCase() === wanted);
   if (request.body !== undefined) {
     // With --data-binary and no Content-Type, curl would add application/x-www-form-urlencoded.
-    if (!named('content-type')) parts.push('-H', shellQuote('Content-Type:'));
+    if (!hasHeader(request.headers, 'content-type')) parts.push('-H', shellQuote('Content-Type:'));
     parts.push('--data-binary', shellQuote(request.body));
-  } else if (PAYLOAD_METHODS.has(request.method) && !named('content-length')) {
+  } else if (PAYLOAD_METHODS.has(request.method) && !hasHeader(request.headers, 'content-length')) {
     parts.push('-H', shellQuote('Content-Length: 0'));
   }
   return parts.join(' ');

@@ -66,6 +66,11 @@ export function header(exchange: Exchange, name: string): string | undefined {
   return exchange.response?.headers[name.toLowerCase()];
 }
 
+/** Whether request headers as written (any case) hold `name` (lower case). */
+export function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((written) => written.toLowerCase() === name);
+}
+
 /** A short account of what came back, for an Actual line. */
 export function describeResponse(exchange: Exchange, maxBody = 300): string {
   if (exchange.failure) return `no usable response (${exchange.failure.kind}: ${exchange.failure.message})`;

@@ -108,12 +108,8 @@ export function operationsOf(failures: readonly FailureEvidence[]): string[] {
   return failures.map((f) => f.operation).filter((o): o is string => o !== undefined);
 }
 
-/** The operations a clause's failing checks failed on, in the order met, each once. */
-export function failedOperations(checks: readonly CheckResult[]): string[] {
-  return [...new Set(checks.filter((c) => c.outcome === 'fail').flatMap((c) => operationsOf(c.failures ?? [])))];
-}
-
-/** The operations a clause's warning checks warned on, in the order met, each once. */
-export function warnedOperations(checks: readonly CheckResult[]): string[] {
-  return [...new Set(checks.filter((c) => c.outcome === 'warn').flatMap((c) => operationsOf(c.warnings ?? [])))];
+/** The operations a clause's failing checks failed on (`warnings`: its warning checks warned on), in the order met, each once. */
+export function problemOperations(checks: readonly CheckResult[], kind: ProblemKind): string[] {
+  const outcome = kind === 'warnings' ? 'warn' : 'fail';
+  return [...new Set(checks.filter((c) => c.outcome === outcome).flatMap((c) => operationsOf(c[kind] ?? [])))];
 }

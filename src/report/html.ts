@@ -5,7 +5,7 @@
  * and forbids every fetch.
  */
 import { createHash } from 'node:crypto';
-import { failedOperations, failuresOf, warnedOperations } from './failures.ts';
+import { failuresOf, problemOperations } from './failures.ts';
 import type { Capability, CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
 import {
   OUTCOMES,
@@ -412,8 +412,8 @@ ${failureParts(report, check, failure, ids).join('\n')}
 
 /** `Operations: a, b, c`, the failed (or warned) ones marked, and which failed (or warned). */
 function operationsLine(clause: ClauseResult): string {
-  const failed = failedOperations(clause.checks);
-  const warned = warnedOperations(clause.checks).filter((o) => !failed.includes(o));
+  const failed = problemOperations(clause.checks, 'failures');
+  const warned = problemOperations(clause.checks, 'warnings').filter((o) => !failed.includes(o));
   const mark = (o: string) => (failed.includes(o) ? ' class="failed"' : warned.includes(o) ? ' class="warned"' : '');
   const listed = clause.operations.map((o) => `<code${mark(o)}>${esc(o)}</code>`);
   const tail = (verb: string, ops: string[]) => (ops.length > 0 ? ` · ${verb} ${ops.length}: ${ops.map((o) => `<code>${esc(o)}</code>`).join(', ')}` : '');
