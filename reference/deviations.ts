@@ -13,11 +13,16 @@ export interface Deviation {
   breaks?: string;
   /** SHOULD clauses an allowed variant is warned on (an RFC's SHOULD it does not follow); any other warning is a false one. */
   warns?: readonly string[];
+  /** CLI arguments the fault matrix runs it with (a short --timeout for a server that hangs). */
+  args?: readonly string[];
 }
 
-function fault<const I extends string>(id: I, breaks: string, description: string) {
-  return { id, kind: 'fault' as const, breaks, description };
+function fault<const I extends string>(id: I, breaks: string, description: string, args?: readonly string[]) {
+  return { id, kind: 'fault' as const, breaks, description, ...(args ? { args } : {}) };
 }
+
+/** A hanging server costs the run about twice --timeout: the matrix gives those rows a short one. */
+const SHORT_TIMEOUT = ['--timeout', '2000'] as const;
 function allowed<const I extends string>(id: I, description: string, warns: readonly string[] = []) {
   return { id, kind: 'allowed' as const, description, warns };
 }
@@ -114,6 +119,11 @@ const CATALOGUE = [
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
+
+  // --- answers that never come (a failure rests on the real timeout, never on a request not sent) --
+  fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT),
+  fault('fault-get-pet-hangs', 'get.200-pet', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers.', SHORT_TIMEOUT),
+  fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
 
   // --- allowed variants ------------------------------------------------------------------------
   allowed('allowed-limit-clamped', 'An out-of-range limit is clamped into 1..100; an unparsable, empty or repeated limit falls back to 20; 200 either way.'),

@@ -59,6 +59,11 @@ export function errorBody(ctx: Ctx, status: number, code: string, message: strin
 }
 
 export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: string, message: string, headers: OutgoingHttpHeaders = {}): void {
+  if (ctx.dev.has('fault-problem-json-on-get') && res.req.method === 'GET' && status !== 401) {
+    const problem = { type: `https://reference.invalid/problems/${code}`, title: code.replace(/_/g, ' '), status, detail: message };
+    sendCoded(res, ctx, status, 'application/problem+json', stringify(problem), headers);
+    return;
+  }
   sendJson(res, ctx, status, errorBody(ctx, status, code, message), headers);
 }
 

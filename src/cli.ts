@@ -10,12 +10,14 @@ import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { shellQuote } from './http/curl.ts';
 import { header, jsonObject } from './http/exchange.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
+import { likelyCauses } from './report/causes.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
 import { isFailing, keyForms, redactText, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import { type BlockedBy, type Outcome, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
+import { enumValues, operationsLeftOut } from './run/coverage.ts';
 import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
@@ -322,7 +324,11 @@ async function run(settings: Settings, io: Io): Promise<number> {
       },
     });
     if (io.isTty && !settings.quiet) io.out('\r\x1b[2K');
-    const collected = collect(catalogue, suite.scenarios, (clause) => isSelected(clause, settings.only, settings.skip));
+    const collected = collect(catalogue, suite.scenarios, {
+      isSelected: (clause) => isSelected(clause, settings.only, settings.skip),
+      leftOut: operationsLeftOut(config),
+      enumValues: (name) => enumValues(contract, name),
+    });
     const engineErrors = [...suite.fileErrors, ...collected.engineErrors];
     if (suite.timedOut) engineErrors.push('the run overran --max-duration and was cancelled');
     const failing = collected.summary.fail + (settings.failOn === 'should' ? collected.summary.warn : 0);
@@ -346,6 +352,8 @@ async function run(settings: Settings, io: Io): Promise<number> {
       verdict: failing > 0 ? 'fail' : 'pass',
       exitCode: 0,
     };
+    const causes = likelyCauses(report.clauses);
+    if (causes.length) report.causes = causes;
     let gateFailures = failing;
     if (baseline) {
       const result = applyBaseline(report, baseline, settings.now);
@@ -354,11 +362,15 @@ async function run(settings: Settings, io: Io): Promise<number> {
       say(`${renderBaselineResult(result)}\n`);
     }
     // A gate must not pass a target it could not judge for a cause on the target's side.
-    const blocked = (cause: BlockedBy) => report.clauses.filter((c) => c.level === 'MUST' && c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)).length;
+    const blocked = (cause: BlockedBy) =>
+      report.clauses.filter(
+        (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
+      ).length;
     const rateLimited = blocked('rate-limit');
     const unknownCategory = blocked('unknown-category');
     const outOfTime = blocked('budget');
-    const unvouched = rateLimited || unknownCategory || outOfTime;
+    const noAnswer = blocked('no-answer');
+    const unvouched = rateLimited || unknownCategory || outOfTime || noAnswer;
     report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : unvouched ? 3 : 0;
     report.verdict = gateFailures > 0 || unvouched ? 'fail' : 'pass';
     const written = await writeReports(report, settings.reportsDir, { secrets });
@@ -383,6 +395,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
     }
     if (outOfTime && report.exitCode === 3) {
       io.err(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped because --max-duration (${settings.maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
+    }
+    if (noAnswer && report.exitCode === 3) {
+      io.err(`animal-store-conformance: no answer: ${clauses(noAnswer)} left unjudged, in whole or in part, because requests of an operation went unanswered and its later ones were not sent (exit 3); see the shortfalls in summary.md or report.json\n`);
     }
     if (unknownCategory && report.exitCode === 3) {
       io.err(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

@@ -153,6 +153,7 @@ export const createPet: Handler = async (req, res, ctx) => {
   }
   const parsed = parseJsonBody(raw);
   if (!parsed.ok) {
+    if (ctx.dev.has('fault-create-hangs-on-malformed-json')) return;
     if (ctx.dev.has('fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');
     else sendError(res, ctx, 400, 'invalid_json', parsed.reason);
     return;

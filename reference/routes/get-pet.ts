@@ -36,6 +36,7 @@ function anotherPet(ctx: Ctx, pet: StoredPet): StoredPet {
 }
 
 export const getPet: Handler = async (req, res, ctx, url) => {
+  if (ctx.dev.has('fault-get-pet-hangs')) return;
   if (!authenticate(req, res, ctx, 'get-pet')) return;
   const headers = deprecationHeaders(ctx);
   if (ctx.dev.has('fault-deprecated-removed-html')) {

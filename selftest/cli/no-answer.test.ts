@@ -1,7 +1,7 @@
 /**
  * A request that gets no answer fails the clause it was sent for, never errors.no-5xx ("No 5xx for
- * any request the suite sends") where no 5xx came back; and once the client stops sending to a
- * target that failed too many requests in a row, the first real failure stays the evidence.
+ * any request the suite sends") where no 5xx came back; and once the client stops sending to an
+ * operation that went unanswered, only the real timeouts are evidence.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,8 +47,7 @@ describe('a message host whose POST never answers', () => {
         actuals.push(...(check.failures ?? []).map((f) => f.actual ?? ''));
       }
     }
-    // Requests after the breaker opened are not sent; the timeouts that opened it stay on record.
-    for (const actual of actuals) expect(actual).toMatch(/^(timeout|not-sent): /);
-    expect(actuals.some((actual) => actual.startsWith('timeout: '))).toBe(true);
+    // Requests held back once the operation hung are evidence of nothing: only real timeouts are listed.
+    for (const actual of actuals) expect(actual).toMatch(/^timeout: no answer within 500 ms/);
   });
 });

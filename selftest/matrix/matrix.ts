@@ -58,7 +58,7 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
   const key = secretKey();
   const server = await startReference({ apiKey: key, deviations: [id] });
   try {
-    const result = await runCli(args(server, options, should ? ['--fail-on', 'should'] : []), { API_KEY: key });
+    const result = await runCli(args(server, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
     const failed = failedClauses(result.report);
     const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
     const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };

@@ -16,6 +16,18 @@ const msg = (s: RunningReference, body: string, opts: { auth?: string | null; co
 const status = async (p: Promise<{ status: number }>) => (await p).status;
 const validPet = { name: 'Probe', categoryId: 5 };
 
+/** The status, or 'no answer' when none comes within `ms` (the server's close ends the request). */
+async function answerWithin(pending: Promise<{ status: number }>, ms = 500): Promise<number | string> {
+  pending.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('no answer'), ms)));
+  try {
+    return await Promise.race([status(pending), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function createMany(s: RunningReference, n: number, petStatus?: string): Promise<void> {
   for (let i = 0; i < n; i++) await createPet(s, { name: `bulk${i}`, categoryId: i, ...(petStatus ? { status: petStatus } : {}) });
 }
@@ -115,6 +127,10 @@ const PROBES: Record<string, Probe> = {
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),
   'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
+
+  'fault-create-hangs-on-malformed-json': (s) => answerWithin(createPet(s, '{"name":')),
+  'fault-get-pet-hangs': (s) => answerWithin(call(pets(s, '/1'))),
+  'fault-problem-json-on-get': async (s) => header(await call(pets(s, '?limit=0')), 'content-type'),
 
   'fault-error-missing-code': async (s) => 'code' in obj(await call(`${s.baseUrl}/nowhere`)),
   'fault-error-status-mismatch': async (s) => obj(await call(pets(s, '?limit=0')))['status'],

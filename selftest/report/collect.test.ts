@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadClauses, type Clause } from '../../src/contract/clauses.ts';
 import { MAX_FAILURES_PER_CLAUSE } from '../../src/report/model.ts';
-import { collect } from '../../src/run/collect.ts';
+import { collect, type CollectOptions } from '../../src/run/collect.ts';
 import type { FailureEvidence } from '../../src/report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
 
@@ -11,6 +11,8 @@ function scenario(name: string, record: Omit<CheckRecord, 'check' | 'clause' | '
   return { meta: { scenario: name, declared: ['auth-required'], checks: [{ check: 'auth-required', clause: CLAUSE.id, judged: 0, ...record }], requests: 1, rateLimited: 0, retryAfter: [], unavailable: 0 } };
 }
 
+const ALL: CollectOptions = { isSelected: () => true, leftOut: new Map(), enumValues: () => ['available', 'pending', 'sold'] };
+
 const plainSkip = scenario('plain', { outcome: 'skip', note: 'the store is empty' });
 const limitedSkip = scenario('limited', { outcome: 'skip', note: 'every answer that bore on it was rate limited (429): 2', blockedBy: 'rate-limit' });
 
@@ -19,14 +21,14 @@ describe('collect: a skip the target rate-limited away', () => {
     ['after a plain skip', [plainSkip, limitedSkip]],
     ['before a plain skip', [limitedSkip, plainSkip]],
   ])('is kept, with its note, when it comes %s', (_order, scenarios) => {
-    const check = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks[0]!;
+    const check = collect([CLAUSE], scenarios, ALL).clauses[0]!.checks[0]!;
     expect(check.outcome).toBe('skip');
     expect(check.blockedBy).toBe('rate-limit');
     expect(check.note).toMatch(/429/);
   });
 
   it('gives way to a pass elsewhere in the run', () => {
-    const check = collect([CLAUSE], [limitedSkip, scenario('passed', { outcome: 'pass' })], () => true).clauses[0]!.checks[0]!;
+    const check = collect([CLAUSE], [limitedSkip, scenario('passed', { outcome: 'pass' })], ALL).clauses[0]!.checks[0]!;
     expect(check.outcome).toBe('pass');
     expect(check.blockedBy).toBeUndefined();
     expect(check.note).toBeUndefined();
@@ -37,13 +39,13 @@ describe('collect: the capability profile counts what the client waited out', ()
   const withStats = (unavailable: number, rateLimited: number) => ({ meta: { ...scenario('s', { outcome: 'pass' }).meta, unavailable, rateLimited } });
 
   it('adds the 503s with Retry-After, summed over the scenarios', () => {
-    const found = collect([CLAUSE], [withStats(2, 0), withStats(1, 1)], () => true).capabilities;
+    const found = collect([CLAUSE], [withStats(2, 0), withStats(1, 1)], ALL).capabilities;
     expect(found.find((c) => c.title.startsWith('503'))?.value).toBe('3 × 503');
     expect(found.find((c) => c.title.startsWith('429'))?.value).toMatch(/^1 × 429/);
   });
 
   it('leaves the 503 line out when none came', () => {
-    expect(collect([CLAUSE], [withStats(0, 0)], () => true).capabilities.some((c) => c.title.startsWith('503'))).toBe(false);
+    expect(collect([CLAUSE], [withStats(0, 0)], ALL).capabilities.some((c) => c.title.startsWith('503'))).toBe(false);
   });
 });
 
@@ -54,13 +56,13 @@ describe('collect: the rate-limit observation counts the answers the client retr
   });
 
   it('replaces "none reached" by the counts', () => {
-    const note = collect([RATE], [seen(3, 1, ['no 429 reached the suite'])], () => true).clauses[0]!.checks[0]!.note;
+    const note = collect([RATE], [seen(3, 1, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note;
     expect(note).toBe('3 × 429 and 1 × 503 with Retry-After met by the client, retried within the bounds (those that outlasted them are judged as they came)');
   });
 
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
-    expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], () => true).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
-    expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], () => true).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');
+    expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], ALL).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
+    expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');
   });
 });
 
@@ -82,7 +84,7 @@ describe('collect: a clause failed on several operations', () => {
       failing('createPet again', 'auth-401', [failure('createPet', 'seen twice')]),
       failing('sendMessage', 'auth-401', [failure('sendMessage')]),
     ];
-    const check = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks[0]!;
+    const check = collect([CLAUSE], scenarios, ALL).clauses[0]!.checks[0]!;
     expect(check.outcome).toBe('fail');
     expect(check.failures?.map((f) => f.operation)).toEqual(['createPet', 'sendMessage']);
     expect(check.failures?.map((f) => f.evidence?.curl)).toEqual([`curl -X POST 'http://127.0.0.1:1/createPet'`, `curl -X POST 'http://127.0.0.1:1/sendMessage'`]);
@@ -97,7 +99,7 @@ describe('collect: a clause failed on several operations', () => {
       ...ops.map((op) => failing(op, 'auth-401', [failure(op)])),
       failing('aliases', 'auth-alias-not-served', [failure('listPets'), failure('getPet'), failure('createPet')]),
     ];
-    const [first, second] = collect([CLAUSE], scenarios, () => true).clauses[0]!.checks;
+    const [first, second] = collect([CLAUSE], scenarios, ALL).clauses[0]!.checks;
     expect(first!.failures?.map((f) => f.operation)).toEqual(ops.slice(0, MAX_FAILURES_PER_CLAUSE));
     expect(first!.moreFailures).toBe(2);
     expect(second!.failures?.map((f) => f.operation)).toEqual(['listPets']);
@@ -106,7 +108,7 @@ describe('collect: a clause failed on several operations', () => {
 
   it('leaves the scenarios\' records as they were', () => {
     const scenarios = [failing('createPet', 'auth-401', [failure('createPet')]), failing('sendMessage', 'auth-401', [failure('sendMessage')])];
-    collect([CLAUSE], scenarios, () => true);
+    collect([CLAUSE], scenarios, ALL);
     expect(scenarios[0]!.meta.checks[0]!.failures?.map((f) => f.operation)).toEqual(['createPet']);
   });
 });
@@ -121,7 +123,7 @@ describe('collect: a SHOULD clause warned on several operations', () => {
 
   it('keeps one warning per operation from every scenario, the first one also in the check\'s own fields', () => {
     const scenarios = [warning('listPets', [failure('listPets')]), warning('listPets again', [failure('listPets', 'seen twice')]), warning('sendMessage', [failure('sendMessage')])];
-    const clause = collect([SHOULD], scenarios, () => true).clauses[0]!;
+    const clause = collect([SHOULD], scenarios, ALL).clauses[0]!;
     const check = clause.checks[0]!;
     expect(clause.outcome).toBe('warn');
     expect(check.warnings?.map((w) => w.operation)).toEqual(['listPets', 'sendMessage']);
@@ -132,7 +134,7 @@ describe('collect: a SHOULD clause warned on several operations', () => {
 
   it('keeps at most MAX_FAILURES_PER_CLAUSE warnings and counts the rest', () => {
     const ops = Array.from({ length: MAX_FAILURES_PER_CLAUSE + 3 }, (_, i) => `op${i}`);
-    const check = collect([SHOULD], ops.map((op) => warning(op, [failure(op)])), () => true).clauses[0]!.checks[0]!;
+    const check = collect([SHOULD], ops.map((op) => warning(op, [failure(op)])), ALL).clauses[0]!.checks[0]!;
     expect(check.warnings?.map((w) => w.operation)).toEqual(ops.slice(0, MAX_FAILURES_PER_CLAUSE));
     expect(check.moreWarnings).toBe(3);
   });
@@ -155,7 +157,7 @@ describe('collect: the capability profile', () => {
   }));
 
   it('has a row for every OBSERVE clause of the catalogue the run observed, with what was seen', () => {
-    const capabilities = collect(catalogue, observedAll, () => true).capabilities;
+    const capabilities = collect(catalogue, observedAll, ALL).capabilities;
     expect(capabilities.map((c) => c.id).sort()).toEqual(observations.map((c) => c.id).sort());
     for (const id of ['create.content-type', 'create.null-optional', 'create.name-constraints', 'messages.text-constraints']) {
       expect(capabilities.find((c) => c.id === id)?.value).toBe(`what ${id} saw`);
@@ -164,7 +166,7 @@ describe('collect: the capability profile', () => {
   });
 
   it('leaves out what the run did not observe', () => {
-    const capabilities = collect(catalogue, [], () => true).capabilities;
+    const capabilities = collect(catalogue, [], ALL).capabilities;
     expect(capabilities.map((c) => c.id)).toEqual(['limits.rate-limit']);
   });
 });

@@ -267,7 +267,7 @@ export function makeReport(overrides: Partial<RunReport> = {}): RunReport {
     durationMs: 48_250,
     now: '2025-06-01T09:30:00.000Z',
     failOn: 'must',
-    summary: { pass: 6, fail: 2, warn: 1, skip: 2, observe: 1, error: 1 },
+    summary: { pass: 6, fail: 2, warn: 1, partial: 0, skip: 2, observe: 1, error: 1 },
     clauses: structuredClone(CLAUSES),
     capabilities: [
       { id: 'limit-over-max', title: 'limit above 100', value: 'ignored', detail: 'returns 200 and more than 100 items' },
@@ -308,7 +308,7 @@ export function makeManyFailures(n: number): RunReport {
   }));
   return makeReport({
     clauses,
-    summary: { pass: 0, fail: n, warn: 0, skip: 0, observe: 0, error: 0 },
+    summary: { pass: 0, fail: n, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 },
     engineErrors: [],
   });
 }

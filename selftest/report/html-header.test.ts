@@ -17,7 +17,7 @@ describe('report.html header', () => {
 
   it('counts the clauses judged (passed, failed or warned), not those skipped, apart from those --only/--skip deselected', () => {
     const catalogue = loadClauses();
-    const onlyOrders = collect(catalogue, [], (clause) => clause.section === '4.4');
+    const onlyOrders = collect(catalogue, [], { isSelected: (clause) => clause.section === '4.4', leftOut: new Map(), enumValues: () => [] });
     const report = makeReport({ clauses: onlyOrders.clauses, summary: onlyOrders.summary });
     const selected = catalogue.filter((clause) => clause.section === '4.4').length;
     expect(headline(renderHtml(report))).toBe(

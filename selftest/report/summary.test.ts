@@ -20,10 +20,10 @@ describe('renderSummary', () => {
   });
 
   it('has a counts table by section with a total row', () => {
-    expect(md).toContain('| Section | Pass | Fail | Warn | Skip | Observe | Error |');
-    expect(md).toContain('| §4.1 List animals: GET /pets | 2 | **1** | 0 | 0 | 1 | 0 |');
-    expect(md).toContain('| §5 Authentication | 0 | 0 | 0 | 0 | 0 | **1** |');
-    expect(md).toContain('| **Total** | **6** | **2** | **1** | **2** | **1** | **1** |');
+    expect(md).toContain('| Section | Pass | Fail | Warn | Partial | Skip | Observe | Error |');
+    expect(md).toContain('| §4.1 List animals: GET /pets | 2 | **1** | 0 | 0 | 0 | 1 | 0 |');
+    expect(md).toContain('| §5 Authentication | 0 | 0 | 0 | 0 | 0 | 0 | **1** |');
+    expect(md).toContain('| **Total** | **6** | **2** | **1** | **0** | **2** | **1** | **1** |');
   });
 
   it('lists each failure on one line with clause id, section, expected and actual', () => {

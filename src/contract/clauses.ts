@@ -13,6 +13,17 @@ export interface Clause {
   operations: string[];
   /** The RFC a clause rests on when the service spec does not state it itself. */
   basis?: string;
+  /** The least evidence a pass needs besides a judged exchange on each of its operations. */
+  minimum?: Minimum;
+}
+
+export interface Minimum {
+  /** The operations whose exchanges it judges, where not all of `operations` (e.g. a Location followed with GET). */
+  operations?: string[];
+  /** Judged exchanges, all operations together (uniqueness needs two). */
+  exchanges?: number;
+  /** A judged exchange for each value of this contract enum, read from the named field of the check's context. */
+  each?: { enum: string; field: string };
 }
 
 export const CLAUSES_PATH = fromPackage('spec', 'clauses.yaml');
@@ -37,6 +48,14 @@ export function parseClauses(text: string): Clause[] {
     if (!LEVELS.includes(clause.level)) throw new Error(`clause ${clause.id} has level ${clause.level}`);
     if (!/^\d+(\.\d+)*$/.test(String(clause.section))) throw new Error(`clause ${clause.id} has section ${clause.section}`);
     if (!clause.sentence || !clause.title || !clause.operations?.length) throw new Error(`clause ${clause.id} lacks a sentence, title or operations`);
+    const minimum = clause.minimum;
+    if (minimum !== undefined) {
+      if (clause.level === 'OBSERVE') throw new Error(`clause ${clause.id} is OBSERVE: it has no minimum to pass`);
+      if (minimum.exchanges !== undefined && !(Number.isInteger(minimum.exchanges) && minimum.exchanges > 1)) throw new Error(`clause ${clause.id}: minimum.exchanges must be an integer above 1`);
+      if (minimum.each !== undefined && !(minimum.each.enum && minimum.each.field)) throw new Error(`clause ${clause.id}: minimum.each needs enum and field`);
+      const stray = minimum.operations?.filter((operation) => !clause.operations.includes(operation)) ?? [];
+      if (stray.length || minimum.operations?.length === 0) throw new Error(`clause ${clause.id}: minimum.operations must be some of its operations${stray.length ? ` (not ${stray.join(', ')})` : ''}`);
+    }
   }
   return clauses;
 }

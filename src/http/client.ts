@@ -1,6 +1,7 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest, type TransportFailure } from './exchange.ts';
+import { OperationHealth, type SendPlan } from './health.ts';
 
 type DispatchController = Dispatcher.DispatchController;
 type DispatchHandler = Dispatcher.DispatchHandler;
@@ -18,6 +19,11 @@ export interface OutgoingRequest {
   headers?: Record<string, string>;
   authorization?: Authorization;
   body?: string;
+  /**
+   * The operation it belongs to, as its method and route template (`GET /v1/pets/{petId}`): a hanging
+   * or failing one is isolated from the others (src/http/health.ts). Unset: its method and path.
+   */
+  operation?: string;
 }
 
 export interface ClientOptions {
@@ -26,7 +32,7 @@ export interface ClientOptions {
   concurrency: number;
   /** 0 = unlimited. */
   maxRps: number;
-  /** After this many transport failures in a row, further requests fail at once (0 = never). */
+  /** After this many transport failures in a row on one operation, its requests are held back (0 = never). */
   breakAfter: number;
   /**
    * How many times a 429 is retried, waiting Retry-After (1 s, then 2 s, without one; never longer
@@ -70,6 +76,7 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code ?? '';
   const message = (err.cause?.message ?? err.message ?? String(error)).split('\n')[0] ?? '';
+  if (error instanceof NoAnswerInTime) return { kind: 'timeout', message: error.message };
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return { kind: 'timeout', message: 'no complete answer within the request timeout' };
   }
@@ -81,8 +88,13 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
 }
 
-/** While the breaker is open, one request is let through this often to see if the target is back. */
-const BREAKER_PROBE_MS = 5_000;
+/** The request's own deadline passed: what had come by then says which words fit. */
+class NoAnswerInTime extends Error {
+  override name = 'TimeoutError';
+  constructor(timeoutMs: number, status: number) {
+    super(status ? `the ${status} answer's body did not complete within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`);
+  }
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -116,13 +128,16 @@ export class HttpClient {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
-  /** Per origin, so a dead message host does not stop requests to the main one. */
-  private readonly breaker = new Map<string, { failures: number; since: number; givenUp?: number }>();
+  /** Per operation on an origin, so one that hangs or breaks does not stop the others. */
+  readonly health: OperationHealth;
+  /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else. */
+  private readonly givenUpOn = new Map<string, number>();
 
-  constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {}
+  constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
+    this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
+  }
 
   async send(outgoing: OutgoingRequest): Promise<Exchange> {
-    const breakAfter = this.options.breakAfter;
     let url: URL;
     try {
       url = new URL(outgoing.url);
@@ -130,22 +145,18 @@ export class HttpClient {
       return { request: shownRequest(outgoing), failure: classify(error), durationMs: 0 };
     }
     const origin = url.origin;
-    const state = this.breaker.get(origin) ?? { failures: 0, since: 0 };
-    this.breaker.set(origin, state);
-    if (breakAfter > 0 && state.failures >= breakAfter && Date.now() - state.since < BREAKER_PROBE_MS) {
-      // A target that stopped answering is not asked again and again until the budget runs out.
-      return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: `the target failed ${breakAfter} requests in a row` }, durationMs: 0 };
-    }
+    const label = outgoing.operation ?? `${outgoing.method} ${url.pathname}`;
     for (let attempt = 0; ; attempt++) {
-      const exchange = await this.sendOnce(outgoing, url);
-      const broken = exchange.failure || exchange.response?.truncated;
-      state.failures = broken ? state.failures + 1 : 0;
-      if (broken && state.failures >= breakAfter) state.since = Date.now();
+      const plan = this.health.plan(origin, label);
+      // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
+      if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
+      const exchange = await this.sendOnce(outgoing, url, plan);
+      this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
       const retryAfter = exchange.response?.headers['retry-after'];
       const retryable = status === 429 || (status === 503 && retryAfterMs(retryAfter) !== undefined);
       if (!retryable) {
-        if (exchange.response) state.givenUp = undefined;
+        if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
       if (status === 429) {
@@ -154,14 +165,26 @@ export class HttpClient {
       } else this.stats.unavailable++;
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (state.givenUp === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+      if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
-        state.givenUp = status;
+        this.givenUpOn.set(origin, status!);
         if (status === 429) this.stats.gaveUp429++;
         return exchange;
       }
       await sleep(wait);
     }
+  }
+
+  private recordHealth(origin: string, label: string, plan: SendPlan, exchange: Exchange): void {
+    const failure = exchange.failure;
+    if (!failure && !exchange.response?.truncated) {
+      this.health.record(origin, label, plan, { answered: true, durationMs: exchange.durationMs });
+      return;
+    }
+    const timedOut = failure?.kind === 'timeout';
+    if (timedOut) exchange.timeoutMs = plan.timeoutMs;
+    this.health.record(origin, label, plan, { answered: false, timedOut, kind: failure ? `${failure.kind}: ${failure.message}` : 'a body past the size cap' });
+    if (timedOut && plan.shortened) exchange.failure = { kind: 'cut-short', message: this.health.shortWaitReason(origin, label, plan) };
   }
 
   /**
@@ -217,7 +240,7 @@ export class HttpClient {
     this.waiting.shift()?.();
   }
 
-  private async sendOnce(outgoing: OutgoingRequest, url: URL): Promise<Exchange> {
+  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan): Promise<Exchange> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
@@ -226,7 +249,7 @@ export class HttpClient {
     const started = performance.now();
     try {
       this.stats.sent++;
-      const response = await this.dispatch(outgoing, url, headers);
+      const response = await this.dispatch(outgoing, url, headers, plan.timeoutMs);
       return { request: sent, response, durationMs: performance.now() - started };
     } catch (error) {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
@@ -239,9 +262,9 @@ export class HttpClient {
    * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
    * up to the cap (the rest dropped with the connection), the whole exchange bounded in time.
    */
-  private dispatch(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>): Promise<ReceivedResponse> {
+  private dispatch(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ReceivedResponse> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
-    const { maxBodyBytes, timeoutMs } = this.options;
+    const { maxBodyBytes } = this.options;
     return new Promise((resolve, reject) => {
       let controller: DispatchController | undefined;
       let settled = false;
@@ -259,7 +282,7 @@ export class HttpClient {
       const deadline: Deadline = {
         at: performance.now() + timeoutMs,
         expire: () => {
-          const error = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+          const error = new NoAnswerInTime(timeoutMs, status);
           controller?.abort(error);
           settle(error);
         },
@@ -305,8 +328,9 @@ export class HttpClient {
             method: outgoing.method as Dispatcher.HttpMethod,
             headers,
             body: outgoing.body ?? null,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
+            // The request's own deadline (above) comes first and says what had come by then.
+            headersTimeout: timeoutMs + 1_000,
+            bodyTimeout: timeoutMs + 1_000,
           },
           handler,
         );

@@ -15,10 +15,14 @@ function headerArg(name: string, value: string): string {
 /** Methods the client sends `Content-Length: 0` for when they carry no body; curl sends none. */
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** A copy-paste reproduction of a recorded request; the key is read from $API_KEY. */
-export function curlLine(request: SentRequest): string {
+/**
+ * A copy-paste reproduction of a recorded request; the key is read from $API_KEY. `maxTimeMs`: the
+ * wait the suite gave a request that went unanswered, so the pasted line gives up as it did.
+ */
+export function curlLine(request: SentRequest, maxTimeMs?: number): string {
   // curl -X HEAD would wait for the body a Content-Length announces; -I sends HEAD and reads none.
   const parts = request.method === 'HEAD' ? ['curl', '-sS', '-I', shellQuote(request.url)] : ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  if (maxTimeMs !== undefined) parts.splice(2, 0, '--max-time', String(Math.max(1, Math.ceil(maxTimeMs / 1000))));
   for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
   if (request.body !== undefined) {
     // With --data-binary and no Content-Type, curl would add application/x-www-form-urlencoded.

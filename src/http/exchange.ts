@@ -16,7 +16,15 @@ export interface ReceivedResponse {
   truncated: boolean;
 }
 
-export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'other';
+export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'cut-short' | 'other';
+
+/**
+ * A request the suite chose not to send (`not-sent`), or sent with less than the full timeout and
+ * had no answer within it (`cut-short`): evidence of nothing, for or against any clause.
+ */
+export function isNoEvidence(exchange: Exchange): boolean {
+  return exchange.failure?.kind === 'not-sent' || exchange.failure?.kind === 'cut-short';
+}
 
 /** One request and what came of it. */
 export interface Exchange {
@@ -26,6 +34,8 @@ export interface Exchange {
   response?: ReceivedResponse;
   failure?: { kind: TransportFailure; message: string };
   durationMs: number;
+  /** The wait the request was given, when it went unanswered within it. */
+  timeoutMs?: number;
 }
 
 /** `text`: the body decoded, as it was parsed. */

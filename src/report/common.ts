@@ -4,12 +4,13 @@ import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Evidence, ty
 import { compareSections, sectionLabel, sectionTitle } from './sections.ts';
 
 /** The column order of every count table. */
-export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'skip', 'observe', 'error'];
+export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'partial', 'skip', 'observe', 'error'];
 
 export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
   pass: 'Pass',
   fail: 'Fail',
   warn: 'Warn',
+  partial: 'Partial',
   skip: 'Skip',
   observe: 'Observe',
   error: 'Error',
@@ -20,6 +21,7 @@ export const OUTCOME_MARK: Readonly<Record<Outcome, string>> = {
   pass: '✔',
   fail: '✖',
   warn: '⚠',
+  partial: '◐',
   skip: '○',
   observe: 'ℹ',
   error: '‼',
@@ -49,7 +51,7 @@ export interface SectionGroup {
 }
 
 export function zeroCounts(): OutcomeCounts {
-  return { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
+  return { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
 }
 
 export function countOutcomes(items: readonly { outcome: Outcome }[]): OutcomeCounts {
@@ -97,15 +99,35 @@ export function uncheckedMust(report: RunReport): ClauseResult[] {
   return report.clauses.filter((clause) => clause.level === 'MUST' && clause.outcome === 'skip');
 }
 
+/** MUST clauses judged only in part: nothing failed, but the evidence fell short (ClauseResult.shortfalls). */
+export function partialMust(report: RunReport): ClauseResult[] {
+  return report.clauses.filter((clause) => clause.level === 'MUST' && clause.outcome === 'partial');
+}
+
 /**
- * `12 MUST clauses were not checked in this run`, and after a passing verdict `: the SHIPS verdict
- * does not vouch for them`; '' when every MUST clause was judged. One wording for every artifact.
+ * `12 MUST clauses were not checked in this run and 2 only in part`, and after a passing verdict
+ * `: the SHIPS verdict does not vouch for them`; '' when every MUST clause was judged in full. One
+ * wording for every artifact.
  */
 export function uncheckedMustText(report: RunReport): string {
   const n = uncheckedMust(report).length;
-  if (n === 0) return '';
-  const one = n === 1;
-  return `${n} MUST clause${one ? ' was' : 's were'} not checked in this run${report.verdict === 'pass' ? `: the SHIPS verdict does not vouch for ${one ? 'it' : 'them'}` : ''}`;
+  const p = partialMust(report).length;
+  if (n === 0 && p === 0) return '';
+  const parts = [n ? `${n} MUST clause${n === 1 ? ' was' : 's were'} not checked in this run` : '', p ? `${n ? `${p}` : `${p} MUST clause${p === 1 ? ' was' : 's were'}`} checked only in part` : ''];
+  const one = n + p === 1;
+  return `${parts.filter(Boolean).join(' and ')}${report.verdict === 'pass' ? `: the SHIPS verdict does not vouch for ${one ? 'it' : 'them'}` : ''}`;
+}
+
+/** `createPet not judged: writes are not allowed`: one line per shortfall of a clause. */
+export function shortfallLines(clause: ClauseResult): string[] {
+  return (clause.shortfalls ?? []).map((s) => `${s.operation ? `${s.operation} not judged` : 'Short of its minimum'}: ${s.reason}${s.choice ? ' (by these settings)' : ''}`);
+}
+
+/** `listPets 12 · getPet 3`: the exchanges a clause judged per operation. */
+export function judgedPerOperation(clause: ClauseResult): string {
+  return Object.entries(clause.judgedByOperation ?? {})
+    .map(([operation, count]) => `${operation} ${count}`)
+    .join(' · ');
 }
 
 /**
@@ -115,9 +137,10 @@ export function uncheckedMustText(report: RunReport): string {
 export function judgedText(report: RunReport): string {
   const deselected = report.clauses.filter(isDeselected).length;
   const counts = countOutcomes(report.clauses);
-  const judged = counts.pass + counts.fail + counts.warn;
+  const judged = counts.pass + counts.fail + counts.warn + counts.partial;
   const selected = report.clauses.length - deselected;
   const rest = [
+    counts.partial ? `${counts.partial} only in part` : '',
     counts.observe ? `${counts.observe} observed` : '',
     counts.skip - deselected ? `${counts.skip - deselected} skipped` : '',
     counts.error ? `${counts.error} errored` : '',
@@ -391,10 +414,13 @@ export function countsPhrase(counts: OutcomeCounts): string {
     `${counts.pass} passed`,
     `${counts.fail} failed`,
     `${counts.warn} warned`,
+    counts.partial ? `${counts.partial} judged in part` : '',
     `${counts.skip} skipped`,
     `${counts.observe} observed`,
     `${counts.error} errored`,
-  ].join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The request as an HTTP/1.1-style text block (unsanitised). */

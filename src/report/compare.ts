@@ -76,6 +76,7 @@ export function categoryOf(outcome: Outcome | null): ClauseCategory {
       return 'warning';
     case 'pass':
       return 'passing';
+    case 'partial':
     case 'skip':
     case 'observe':
       return 'unjudged';

@@ -35,10 +35,7 @@ function add(check: FailureHolder, kind: ProblemKind, entry: FailureEvidence, op
   const at = list.findIndex((f) => f.operation === entry.operation);
   if (at >= 0) {
     const keepsCounterexample = entry.counterexample !== undefined || list[at]!.counterexample === undefined;
-    // A request the client did not send (the target had failed too many in a row) says less than
-    // the failure that opened the breaker.
-    const neverSent = entry.evidence?.transportError?.startsWith('not-sent:') === true;
-    if (options.replace && keepsCounterexample && !neverSent) list[at] = defined(entry);
+    if (options.replace && keepsCounterexample) list[at] = defined(entry);
   } else if (list.length < (options.max ?? MAX_FAILURES_PER_CLAUSE)) {
     list.push(defined(entry));
   } else {

@@ -19,6 +19,8 @@ import {
   knownReason,
   moreFailuresText,
   notableChecks,
+  judgedPerOperation,
+  shortfallLines,
   redactReport,
   redactMarkup,
   replayCommand,
@@ -52,6 +54,7 @@ const CSS = `
   --pass: #1a7f37; --pass-bg: #dafbe1;
   --fail: #cf222e; --fail-bg: #ffebe9;
   --warn: #9a6700; --warn-bg: #fff8c5;
+  --partial: #8250df; --partial-bg: #fbefff;
   --skip: #59636e; --skip-bg: #eff2f5;
   --observe: #0969da; --observe-bg: #ddf4ff;
   --error: #8250df; --error-bg: #fbefff;
@@ -87,6 +90,7 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; font-weight: 500; }
 .o-pass { color: var(--pass); background: var(--pass-bg); border-color: var(--pass); }
 .o-fail { color: var(--fail); background: var(--fail-bg); border-color: var(--fail); }
 .o-warn { color: var(--warn); background: var(--warn-bg); border-color: var(--warn); }
+.o-partial { color: var(--partial); background: var(--partial-bg); border-color: var(--partial); }
 .o-skip { color: var(--skip); background: var(--skip-bg); border-color: var(--skip); }
 .o-observe { color: var(--observe); background: var(--observe-bg); border-color: var(--observe); }
 .o-error { color: var(--error); background: var(--error-bg); border-color: var(--error); }
@@ -105,6 +109,7 @@ table.matrix td.zero { color: #b0b8c1; font-weight: 400; }
 table.matrix td.pass:not(.zero) { color: var(--pass); background: var(--pass-bg); }
 table.matrix td.fail:not(.zero) { color: #fff; background: var(--fail); }
 table.matrix td.warn:not(.zero) { color: var(--warn); background: var(--warn-bg); }
+table.matrix td.partial:not(.zero) { color: var(--partial); background: var(--partial-bg); }
 table.matrix td.skip:not(.zero) { color: var(--skip); background: var(--skip-bg); }
 table.matrix td.observe:not(.zero) { color: var(--observe); background: var(--observe-bg); }
 table.matrix td.error:not(.zero) { color: #fff; background: var(--error); }
@@ -116,6 +121,7 @@ details.clause { border: 1px solid var(--line); border-left: 5px solid var(--lin
 details.clause.pass { border-left-color: var(--pass); }
 details.clause.fail { border-left-color: var(--fail); }
 details.clause.warn { border-left-color: var(--warn); }
+details.clause.partial { border-left-color: var(--partial); }
 details.clause.skip { border-left-color: var(--skip); }
 details.clause.observe { border-left-color: var(--observe); }
 details.clause.error { border-left-color: var(--error); }
@@ -123,7 +129,7 @@ details.clause > summary { cursor: pointer; padding: 8px 12px; display: flex; fl
 details.clause > summary::marker { color: var(--muted); }
 details.clause[open] > summary { border-bottom: 1px solid var(--line); background: var(--panel); }
 .mark { font-weight: 700; width: 1.2em; text-align: center; }
-.mark.pass { color: var(--pass); } .mark.fail { color: var(--fail); } .mark.warn { color: var(--warn); }
+.mark.pass { color: var(--pass); } .mark.fail { color: var(--fail); } .mark.warn { color: var(--warn); } .mark.partial { color: var(--partial); }
 .mark.skip { color: var(--skip); } .mark.observe { color: var(--observe); } .mark.error { color: var(--error); }
 .badge { font-size: .72em; font-weight: 700; letter-spacing: .04em; padding: 1px 7px; border-radius: 4px; border: 1px solid; text-transform: uppercase; }
 .level { font-size: .72em; font-weight: 700; padding: 1px 6px; border-radius: 4px; background: var(--panel); border: 1px solid var(--line); color: var(--muted); }
@@ -428,6 +434,10 @@ function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Id
   if (clause.known) body.push(`<p class="known-note"><strong>Accepted by the baseline:</strong> ${esc(knownReason(clause.known))}</p>`);
   body.push(`<blockquote class="sentence">${esc(clause.sentence)}</blockquote>`);
   if (clause.operations.length > 0) body.push(operationsLine(clause));
+  const shortfalls = shortfallLines(clause);
+  if (shortfalls.length) body.push(`<h5>Not judged in full</h5><ul class="shortfalls">${shortfalls.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`);
+  const judged = judgedPerOperation(clause);
+  if (judged) body.push(`<p class="judged-line">Exchanges judged: ${esc(judged)}</p>`);
   for (const check of notable) body.push(checkBlock(report, check, ids));
   if (others.length > 0) {
     const items = others.map(
@@ -437,7 +447,7 @@ function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Id
     body.push(`<h5>Other checks</h5><ul class="passing-checks">${items.join('')}</ul>`);
   }
   if (clause.checks.length === 0) body.push(`<p class="empty">No check judged this clause.</p>`);
-  const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' ? ' open' : '';
+  const open = clause.outcome === 'fail' || clause.outcome === 'error' || clause.outcome === 'warn' || clause.outcome === 'partial' ? ' open' : '';
   // An OBSERVE clause observed would read "OBSERVE OBSERVE": the outcome badge says it once.
   const level = clause.level === 'OBSERVE' && clause.outcome === 'observe' ? '' : `<span class="level ${clause.level}">${clause.level}</span>`;
   return `<li><details class="clause ${clause.outcome}${known ? ' known' : ''}" id="${id}" data-clause="${esc(clause.id)}" data-outcome="${clause.outcome}"${open}>

@@ -90,6 +90,7 @@ function check(c: CheckResult): Json {
     ['warnings', c.warnings?.map(failure)],
     ['moreWarnings', c.moreWarnings],
     ['judged', c.judged],
+    ['judgedByOperation', c.judgedByOperation && { ...c.judgedByOperation }],
   ]);
 }
 
@@ -103,6 +104,18 @@ function clause(c: ClauseResult): Json {
     ['operations', [...c.operations]],
     ['outcome', c.outcome],
     ['known', c.known && ordered([['reason', c.known.reason], ['expires', c.known.expires]])],
+    ['judgedByOperation', c.judgedByOperation && { ...c.judgedByOperation }],
+    [
+      'shortfalls',
+      c.shortfalls?.map((s) =>
+        ordered([
+          ['operation', s.operation],
+          ['reason', s.reason],
+          ['blockedBy', s.blockedBy],
+          ['choice', s.choice],
+        ]),
+      ),
+    ],
     ['checks', c.checks.map(check)],
   ]);
 }
@@ -150,6 +163,7 @@ export function toCanonicalJson(report: RunReport): Json {
         ['pass', report.summary.pass],
         ['fail', report.summary.fail],
         ['warn', report.summary.warn],
+        ['partial', report.summary.partial],
         ['skip', report.summary.skip],
         ['observe', report.summary.observe],
         ['error', report.summary.error],
@@ -157,6 +171,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ],
     ['clauses', clauses],
     ['capabilities', report.capabilities.map(capability)],
+    ['causes', report.causes?.map((c) => ordered([['summary', c.summary], ['clauses', [...c.clauses]]]))],
     ['engineErrors', [...report.engineErrors]],
     ['verdict', report.verdict],
     ['exitCode', report.exitCode],

@@ -12,12 +12,14 @@ import type { CheckResult, ClauseResult, RunReport } from './model.ts';
 import {
   checkDetailText,
   groupBySection,
+  judgedPerOperation,
   knownText,
   oneLine,
   redactReport,
   redactMarkup,
   replayCommand,
   sanitizeText,
+  shortfallLines,
   type RenderOptions,
 } from './common.ts';
 import { failuresOf, moreFailuresOf, operationsOf } from './failures.ts';
@@ -96,6 +98,12 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
       `<system-out>${xmlText(`KNOWN FAILURE (${known}): ${clause.id}\n${detail}`)}</system-out>`;
     return { name, classname, body, failure, error, skipped: true };
   }
+  if (clause.outcome === 'partial' && (subject.outcome === 'pass' || subject.outcome === 'partial')) {
+    // Nothing failed, but the evidence fell short: not a pass a CI widget may count as one.
+    const judged = judgedPerOperation(clause);
+    const message = `PARTIAL: ${shortfallLines(clause).join('; ')}${judged ? ` (judged: ${judged})` : ''}`;
+    return { name, classname, body: `<skipped${attrs([['message', oneLine(message, 500)]])}/>`, failure, error, skipped: true };
+  }
   switch (subject.outcome) {
     case 'fail':
       failure = true;
@@ -126,6 +134,7 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
       body = `<system-out>${xmlText(`OBSERVED: ${clause.id}\n${detail}`)}</system-out>`;
       break;
     case 'pass':
+    case 'partial':
       break;
   }
   return { name, classname, body, failure, error, skipped };

@@ -4,13 +4,29 @@ import type { Clause } from '../contract/clauses.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 
-/** pass/fail/warn/skip judge the server; observe records an open choice; error means the engine broke. */
-export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'observe' | 'error';
+/**
+ * pass/fail/warn/skip judge the server; partial: nothing failed, but the evidence fell short of what
+ * the clause needs (an operation it covers not judged, or less than its minimum; see `shortfalls`);
+ * observe records an open choice; error means the engine broke.
+ */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'partial' | 'skip' | 'observe' | 'error';
 
 /** In the note of a check skipped where 429s were met, for the reader; `blockedBy` says it to code. */
 export const RATE_LIMITED_MARK = 'rate limited (429)';
 
-export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget';
+/** no-answer: requests of an operation went unanswered, so the later ones were not sent (src/http/health.ts). */
+export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer';
+
+/** Evidence a clause needed and did not get: on an operation, or short of its minimum. */
+export interface Shortfall {
+  /** The operation not judged (absent: the minimum is not about one operation). */
+  operation?: string;
+  reason: string;
+  /** The target's doing: a gate cannot vouch for the clause (exit 3 for a MUST). */
+  blockedBy?: BlockedBy;
+  /** The user's choice (writes off, no message host, the removal clock): said, never gating. */
+  choice?: boolean;
+}
 
 /** The note of a clause --only/--skip left out of the run. */
 export const DESELECTED_NOTE = 'deselected (--only/--skip)';
@@ -86,6 +102,8 @@ export interface CheckResult extends Omit<FailureEvidence, 'operation'> {
   moreWarnings?: number;
   /** How many exchanges this check judged. */
   judged: number;
+  /** The same count per operation. */
+  judgedByOperation?: Record<string, number>;
 }
 
 /** A failure a --baseline entry accepts: still failing and shown, but not new. */
@@ -100,7 +118,17 @@ export interface ClauseResult extends Omit<Clause, 'basis'> {
   outcome: Outcome;
   /** Set when the clause fails and an unexpired --baseline entry accepts it. */
   known?: KnownFailure;
+  /** Exchanges judged per operation, all its checks together. */
+  judgedByOperation?: Record<string, number>;
+  /** What the evidence did not reach; a clause that would pass with any is `partial`. */
+  shortfalls?: Shortfall[];
   checks: CheckResult[];
+}
+
+/** Several failing clauses that likely share one cause: one line for the reader, the clauses it explains. */
+export interface LikelyCause {
+  summary: string;
+  clauses: string[];
 }
 
 export interface Capability {
@@ -115,6 +143,7 @@ export interface RunSummary {
   pass: number;
   fail: number;
   warn: number;
+  partial: number;
   skip: number;
   observe: number;
   error: number;
@@ -147,6 +176,8 @@ export interface RunReport {
   /** Grouped and ordered by section. */
   clauses: ClauseResult[];
   capabilities: Capability[];
+  /** Failing clauses grouped by the cause they likely share (two or more clauses each). */
+  causes?: LikelyCause[];
   /** Problems of the engine or the transport that are not conformance verdicts. */
   engineErrors: string[];
   verdict: 'pass' | 'fail';

@@ -23,6 +23,8 @@ import {
   totalOf,
   uncheckedMust,
   uncheckedMustText,
+  judgedPerOperation,
+  shortfallLines,
   zeroCounts,
   type RenderOptions,
 } from './common.ts';
@@ -136,8 +138,11 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   );
   out.push('');
   const unchecked = uncheckedMust(report);
-  if (unchecked.length > 0) {
-    out.push(`> **Note:** ${md(uncheckedMustText(report))} (see "MUST clauses not checked" below).`);
+  const partial = report.clauses.filter((c) => c.outcome === 'partial');
+  const uncheckedText = uncheckedMustText(report);
+  if (uncheckedText) {
+    const where = [unchecked.length ? '"MUST clauses not checked"' : '', partial.length ? '"Judged only in part"' : ''].filter(Boolean).join(' and ');
+    out.push(`> **Note:** ${md(uncheckedText)} (see ${where} below).`);
     out.push('');
   }
 
@@ -176,6 +181,22 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
     out.push(`### Warnings (${count})`);
     out.push('');
     out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
+    out.push('');
+  }
+  if (report.causes?.length) {
+    out.push(`### Likely one cause (${report.causes.length})`);
+    out.push('');
+    for (const cause of report.causes) out.push(`- ${md(cause.summary)}: ${cause.clauses.map((id) => code(id, 80)).join(', ')}`);
+    out.push('');
+  }
+  if (partial.length > 0) {
+    out.push(`### Judged only in part (${partial.length})`);
+    out.push('');
+    const lines = partial.map((clause) => {
+      const judged = judgedPerOperation(clause);
+      return `- **${code(clause.id, 80)}** (§${md(clause.section)}, ${clause.level}) ${md(clause.title)}: ${md(shortfallLines(clause).join('; '))}${judged ? ` (judged: ${md(judged)})` : ''}`;
+    });
+    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
     out.push('');
   }
   if (unchecked.length > 0) {

@@ -16,6 +16,8 @@ import {
   moreFailuresText,
   problemLabel,
   isDeselected,
+  judgedPerOperation,
+  shortfallLines,
   notableChecks,
   redactReport,
   redactText,
@@ -51,6 +53,7 @@ const OUTCOME_STYLE: Readonly<Record<Outcome, Style>> = {
   pass: 'green',
   fail: 'red',
   warn: 'yellow',
+  partial: 'blue',
   skip: 'gray',
   observe: 'cyan',
   error: 'magenta',
@@ -140,6 +143,12 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       }
       const known = knownText(clause);
       out.push(head + (known ? paint('dim', ` — known, ${value(known, '      ')}`) : ''));
+      if (clause.outcome === 'partial') {
+        for (const line of shortfallLines(clause)) out.push('      ' + paint('blue', value(line, '        ')));
+        const judged = judgedPerOperation(clause);
+        if (judged) out.push('      ' + paint('dim', `judged: ${value(judged, '        ')}`));
+        continue;
+      }
       if (!DETAILED.has(clause.outcome)) continue;
       const indent = '      ';
       out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));
@@ -156,6 +165,11 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     out.push('');
   }
 
+  if (report.causes?.length) {
+    out.push(paint('bold', 'Likely one cause'));
+    for (const cause of report.causes) out.push(`  ${paint('red', OUTCOME_MARK.fail)} ${value(cause.summary, '    ')}` + paint('dim', ` — ${value(cause.clauses.join(', '), '    ')}`));
+    out.push('');
+  }
   const counts = countOutcomes(report.clauses);
   const ships = report.verdict === 'pass';
   out.push(

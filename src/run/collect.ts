@@ -4,8 +4,21 @@ import { addFailure, addWarning, capClauseFailures } from '../report/failures.ts
 import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
 import { NO_429_JUDGED } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
+import { shortfallsOf, type Coverage, type LeftOut } from './coverage.ts';
 
-const RANK: Record<Outcome, number> = { error: 6, fail: 5, warn: 4, observe: 3, pass: 2, skip: 1 };
+const RANK: Record<Outcome, number> = { error: 7, fail: 6, warn: 5, partial: 4, observe: 3, pass: 2, skip: 1 };
+
+/** Adds a record's evidence counts to what its check gathered so far, whatever the outcomes. */
+function gather(into: Coverage, record: CheckRecord): void {
+  for (const [operation, count] of Object.entries(record.byOperation ?? {})) into.judged[operation] = (into.judged[operation] ?? 0) + count;
+  for (const [operation, entry] of Object.entries(record.unjudged ?? {})) {
+    const known = into.unjudged[operation];
+    if (known) known.count += entry.count;
+    else into.unjudged[operation] = { ...entry };
+  }
+  for (const value of record.covered ?? []) into.covered.add(value);
+  if (record.outcome === 'skip' && record.blockedBy) into.blocked.push({ reason: record.note ?? '', blockedBy: record.blockedBy });
+}
 
 function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult {
   const outcome = record.outcome ?? 'skip';
@@ -17,14 +30,17 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     if (record.failures) result.failures = [...record.failures];
     if (record.warnings) result.warnings = [...record.warnings];
     if (record.observed?.length) result.note = record.observed.join('; ');
+    if (record.byOperation) result.judgedByOperation = { ...record.byOperation };
     return result;
   }
   into.judged += record.judged;
   if (RANK[outcome] > RANK[into.outcome]) {
     // The worse outcome replaces the result whole: no note or mark of the lesser one stays behind.
     const judged = into.judged;
+    const judgedByOperation = into.judgedByOperation;
     for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
     Object.assign(into, merge(undefined, record), { judged });
+    if (judgedByOperation) into.judgedByOperation = judgedByOperation;
   } else if (outcome === 'fail' && into.outcome === 'fail') {
     // The same check failed in another scenario: its operations not listed yet are added.
     for (const failure of record.failures ?? []) addFailure(into, failure, { replace: false });
@@ -58,9 +74,19 @@ export interface Collected {
   requests: number;
 }
 
+export interface CollectOptions {
+  isSelected: (clause: Clause) => boolean;
+  /** Operations the user's settings keep out of this run, and why. */
+  leftOut: LeftOut;
+  /** The values of a contract enum (for a clause's minimum.each). */
+  enumValues: (name: string) => string[];
+}
+
 /** Turns what every scenario recorded into one result per clause, ordered by section. */
-export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSelected: (clause: Clause) => boolean): Collected {
+export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], options: CollectOptions): Collected {
+  const { isSelected } = options;
   const byCheck = new Map<string, CheckResult>();
+  const coverage = new Map<string, Coverage>();
   const errored = new Set<string>();
   const engineErrors: string[] = [];
   let requests = 0;
@@ -73,7 +99,17 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
       rateLimited += meta.rateLimited;
       unavailable += meta.unavailable;
       retryAfter.push(...meta.retryAfter);
-      for (const record of meta.checks) byCheck.set(record.check, merge(byCheck.get(record.check), record));
+      for (const record of meta.checks) {
+        const merged = byCheck.get(record.check);
+        if (merged && record.byOperation) {
+          merged.judgedByOperation ??= {};
+          for (const [operation, count] of Object.entries(record.byOperation)) merged.judgedByOperation[operation] = (merged.judgedByOperation[operation] ?? 0) + count;
+        }
+        byCheck.set(record.check, merge(merged, record));
+        const clauseCoverage = coverage.get(record.clause) ?? { judged: {}, unjudged: {}, covered: new Set<string>(), blocked: [] };
+        gather(clauseCoverage, record);
+        coverage.set(record.clause, clauseCoverage);
+      }
     }
     const error = engineError ?? meta?.engineError;
     if (error) {
@@ -93,10 +129,19 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], isSel
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
       const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
+      const gathered = coverage.get(clause.id);
+      if (gathered && Object.keys(gathered.judged).length) result.judgedByOperation = gathered.judged;
+      if (gathered && outcome !== 'skip' && outcome !== 'observe' && outcome !== 'error') {
+        const shortfalls = shortfallsOf(clause, gathered, options);
+        if (shortfalls.length) {
+          result.shortfalls = shortfalls;
+          if (outcome === 'pass') result.outcome = 'partial';
+        }
+      }
       return result;
     });
   noteWaitedOut(clauses, rateLimited, unavailable);
-  const summary: RunSummary = { pass: 0, fail: 0, warn: 0, skip: 0, observe: 0, error: 0 };
+  const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   return { clauses, summary, capabilities: capabilities(clauses, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
 }

@@ -6,7 +6,7 @@ const EXCERPT_BYTES = 2048;
 
 /** The recorded exchange as reports show it: request, a body excerpt, and the curl line. */
 export function evidenceOf(exchange: Exchange): Evidence {
-  const evidence: Evidence = { request: exchange.request, curl: curlLine(exchange.request) };
+  const evidence: Evidence = { request: exchange.request, curl: curlLine(exchange.request, exchange.failure?.kind === 'timeout' ? exchange.timeoutMs : undefined) };
   const response = exchange.response;
   if (response) {
     evidence.response = {

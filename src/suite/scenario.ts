@@ -3,7 +3,7 @@ import { test } from 'vitest';
 import { earliestRemovalText, mayBeRemoved } from '../checks/deprecation.ts';
 import { CHECKS, COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Authorization, OutgoingRequest } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { addFailure, addWarning } from '../report/failures.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type FailureEvidence, type Outcome } from '../report/model.ts';
@@ -19,6 +19,12 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   observed?: string[];
   /** Answers that would have borne on it but were 429 (rate limited): they judge nothing. */
   answers429?: number;
+  /** Per operation, the exchanges it judged (a verdict other than n/a). */
+  byOperation?: Record<string, number>;
+  /** Values of the clause's `minimum.each` its verdicts covered (e.g. the status values a filter was judged on). */
+  covered?: string[];
+  /** Per operation, why requests that would have borne on it judged nothing (not sent, or cut short). */
+  unjudged?: Record<string, { reason: string; count: number }>;
 }
 
 /** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
@@ -95,6 +101,18 @@ export interface SendOptions {
   url?: string;
   /** Instead of the operation's method (e.g. HEAD). */
   method?: string;
+}
+
+/** `GET /v1/pets/{petId}` for the operation's template, else the method and the path as sent (an alias probe). */
+function routeOf(method: string, template: string, url: string): string {
+  let path = template;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return `${method} ${template}`;
+  }
+  const pattern = new RegExp(`${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+  return `${method} ${pattern.test(path) ? template : path}`;
 }
 
 function fnv1a(text: string): number {
@@ -182,6 +200,8 @@ export class Scenario {
     const authorization = options.authorization === undefined ? this.validAuthorization() : options.authorization;
     if (authorization) request.authorization = authorization;
     if (options.body !== undefined) request.body = options.body;
+    const base = op.server === 'messages' ? '' : '/v1';
+    request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
     const exchange = await this.ctx.client.send(request);
     exchange.operationId = operationId;
     return exchange;
@@ -199,8 +219,30 @@ export class Scenario {
     const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
     const name = names.filter(own).find(judgedMust) ?? this.declared.filter(own).find(judgedMust) ?? names.find(judgedMust);
     if (!name) return;
-    this.record(name).judged++;
-    throw new ConformanceFailures([{ check: name, clause: getCheck(name).clause, expected: 'an HTTP response', actual: `${failure.kind}: ${failure.message}` }], exchange);
+    this.countJudged(this.record(name), exchange);
+    const elapsed = failure.kind === 'timeout' ? ` (given up after ${Math.round(exchange.durationMs)} ms)` : '';
+    throw new ConformanceFailures([{ check: name, clause: getCheck(name).clause, expected: 'an HTTP response', actual: `${failure.kind}: ${failure.message}${elapsed}` }], exchange);
+  }
+
+  private countJudged(record: CheckRecord, exchange: Exchange, covers?: string): void {
+    record.judged++;
+    const operation = operationOf(exchange);
+    record.byOperation ??= {};
+    record.byOperation[operation] = (record.byOperation[operation] ?? 0) + 1;
+    if (covers !== undefined && !(record.covered ??= []).includes(covers)) record.covered.push(covers);
+  }
+
+  /** A request not sent, or cut short: each check it would have gone to keeps why, per operation. */
+  private noteUnjudged(exchange: Exchange, names: readonly CheckName[]): void {
+    const operation = operationOf(exchange);
+    for (const name of names) {
+      const { selected } = clauseGate(this.ctx, getCheck(name).clause);
+      if (!selected || this.excluded.has(name)) continue;
+      const record = this.record(name);
+      record.unjudged ??= {};
+      const entry = (record.unjudged[operation] ??= { reason: `${exchange.failure!.kind}: ${exchange.failure!.message}`, count: 0 });
+      entry.count++;
+    }
   }
 
   private record(name: string): CheckRecord {
@@ -219,6 +261,10 @@ export class Scenario {
   judge(exchange: Exchange, judgements: Judgements, options: { common?: boolean } = {}): void {
     const names = Object.keys(judgements) as CheckName[];
     if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
+    if (isNoEvidence(exchange)) {
+      this.noteUnjudged(exchange, names);
+      return;
+    }
     if (exchange.failure) {
       this.judgeTransportFailure(exchange, exchange.failure, names);
       return;
@@ -238,7 +284,9 @@ export class Scenario {
       const judgement = (judgements as Record<string, object | undefined>)[name];
       const verdict = check.judge(exchange, judgement ? { ...judgement, env: this.ctx.env } : this.ctx.envOnly);
       if (verdict.outcome === 'n/a') continue;
-      record.judged++;
+      const each = this.ctx.clauses.get(check.clause)?.minimum?.each;
+      const covers = each && judgement ? (judgement as Record<string, unknown>)[each.field] : undefined;
+      this.countJudged(record, exchange, covers === undefined ? undefined : String(covers));
       if (verdict.outcome === 'pass') {
         record.outcome ??= 'pass';
       } else if (verdict.outcome === 'observe') {
@@ -436,9 +484,12 @@ export class Scenario {
     if (record.outcome === undefined) {
       record.outcome = 'skip';
       const limited = this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart;
+      const unjudged = Object.entries(record.unjudged ?? {});
       if (record.answers429) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.answers429}`;
+      else if (unjudged.length) record.note = unjudged.map(([operation, { reason, count }]) => `${operation}: ${count} ${count === 1 ? 'request' : 'requests'} judged nothing (${reason})`).join('; ');
       else record.note = limited > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${limited} times` : reason;
       if (record.answers429 || limited > 0) record.blockedBy = 'rate-limit';
+      else if (unjudged.length) record.blockedBy = 'no-answer';
       else if (blockedBy) record.blockedBy = blockedBy;
     }
   }
@@ -569,7 +620,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
-      if (record.answers429) s.skipCheck(name as CheckName, '');
+      if (record.answers429 || record.unjudged) s.skipCheck(name as CheckName, '');
       else records.delete(name);
     }
     finish();

@@ -1,0 +1,79 @@
+import { mayBeRemoved } from '../checks/deprecation.ts';
+import type { Clause } from '../contract/clauses.ts';
+import type { Contract } from '../contract/model.ts';
+import type { SuiteConfig } from '../suite/config.ts';
+import type { BlockedBy, Shortfall } from '../report/model.ts';
+
+/** What one clause's checks gathered over the run, whatever their outcomes. */
+export interface Coverage {
+  /** Exchanges judged per operation. */
+  judged: Record<string, number>;
+  /** Per operation, requests that judged nothing (not sent, or cut short), and why. */
+  unjudged: Record<string, { reason: string; count: number }>;
+  /** Values of the clause's minimum.each judged. */
+  covered: Set<string>;
+  /** Skips the target is to blame for (429s, no categoryId taken, the budget). */
+  blocked: { reason: string; blockedBy: BlockedBy }[];
+}
+
+/** Operations the user's settings keep out of a run, and why (writes off, no message host, the removal clock). */
+export type LeftOut = ReadonlyMap<string, string>;
+
+function requests(count: number): string {
+  return `${count} ${count === 1 ? 'request' : 'requests'}`;
+}
+
+/**
+ * What a clause's evidence did not reach: each operation it covers that nothing judged, and the
+ * minimum of spec/clauses.yaml it fell short of. A clause that would pass with any is partial.
+ */
+export function shortfallsOf(clause: Clause, coverage: Coverage, options: { leftOut: LeftOut; enumValues: (name: string) => string[] }): Shortfall[] {
+  if (clause.level === 'OBSERVE') return [];
+  const shortfalls: Shortfall[] = [];
+  const blocked = coverage.blocked[0];
+  const blame = (): Pick<Shortfall, 'blockedBy'> => (blocked ? { blockedBy: blocked.blockedBy } : {});
+  for (const operation of clause.minimum?.operations ?? clause.operations) {
+    if ((coverage.judged[operation] ?? 0) > 0) continue;
+    const leftOut = options.leftOut.get(operation);
+    const unjudged = coverage.unjudged[operation];
+    if (leftOut) shortfalls.push({ operation, reason: leftOut, choice: true });
+    else if (unjudged) shortfalls.push({ operation, reason: `${requests(unjudged.count)} judged nothing: ${unjudged.reason}`, blockedBy: 'no-answer' });
+    else if (blocked) shortfalls.push({ operation, reason: blocked.reason, blockedBy: blocked.blockedBy });
+    else shortfalls.push({ operation, reason: 'no exchange with this operation bore on the clause in this run' });
+  }
+  const total = Object.values(coverage.judged).reduce((sum, count) => sum + count, 0);
+  const unsent = Object.values(coverage.unjudged).reduce((sum, entry) => sum + entry.count, 0);
+  const why = unsent > 0 ? `; ${requests(unsent)} that would have borne on it judged nothing (${Object.values(coverage.unjudged)[0]!.reason})` : '';
+  const least = clause.minimum?.exchanges;
+  if (least !== undefined && total > 0 && total < least) {
+    shortfalls.push({ reason: `judged on ${total} ${total === 1 ? 'exchange' : 'exchanges'}, and the clause needs at least ${least}${why}`, ...(unsent > 0 ? { blockedBy: 'no-answer' as const } : blame()) });
+  }
+  const each = clause.minimum?.each;
+  if (each && total > 0) {
+    const missing = options.enumValues(each.enum).filter((value) => !coverage.covered.has(value));
+    if (missing.length) {
+      shortfalls.push({ reason: `not judged for ${each.field} ${missing.join(', ')} (the clause needs every ${each.enum} value)${why}`, ...(unsent > 0 ? { blockedBy: 'no-answer' as const } : blame()) });
+    }
+  }
+  return shortfalls;
+}
+
+/** The operations these settings keep out of the run: writes off, no message host, past a removal date. */
+export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now'>): Map<string, string> {
+  const left = new Map<string, string>();
+  for (const [id, operation] of Object.entries(config.contract.operations)) {
+    if (operation.server === 'messages' && !config.messagesBaseUrl) left.set(id, 'MESSAGES_BASE_URL is not configured');
+    else if (!config.writes && operation.method.toUpperCase() === 'POST') left.set(id, config.writesReason ?? 'writes are not allowed');
+  }
+  for (const { operationId, removal } of config.contract.deprecations) {
+    if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);
+  }
+  return left;
+}
+
+/** The values of a contract schema that is an enum (PetStatus), as strings. */
+export function enumValues(contract: Contract, name: string): string[] {
+  const values = contract.schemas[name]?.enum;
+  if (!values?.length) throw new Error(`the contract has no enum schema ${name}`);
+  return values.map(String);
+}
