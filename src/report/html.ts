@@ -31,6 +31,7 @@ import {
   totalOf,
   uncheckedMust,
   uncheckedMustText,
+  partialMust,
   verdictText,
   zeroCounts,
   type OutcomeCounts,
@@ -298,8 +299,20 @@ function knownLine(report: RunReport, clauseIds: Map<ClauseResult, string>): str
 function uncheckedLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
   const text = uncheckedMustText(report);
   if (!text) return '';
-  const links = uncheckedMust(report).map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
+  const listed = [...uncheckedMust(report), ...partialMust(report)];
+  const links = listed.map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a>`);
   return `<p class="unchecked" id="unchecked-must"><strong>${esc(text)}</strong> (each says why below): ${links.join(', ')}</p>`;
+}
+
+/** Failing clauses that likely share one cause, one line each, the clauses linked. */
+function causesBlock(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  if (!report.causes?.length) return '';
+  const link = (id: string) => {
+    const clause = report.clauses.find((c) => c.id === id);
+    return clause ? `<a href="#${clauseIds.get(clause) ?? ''}"><code>${esc(id)}</code></a>` : `<code>${esc(id)}</code>`;
+  };
+  const items = report.causes.map((cause) => `<li>${esc(cause.summary)}: ${cause.clauses.map(link).join(', ')}</li>`);
+  return `<div class="causes" id="likely-causes"><strong>Likely one cause</strong><ul>${items.join('')}</ul></div>`;
 }
 
 function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseResult, string>): string {
@@ -324,6 +337,7 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
 <h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(judgedText(report))}</p>
 ${uncheckedLine(report, clauseIds)}
+${causesBlock(report, clauseIds)}
 ${chips(counts, report.engineErrors.length)}
 ${knownLine(report, clauseIds)}
 <p>Replay this run: <code>${esc(replayCommand(report))}</code></p>
