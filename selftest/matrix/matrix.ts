@@ -96,7 +96,8 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
     if (result.code !== 1 && result.code !== 3) problems.push(`exit ${result.code} (expected 1, a failed check, or 3, unreachable)`);
     if (result.ms > HOSTILE_BOUND_MS) problems.push(`took ${Math.round(result.ms)} ms`);
     if (/\n\s+at .+:\d+:\d+/.test(result.stderr)) problems.push(`stack trace on stderr: ${result.stderr.slice(0, 300)}`);
-    if (result.code === 3 && !/^animal-store-conformance: cannot reach/m.test(result.stderr)) problems.push('exit 3 without a one-line diagnosis');
+    // Unreachable before any test, or left unanswered during the run: either is one line on stderr.
+    if (result.code === 3 && !/^animal-store-conformance: (cannot reach|no answer:)/m.test(result.stderr)) problems.push('exit 3 without a one-line diagnosis');
     if (server.authorizationLeaked()) problems.push('Authorization was sent to another origin');
     row.ok = problems.length === 0;
     if (problems.length) row.problem = problems.join('; ');
