@@ -25,6 +25,7 @@ const haveCurl = await promisify(execFile)('curl', ['--version'], { timeout: 5_0
   () => true,
   () => false,
 );
+if (!haveCurl) console.warn('curl-replay: skipped, curl is not installed here (the curl lines are replayed only where it is)');
 
 describe.skipIf(!haveCurl)('the curl line sends the request the suite sent', () => {
   let server: Server;

@@ -1,11 +1,10 @@
 /** Shared helpers for the report writers' self-tests. */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
+import { validateXML } from 'xmllint-wasm';
 import type { RunReport } from '../../src/report/model.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -27,18 +26,28 @@ export function reportValidator() {
   return ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
 }
 
-/** Runs xmllint against the JUnit XSD; bounded by a timeout. */
-export function xmllint(xml: string, schema: string | null = XSD): { ok: boolean; output: string } {
-  const dir = tempDir('junit-');
+/**
+ * Validates a document against the JUnit XSD with libxml2's xmllint compiled to WebAssembly (the
+ * xmllint-wasm devDependency, so no system xmllint is needed); bounded by a timeout. `ok` is true
+ * only when xmllint exits 0; `output` is what it printed ("junit.xml validates" or the errors).
+ */
+export async function xmllint(xml: string): Promise<{ ok: boolean; output: string }> {
+  const run = validateXML({ xml: { fileName: 'junit.xml', contents: xml }, schema: { fileName: 'junit.xsd', contents: readFileSync(XSD, 'utf8') } }).then(
+    (res) => ({ ok: res.valid, output: res.rawOutput }),
+    (error: unknown) => {
+      // Another non-zero exit of xmllint (an unreadable document or schema): not valid, as before.
+      if (error instanceof Error && typeof (error as { code?: unknown }).code === 'number') return { ok: false, output: error.message };
+      throw error;
+    },
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('xmllint (wasm) took longer than 20 s')), 20_000);
+  });
   try {
-    const file = join(dir, 'junit.xml');
-    writeFileSync(file, xml, 'utf8');
-    const args = schema ? ['--noout', '--schema', schema, file] : ['--noout', file];
-    const res = spawnSync('xmllint', args, { encoding: 'utf8', timeout: 20_000 });
-    if (res.error) throw res.error;
-    return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
+    return await Promise.race([run, timeout]);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    clearTimeout(timer);
   }
 }
 

@@ -1,20 +1,20 @@
 /**
- * Opens report.html in a real headless Chromium (playwright-core, Debian's /usr/bin/chromium):
+ * Opens report.html in a real headless Chromium (playwright-core; Debian's /usr/bin/chromium where
+ * installed, else the one the @sparticuz/chromium devDependency ships, see selftest/support/chromium.ts):
  * no network, matrix visible with the right counts, failures expand, works without JS,
  * and a screenshot to .selftest/report-screenshot.png for a human look.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/common.ts';
 import { renderHtml } from '../../src/report/html.ts';
+import { CHROMIUM_ARGS, findChromium } from '../support/chromium.ts';
 import { makeReport } from './fixture.ts';
 import { SELFTEST_DIR, tempDir } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const WAIT = 10_000;
 
 const report = makeReport();
@@ -74,17 +74,13 @@ async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promis
   }
 }
 
-async function waitForChromium(): Promise<void> {
-  // apt may still be installing it; wait a bounded time.
-  const deadline = Date.now() + 90_000;
-  while (!existsSync(CHROMIUM) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2_000));
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found`);
-}
-
 describe('report.html in headless Chromium', () => {
   beforeAll(async () => {
-    await waitForChromium();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+    const found = await findChromium();
+    // launch() gives the browser a fresh user-data dir of its own and removes it on close.
+    browser = await chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 }).catch((error: unknown) => {
+      throw new Error(`Chromium from ${found.source} did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
   }, 120_000);
 
   afterAll(async () => {

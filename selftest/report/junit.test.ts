@@ -25,17 +25,17 @@ describe('renderJunit', () => {
   const report = makeReport();
   const xml = renderJunit(report);
 
-  it('validates against the Jenkins/Ant JUnit XSD with xmllint', () => {
-    const res = xmllint(xml);
+  it('validates against the Jenkins/Ant JUnit XSD with xmllint', async () => {
+    const res = await xmllint(xml);
     expect(res.output).toContain('validates');
     expect(res.ok).toBe(true);
   });
 
-  it('the XSD really checks structure (a misplaced <failure> is rejected)', () => {
+  it('the XSD really checks structure (a misplaced <failure> is rejected)', async () => {
     const broken = xml.replace('<testsuite ', '<failure message="x"/><testsuite ');
-    expect(xmllint(broken).ok).toBe(false);
+    expect((await xmllint(broken)).ok).toBe(false);
     const badCount = xml.replace(/tests="16"/, 'tests="sixteen"');
-    expect(xmllint(badCount).ok).toBe(false);
+    expect((await xmllint(badCount)).ok).toBe(false);
   });
 
   it('has one testsuite per section and one testcase per check', () => {
@@ -59,11 +59,11 @@ describe('renderJunit', () => {
     expect(xml).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="1" errors="0" skipped="0"/);
   });
 
-  it('gives the run its time and no testcase or section a made-up one (checks span scenarios)', () => {
+  it('gives the run its time and no testcase or section a made-up one (checks span scenarios)', async () => {
     expect(xml).toMatch(/^<testsuites [^>]*time="48\.250">$/m);
     expect(xml.match(/<testcase [^>]*>/g)?.filter((tag) => / time=/.test(tag))).toEqual([]);
     expect(xml.match(/<testsuite [^>]*>/g)?.filter((tag) => / time=/.test(tag))).toEqual([]);
-    expect(xmllint(xml).ok).toBe(true);
+    expect((await xmllint(xml)).ok).toBe(true);
   });
 
   it('keeps every detail of a failure: clause, sentence, Expected, Actual, counterexample, replay, request, response, curl', () => {
@@ -85,9 +85,9 @@ describe('renderJunit', () => {
     expect(text).toContain(`curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
   });
 
-  it('keeps the evidence of every operation a check failed on, and names them in the message', () => {
+  it('keeps the evidence of every operation a check failed on, and names them in the message', async () => {
     const out = renderJunit(makeMultiFailureReport());
-    expect(xmllint(out).ok).toBe(true);
+    expect((await xmllint(out)).ok).toBe(true);
     const text = unescapeXml(failureText(out, 'auth.required › auth-401'));
     expect(text).toContain(`<failure message="auth.required: MUST violated on 2 operations (createPet, sendMessage); first, on createPet: expected ${AUTH_HOLES.createPet.expected}; actual ${AUTH_HOLES.createPet.actual}"`);
     expect(text).toContain('Failed on: createPet, sendMessage');
@@ -104,11 +104,11 @@ describe('renderJunit', () => {
     expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth-401'))).toContain('…and 4 more operations it failed on, not listed');
   });
 
-  it('keeps the evidence of every operation a check warned on in its system-out, not as a failure', () => {
+  it('keeps the evidence of every operation a check warned on in its system-out, not as a failure', async () => {
     const r = makeMultiWarningReport();
     r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 3;
     const out = renderJunit(r);
-    expect(xmllint(out).ok).toBe(true);
+    expect((await xmllint(out)).ok).toBe(true);
     const text = unescapeXml(failureText(out, 'auth.www-authenticate › auth-www-authenticate'));
     expect(text).not.toContain('<failure');
     expect(text).toContain('<system-out>WARNING: auth.www-authenticate (SHOULD) not met');
@@ -122,9 +122,9 @@ describe('renderJunit', () => {
     expect(text).toContain('…and 3 more operations it warned on, not listed');
   });
 
-  it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', () => {
+  it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', async () => {
     const out = renderJunit(makeKnownFailureReport());
-    expect(xmllint(out).ok).toBe(true);
+    expect((await xmllint(out)).ok).toBe(true);
     const text = failureText(out, '4.1-limit-max › limit-above-maximum-rejected');
     expect(text).not.toContain('<failure');
     expect(unescapeXml(text)).toContain('<skipped message="accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)"/>');
@@ -163,29 +163,29 @@ describe('renderJunit', () => {
     expect(xml).toContain('\uFFFD lone high \uFFFD lone low');
   });
 
-  it('stays valid when every text field is hostile (fast-check sample)', () => {
+  it('stays valid when every text field is hostile (fast-check sample)', async () => {
     for (const seed of [1, 2, 3]) {
       const hostile = renderJunit(poison(seed === 3 ? makeMultiFailureReport() : makeReport(), seed));
       expect(hasXmlIllegal(hostile)).toBe(false);
-      const res = xmllint(hostile);
+      const res = await xmllint(hostile);
       expect(res.output, `seed ${seed}`).toContain('validates');
     }
   });
 
-  it('keeps the whitespace of a value exact in a failure message (a trimmed name stays visible)', () => {
+  it('keeps the whitespace of a value exact in a failure message (a trimmed name stays visible)', async () => {
     const r = makeReport();
     Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: 'name = "padded name"\n\tsecond line' });
     const out = renderJunit(r);
     const message = /<failure message="([^"]*)"/.exec(failureText(out, '4.1-limit-max › limit-above-maximum-rejected'))?.[1];
     expect(unescapeXml(message ?? '')).toBe('4.1-limit-max: MUST violated; expected name = "  padded name  "; actual name = "padded name"\\n\tsecond line');
-    expect(xmllint(out).ok).toBe(true);
+    expect((await xmllint(out)).ok).toBe(true);
   });
 
-  it('gives a clause without checks its own testcase', () => {
+  it('gives a clause without checks its own testcase', async () => {
     const r = makeReport();
     r.clauses[0] = { ...r.clauses[0]!, outcome: 'skip', checks: [] };
     const out = renderJunit(r);
     expect(out).toContain('<testcase name="2.1-pet-shape" classname="service-spec.2.1">');
-    expect(xmllint(out).ok).toBe(true);
+    expect((await xmllint(out)).ok).toBe(true);
   });
 });
