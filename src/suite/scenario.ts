@@ -340,7 +340,7 @@ export class Scenario {
     const sequential = typeof body === 'function' ? body : async (value: T) => body.judge(value, await body.send(value));
     const examples = options.examples ?? [];
     const runs = options.runs ?? this.config.runs;
-    const seed = fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
+    const seed = this.seedOf(label);
     const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
     // Edge values first, outside fast-check: its `examples` would map each value back through the
     // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
@@ -366,7 +366,12 @@ export class Scenario {
         return false;
       }
     }
-    return this.checkProperty(arbitrary, sequential, runs, seed, timeLimit);
+    return runs === 0 || this.checkProperty(arbitrary, sequential, runs, seed, timeLimit);
+  }
+
+  /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
+  private seedOf(label: string): number {
+    return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
   }
 
   private async checkProperty<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, runs: number, seed: number, timeLimit: number): Promise<boolean> {
@@ -449,7 +454,14 @@ export class Scenario {
   async everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: ((value: T) => Promise<void>) | Probe<T, R>, options: { runs?: number } = {}): Promise<boolean> {
     const runs = options.runs ?? Math.max(1, Math.ceil(this.config.runs / 5));
     let held = true;
-    for (const [index, arbitrary] of cases.entries()) held = (await this.property(`${label} #${index}`, arbitrary, body, { runs })) && held;
+    for (const [index, arbitrary] of cases.entries()) {
+      const name = `${label} #${index}`;
+      // A case of few values (an fc.constant) would send the same request again and again: each once.
+      const drawn = fc.sample(arbitrary, { seed: this.seedOf(name), numRuns: runs });
+      const distinct = [...new Map(drawn.map((value) => [stringifyJson(value), value])).values()];
+      const plan = distinct.length < drawn.length ? { runs: 0, examples: distinct } : { runs };
+      held = (await this.property(name, arbitrary, body, plan)) && held;
+    }
     return held;
   }
 
