@@ -114,8 +114,9 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     s.check(exchange, judgements);
     if (exchange.response?.status === 201) return { ids: [categoryId], source: listed.includes(categoryId) ? 'listing' : 'probe' };
     if (exchange.response?.status !== 400) refusedAll = false;
-    // No answer at all is failed already; the next candidates would only wait for theirs.
-    if (exchange.failure) break;
+    // No answer: a real timeout is failed already, one not sent is evidence of nothing; either way the
+    // checks that need a 201 cannot be judged, for the target's doing, and the next candidates would only wait.
+    if (exchange.failure) return { ids: [], reason: `POST /v1/pets gave the categoryId probe no answer (${exchange.failure.kind}: ${exchange.failure.message})`, blockedBy: 'no-answer' };
   }
   const reason = `${listed.length ? 'no categoryId is known to be accepted: --category-ids is not given' : unknown}, and POST /v1/pets took none of categoryId ${tried.join(', ')}: name one the target accepts with --category-ids`;
   return refusedAll ? { ids: [], reason, blockedBy: 'unknown-category' } : { ids: [], reason };

@@ -137,6 +137,8 @@ export class Scenario {
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** 429s given up on before this scenario: the ones after it may explain a skip. */
   private readonly gaveUp429AtStart: number;
+  /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
+  firstUnanswered?: string;
 
   constructor(
     readonly ctx: WorkerContext,
@@ -204,6 +206,7 @@ export class Scenario {
     request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
     const exchange = await this.ctx.client.send(request);
     exchange.operationId = operationId;
+    if (isNoEvidence(exchange)) this.firstUnanswered ??= `${request.operation}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
     return exchange;
   }
 
@@ -629,7 +632,9 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       }
     }
     for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
-    for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy);
+    // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.
+    const held = s.firstUnanswered === undefined ? undefined : { reason: `requests of this scenario were not sent or cut short (${s.firstUnanswered})`, blockedBy: 'no-answer' as const };
+    for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) continue;
       if (record.answers429 || record.unjudged) s.skipCheck(name as CheckName, '');
