@@ -109,6 +109,16 @@ describe('a MUST clause judged before and skipped now', () => {
     expect(group).not.toContain('4.1-pagination');
   });
 
+  it('counts a MUST clause judged only in part now as no longer checked, with what it lacked', () => {
+    const partial = structuredClone(base);
+    const clause = partial.clauses.find((c) => c.id === '2.1-pet-shape')!;
+    clause.outcome = 'partial';
+    clause.shortfalls = [{ operation: 'getPet', reason: 'not sent: it gave no answer', blockedBy: 'no-answer' }];
+    const compared = compareReports(base, partial);
+    expect(compared.noLongerChecked.map((c) => [c.clause, c.before, c.after, c.reason])).toEqual([['2.1-pet-shape', 'pass', 'partial', 'getPet: not sent: it gave no answer']]);
+    expect(compared.exitCode).toBe(1);
+  });
+
   it('exit code 0 when nothing newly fails and every MUST clause judged before still is', () => {
     expect(compareReports(base, makeReport()).exitCode).toBe(0);
     const observeOnly = structuredClone(base);

@@ -9,8 +9,8 @@
  * - stillFailing: failing in both runs;
  * - newlyWarning: warning now, not warning before (a fail that became a warn is listed here);
  * - newlyPassing: passing now, failing or warning before;
- * - noLongerChecked: a MUST clause judged before (pass, fail or error) and skipped now: the new run
- *   cannot vouch for it, so this fails the comparison as a new failure does;
+ * - noLongerChecked: a MUST clause judged before (pass, fail or error) and skipped, or judged only in
+ *   part, now: the new run cannot vouch for it, so this fails the comparison as a new failure does;
  * - added: only in the new run, neither failing nor warning;
  * - removed: only in the old run;
  * - otherChanges: any other change of outcome (pass -> skip, warn -> observe, fail -> skip, …);
@@ -127,7 +127,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     const meta = (a ?? b)!;
     const beforeOutcome = b?.outcome ?? null;
     const afterOutcome = a?.outcome ?? null;
-    const reason = a && (a.outcome === 'skip' || a.outcome === 'observe') ? skipReason(a) : undefined;
+    const reason = a && (a.outcome === 'skip' || a.outcome === 'observe') ? skipReason(a) : a?.outcome === 'partial' ? a.shortfalls?.map((s) => `${s.operation ?? 'minimum'}: ${s.reason}`).join('; ') : undefined;
     return {
       clause: id,
       section: meta.section,
@@ -149,7 +149,7 @@ export function compareReports(oldReport: RunReport, newReport: RunReport): Repo
     else if (ac === 'absent') result.removed.push(c);
     else if (ac === 'warning' && bc !== 'warning') result.newlyWarning.push(c);
     else if (ac === 'passing' && (bc === 'failing' || bc === 'warning')) result.newlyPassing.push(c);
-    else if (c.level === 'MUST' && c.after === 'skip' && (bc === 'passing' || bc === 'failing')) result.noLongerChecked.push(c);
+    else if (c.level === 'MUST' && (c.after === 'skip' || c.after === 'partial') && (bc === 'passing' || bc === 'failing')) result.noLongerChecked.push(c);
     else if (bc === 'absent') result.added.push(c);
     else if (c.before === c.after) result.unchanged.push(c);
     else result.otherChanges.push(c);
