@@ -56,6 +56,7 @@ const CATALOGUE = [
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
   fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
   fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
+  fault('fault-list-category-string', 'list.200-pets', 'Every listed animal carries categoryId as a JSON string ("7"), as a serialiser that writes int64 as strings for JavaScript clients would; the limit and the status filter are applied as usual.'),
   fault('fault-json-bom', 'json.content-type', 'Every JSON body starts with a UTF-8 byte-order mark (EF BB BF), as .NET\'s Encoding.UTF8 preamble writes it; RFC 8259 §8.1 forbids one on the wire.'),
   fault('fault-json-duplicate-status', 'json.unique-names', 'Every Pet is written with "status":"available" first and then its own status, as a serialiser that writes defaults before the values does; a last-wins parser reads the right status, a first-wins one reads "available".'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),

@@ -11,7 +11,9 @@ describe('§4.1 List animals: GET /pets', () => {
       await s.property('valid queries', validQuery(s.contract), {
         send: (query) => s.send('listPets', { query: query.text }),
         judge: (query, exchange) => {
-          const judgements: Judgements = { 'list-200-pets': {}, 'list-limit-max': { query: query.text ? `?${query.text}` : 'no query' } };
+          // Recorded without ending the property: items that break Pet in one field leave the limits and the filter to judge on every query.
+          s.check(exchange, { 'list-200-pets': {} }, { common: false });
+          const judgements: Judgements = { 'list-limit-max': { query: query.text ? `?${query.text}` : 'no query' } };
           if (query.limit === undefined) judgements['list-limit-default'] = {};
           else {
             judgements['list-limit-accepted'] = { limit: query.limit };

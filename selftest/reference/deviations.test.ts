@@ -65,6 +65,7 @@ const PROBES: Record<string, Probe> = {
     return arr(await call(pets(s, '?status=sold&limit=20'))).length;
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
+  'fault-list-category-string': async (s) => arr(await call(pets(s, '?limit=3'))).map((p) => typeof p['categoryId']),
   // The body's first bytes as sent: undici's text() would drop the mark.
   'fault-json-bom': async (s) => {
     const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
