@@ -51,7 +51,7 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
 }
 
 function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
-  const omitted = value === undefined || (value === null && ctx.dev.has('allowed-null-status-as-omitted'));
+  const omitted = value === undefined || (value === null && ctx.dev.has('fault-create-null-status-as-omitted'));
   if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
   if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
   if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
