@@ -11,6 +11,8 @@ export interface AuthVariant {
 /**
  * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
  * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
+ * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
+ * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form").
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
  * truncated comparison.
  */
@@ -25,6 +27,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'empty', authorization: { value: '', shown: '' } },
     { id: 'Bearer without a token', authorization: { value: 'Bearer', shown: 'Bearer' } },
     { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64 | tr -d '\n')` } },
+    { id: 'Basic scheme with the raw key', authorization: { value: `Basic ${key}`, shown: 'Basic $API_KEY' } },
     { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
     { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },

@@ -37,6 +37,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
     return true;
   }
   if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
+  if (credentials === ctx.apiKey && ctx.dev.has('fault-auth-any-scheme')) return true;
   if (op === 'messages' && scheme === 'basic' && ctx.dev.has('fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
     return true;
   }

@@ -37,6 +37,7 @@ const CATALOGUE = [
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
+  fault('fault-auth-any-scheme', 'auth.required', 'The scheme of Authorization is ignored and what follows it compared with the key: "Basic <API_KEY>" and "Token <API_KEY>" are accepted, on every operation.'),
   fault('fault-auth-basic-accepted-messages', 'auth.required', 'POST /messages accepts "Authorization: Basic <key>" (the key literally, or base64 of key, user:key or key:).'),
   fault('fault-auth-403', 'auth.required', 'Missing or invalid credentials yield 403 (Error body, code "forbidden") instead of 401.'),
   fault('fault-auth-401-body-not-error', 'auth.error-body', 'The 401 body is {"error":"unauthorized"} instead of an Error.'),

@@ -34,6 +34,7 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
+  'fault-auth-any-scheme': (s) => Promise.all([status(call(pets(s), { auth: `Basic ${KEY}` })), status(call(pets(s), { auth: `Token ${KEY}` }))]),
   'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
   'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
   'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
