@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
-import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
+import { isJsonContentType, readBodyOrReply, sendError, sendJson, sentHeldRejection } from '../http.ts';
 import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
@@ -164,6 +164,8 @@ export const createPet: Handler = async (req, res, ctx) => {
   }
   const input = valid.pet;
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
+  // fault-auth-after-validation: a valid NewPet without a valid key gets its 401 here, before anything is stored.
+  if (sentHeldRejection(res)) return;
   const pet: StoredPet = {
     id: clientId(parsed.value, ctx) ?? allocateId(ctx),
     name: storedName(input.name, ctx),

@@ -172,11 +172,22 @@ const TABLE: Table = {
   },
   'auth-401': {
     ctx: { variant: 'absent' },
-    pass: [{ why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized'), { 'www-authenticate': 'Bearer' }) }],
+    pass: [
+      { why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized'), { 'www-authenticate': 'Bearer' }) },
+      { why: 'a 401 for a body that is not JSON either', ctx: { variant: 'absent', invalid: 'a body that is not JSON' }, ex: exchange(401, errorBody(401, 'unauthorized')) },
+    ],
     fail: [
       { why: 'a 200 without a key', ex: exchange(200, pets(1)), actual: /^200/ },
       { why: 'a 403 (the spec says 401)', ex: exchange(403, errorBody(403, 'forbidden')) },
       { why: 'a transport failure', ex: failed(), actual: /timeout/ },
+      {
+        why: 'a 400 for an invalid query without a key (validated before authenticated)',
+        ctx: { variant: 'absent', invalid: 'limit=0 (below the minimum 1)' },
+        ex: exchange(400, errorBody(400, 'invalid_query')),
+        expected: /^401 for Authorization absent, whatever else is wrong \(here limit=0 \(below the minimum 1\)\): §7 gives 401 on all operations$/,
+        actual: /^400/,
+      },
+      { why: 'a 404 for an unknown petId with a wrong key (tells a caller without a key which ids exist)', ctx: { variant: 'key with a suffix', invalid: 'petId 9223372036854775807' }, ex: exchange(404, errorBody(404, 'not_found')), actual: /^404/ },
     ],
   },
   'auth-401-error-body': {

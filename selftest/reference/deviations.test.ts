@@ -6,7 +6,7 @@ import { DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
 import { request } from 'undici';
-import { arr, AUTH, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
+import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -34,6 +34,13 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
+  'fault-auth-after-validation': (s) =>
+    Promise.all([
+      status(call(pets(s, '?limit=0'), { auth: null })),
+      status(call(pets(s), { auth: null, body: '{"name":' })),
+      status(call(pets(s, '/abc'), { auth: 'Bearer wrong' })),
+      status(call(pets(s, '/1'), { auth: null })),
+    ]),
   'fault-auth-any-scheme': (s) => Promise.all([status(call(pets(s), { auth: `Basic ${KEY}` })), status(call(pets(s), { auth: `Token ${KEY}` }))]),
   'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
   'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
@@ -232,5 +239,23 @@ describe.each(DEVIATIONS.map((d) => [d.id, d] as const))('%s', (id) => {
     const faithful = await withServer({}, probe);
     const deviated = await withServer({ deviations: [id] }, probe);
     expect(deviated).not.toEqual(faithful);
+  });
+});
+
+describe('fault-auth-after-validation', () => {
+  it('answers an invalid request without a valid key its 400 or 404, a valid one 401, and stores nothing for it', async () => {
+    const seen = await withServer({ deviations: ['fault-auth-after-validation'] }, async (s) => {
+      const before = arr(await call(pets(s, '?limit=100'))).length;
+      const replies = await Promise.all([
+        call(pets(s, '?limit=0'), { auth: null }),
+        call(pets(s, '/999999'), { auth: 'Bearer wrong' }),
+        call(pets(s), { auth: null }),
+        call(pets(s), { auth: null, body: JSON.stringify(validPet) }),
+        msg(s, '{"message":"x"}', { auth: null }),
+      ]);
+      const after = arr(await call(pets(s, '?limit=100'))).length;
+      return { statuses: replies.map((r) => r.status), unauthorized: isErrorReply(replies[3]!, 401), stored: after - before };
+    });
+    expect(seen).toEqual({ statuses: [400, 404, 401, 401, 401], unauthorized: true, stored: 0 });
   });
 });
