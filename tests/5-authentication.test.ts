@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { badAuthorizations, withoutValidKey, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
-import { listed, plainPet } from '../src/suite/store.ts';
-import { isInt, stringifyJson } from '../src/json/lossless.ts';
+import { listed, petIdText, plainPet } from '../src/suite/store.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
 
 /**
  * A request valid in every way but its Authorization, so a 401 can only be about the key. The NewPet's
@@ -113,8 +113,7 @@ describe('§5 Authentication', () => {
         { alias: 'HEAD /v1/pets', operationId: 'listPets', url: list, method: 'HEAD' },
       ];
       // An animal that exists, so a HEAD served without the key would answer 200 rather than 404.
-      const id = listed(await s.send('listPets', { query: 'limit=1' }))?.[0]?.id;
-      const petId = isInt(id) ? String(id) : undefined;
+      const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId !== undefined) probes.push({ alias: `HEAD /v1/pets/${petId}`, operationId: 'getPet', url: s.url('getPet', { petId }), method: 'HEAD' });
       for (const probe of probes) {
         const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });

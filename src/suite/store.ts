@@ -1,6 +1,6 @@
 import type { Exchange } from '../http/exchange.ts';
 import { jsonBody, jsonObject } from '../http/exchange.ts';
-import { stringifyJson } from '../json/lossless.ts';
+import { isInt, stringifyJson } from '../json/lossless.ts';
 import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './categories.ts';
 import { readAfterWrite } from './read-lag.ts';
 import type fc from 'fast-check';
@@ -13,6 +13,16 @@ export function listed(exchange: Exchange): Pet[] | undefined {
   if (exchange.response?.status !== 200) return undefined;
   const body = jsonBody(exchange);
   return body.ok && Array.isArray(body.value) ? (body.value as Pet[]) : undefined;
+}
+
+/**
+ * The id to fetch an animal by: an integer, or one written as a decimal string (as proto3's JSON
+ * mapping writes an int64), which fails the schema's clause but still names the animal.
+ */
+export function petIdText(pet: Pet | undefined): string | undefined {
+  const id = pet?.id;
+  if (isInt(id)) return String(id);
+  return typeof id === 'string' && /^-?\d{1,19}$/.test(id) ? id : undefined;
 }
 
 export function createdBody(exchange: Exchange): Pet | undefined {
