@@ -11,23 +11,39 @@ export interface AuthVariant {
 /**
  * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
  * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
+ * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
+ * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form").
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
  * truncated comparison.
  */
+/**
+ * What a request whose query, body or path is invalid is sent under: no Authorization, and a wrong
+ * key. It must still get 401 (§5.3, §7: on all operations): a server that validates before it
+ * authenticates answers 400 or 404 instead, and tells a caller without a key what it holds.
+ */
+export function withoutValidKey(key: string): AuthVariant[] {
+  return [
+    { id: 'absent', authorization: null },
+    { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },
+  ];
+}
+
 export function badAuthorizations(key: string): AuthVariant[] {
   const basic = Buffer.from(`${key}:`).toString('base64');
   const { caseSwapped, truncated } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
+  const [absent, suffixed] = withoutValidKey(key);
   return [
-    { id: 'absent', authorization: null },
+    absent!,
     { id: 'empty', authorization: { value: '', shown: '' } },
     { id: 'Bearer without a token', authorization: { value: 'Bearer', shown: 'Bearer' } },
     { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64 | tr -d '\n')` } },
+    { id: 'Basic scheme with the raw key', authorization: { value: `Basic ${key}`, shown: 'Basic $API_KEY' } },
     { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
-    { id: 'key with a suffix', authorization: { value: `Bearer ${key}x`, shown: 'Bearer ${API_KEY}x' } },
+    suffixed!,
     ...nearMisses,
   ];
 }

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Ctx } from './context.ts';
-import { sendError, sendRaw, jsonContentType } from './http.ts';
+import { holdRejection, sendError, sendRaw, jsonContentType } from './http.ts';
 
 export type Operation = 'list-pets' | 'create-pet' | 'get-pet' | 'store-orders' | 'messages';
 
@@ -37,11 +37,18 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
     return true;
   }
   if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
+  if (credentials === ctx.apiKey && ctx.dev.has('fault-auth-any-scheme')) return true;
   if (op === 'messages' && scheme === 'basic' && ctx.dev.has('fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
     return true;
   }
 
-  reject(res, ctx, scheme === 'bearer' && credentials !== '');
+  const tokenGiven = scheme === 'bearer' && credentials !== '';
+  if (ctx.dev.has('fault-auth-after-validation')) {
+    // Validation answers first (its 400 or 404 goes out as it is); the 401 replaces the answer to a valid request.
+    holdRejection(res, () => reject(res, ctx, tokenGiven));
+    return true;
+  }
+  reject(res, ctx, tokenGiven);
   return false;
 }
 

@@ -13,9 +13,26 @@ export function jsonContentType(ctx: Ctx): string {
   return ctx.dev.has('allowed-content-type-no-charset') ? 'application/json' : 'application/json; charset=utf-8';
 }
 
-/** Writes a JSON body (already serialised) unless the response is already gone. */
+/** fault-auth-after-validation: the 401 of a request without a valid key, held back until it has passed validation. */
+const HELD_REJECTIONS = new WeakMap<ServerResponse, () => void>();
+
+export function holdRejection(res: ServerResponse, reject: () => void): void {
+  HELD_REJECTIONS.set(res, reject);
+}
+
+/** Sends the held 401 if there is one, and says so: the request passed validation, so nothing more is done for it. */
+export function sentHeldRejection(res: ServerResponse): boolean {
+  const reject = HELD_REJECTIONS.get(res);
+  if (!reject) return false;
+  HELD_REJECTIONS.delete(res);
+  reject();
+  return true;
+}
+
+/** Writes a JSON body (already serialised) unless the response is already gone; a held 401 goes instead of an answer below 400. */
 export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: OutgoingHttpHeaders = {}): void {
   if (res.headersSent || res.destroyed) return;
+  if (status < 400 && sentHeldRejection(res)) return;
   res.writeHead(status, {
     ...headers,
     'Content-Type': contentType,

@@ -1,20 +1,57 @@
 import { describe } from 'vitest';
-import { badAuthorizations, wrongBearer } from '../generators/index.ts';
+import { badAuthorizations, withoutValidKey, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
-import { listed, plainPet } from '../src/suite/store.ts';
-import { isInt, stringifyJson } from '../src/json/lossless.ts';
+import { listed, petIdText, plainPet } from '../src/suite/store.ts';
+import { stringifyJson } from '../src/json/lossless.ts';
 
 /**
  * A request valid in every way but its Authorization, so a 401 can only be about the key. The NewPet's
  * categoryId need not be one the target accepts: the key is judged before it, and a valid key may
- * be answered anything but 401 and 403.
+ * be answered anything but 401 and 403. `invalid`: requests whose query, body or path is also wrong,
+ * each with the rule it breaks; without a valid key they must get 401 all the same (§5.3; §7: 401 on
+ * all operations), not the 400 or 404 of a server that validates before it authenticates.
  */
-const OPERATIONS: { id: string; request: SendOptions; writes?: boolean; messages?: boolean; deprecated?: string }[] = [
-  { id: 'listPets', request: {} },
-  { id: 'createPet', request: { body: stringifyJson(plainPet(0, 'available', [1])) }, writes: true },
-  { id: 'getPet', request: { path: { petId: '1' } }, deprecated: 'getPet' },
-  { id: 'listStoreOrders', request: {} },
-  { id: 'sendMessage', request: { body: stringifyJson({ message: 'conformance check' }) }, writes: true, messages: true },
+const OPERATIONS: { id: string; request: SendOptions; invalid: { rule: string; request: SendOptions }[]; writes?: boolean; messages?: boolean; deprecated?: string }[] = [
+  {
+    id: 'listPets',
+    request: {},
+    invalid: [
+      { rule: 'limit=0 (below the minimum 1)', request: { query: 'limit=0' } },
+      { rule: 'status=unknown (not a PetStatus)', request: { query: 'status=unknown' } },
+    ],
+  },
+  {
+    id: 'createPet',
+    request: { body: stringifyJson(plainPet(0, 'available', [1])) },
+    invalid: [
+      { rule: 'a NewPet without name', request: { body: stringifyJson({ categoryId: 1 }) } },
+      { rule: 'a body that is not JSON', request: { body: '{"name":' } },
+      { rule: 'a NewPet under Content-Type text/plain', request: { body: stringifyJson(plainPet(0, 'available', [1])), contentType: 'text/plain' } },
+    ],
+    writes: true,
+  },
+  {
+    id: 'getPet',
+    request: { path: { petId: '1' } },
+    invalid: [
+      { rule: 'petId abc (not an int64)', request: { path: { petId: 'abc' } } },
+      { rule: 'petId 9223372036854775807 (an id no animal is likely to have)', request: { path: { petId: '9223372036854775807' } } },
+    ],
+    deprecated: 'getPet',
+  },
+  // Its parameters are not shown (§4.4): a query it does not know is all there is to get wrong.
+  { id: 'listStoreOrders', request: {}, invalid: [{ rule: 'a query it does not list (page=-1)', request: { query: 'page=-1' } }] },
+  {
+    id: 'sendMessage',
+    request: { body: stringifyJson({ message: 'conformance check' }) },
+    invalid: [
+      { rule: 'a body without message', request: { body: '{}' } },
+      { rule: 'a body that is not JSON', request: { body: '{"message":' } },
+      { rule: 'a message under Content-Type text/plain', request: { body: stringifyJson({ message: 'conformance check' }), contentType: 'text/plain' } },
+    ],
+    writes: true,
+    messages: true,
+  },
 ];
 
 function key(s: Scenario): string {
@@ -31,12 +68,18 @@ describe('§5 Authentication', () => {
 
   for (const op of OPERATIONS) {
     scenario(
-      `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error`,
+      `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too`,
       { checks: ['auth-401', 'auth-401-error-body', 'auth-www-authenticate', 'error-status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
         for (const variant of badAuthorizations(key(s))) {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
           s.check(exchange, { 'auth-401': { variant: variant.id } });
+        }
+        for (const invalid of op.invalid) {
+          for (const variant of withoutValidKey(key(s))) {
+            const exchange = await s.send(op.id, { ...invalid.request, authorization: variant.authorization });
+            s.check(exchange, { 'auth-401': { variant: variant.id, invalid: invalid.rule } });
+          }
         }
         await s.property(
           'random wrong bearer tokens',
@@ -70,8 +113,7 @@ describe('§5 Authentication', () => {
         { alias: 'HEAD /v1/pets', operationId: 'listPets', url: list, method: 'HEAD' },
       ];
       // An animal that exists, so a HEAD served without the key would answer 200 rather than 404.
-      const id = listed(await s.send('listPets', { query: 'limit=1' }))?.[0]?.id;
-      const petId = isInt(id) ? String(id) : undefined;
+      const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId !== undefined) probes.push({ alias: `HEAD /v1/pets/${petId}`, operationId: 'getPet', url: s.url('getPet', { petId }), method: 'HEAD' });
       for (const probe of probes) {
         const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
-import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
+import { isJsonContentType, readBodyOrReply, sendError, sendJson, sentHeldRejection } from '../http.ts';
 import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 
@@ -51,7 +51,7 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
 }
 
 function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
-  const omitted = value === undefined || (value === null && ctx.dev.has('allowed-null-status-as-omitted'));
+  const omitted = value === undefined || (value === null && ctx.dev.has('fault-create-null-status-as-omitted'));
   if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
   if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
   if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
@@ -165,6 +165,8 @@ export const createPet: Handler = async (req, res, ctx) => {
   }
   const input = valid.pet;
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
+  // fault-auth-after-validation: a valid NewPet without a valid key gets its 401 here, before anything is stored.
+  if (sentHeldRejection(res)) return;
   const pet: StoredPet = {
     id: clientId(parsed.value, ctx) ?? allocateId(ctx),
     name: storedName(input.name, ctx),

@@ -86,7 +86,7 @@ export const listPets: Handler = async (req, res, ctx, url) => {
   const unbounded = ctx.dev.has('fault-status-filter-no-default-limit') && status.value !== undefined && !url.searchParams.has('limit');
   const items: JsonOut[] = select(ctx, status.value, unbounded ? Number.MAX_SAFE_INTEGER : limit.value).map((pet, index, all) => {
     const json = petJson(pet, { withCreatedAt });
-    if (index === 8 && all.length >= 10 && ctx.dev.has('fault-list-bad-item-deep')) json['categoryId'] = pet.categoryId.toString();
+    if ((index === 8 && all.length >= 10 && ctx.dev.has('fault-list-bad-item-deep')) || ctx.dev.has('fault-list-category-string')) json['categoryId'] = pet.categoryId.toString();
     return json;
   });
   const contentType = ctx.dev.has('fault-list-content-type-text') ? 'text/plain' : jsonContentType(ctx);

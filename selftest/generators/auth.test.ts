@@ -66,6 +66,14 @@ describe('badAuthorizations', () => {
     expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32))).toBe(true);
   });
 
+  it('sends the raw key under the Basic and the Token scheme, for a server that compares what follows any scheme', () => {
+    const key = 'sk_Live-42aB';
+    const variants = badAuthorizations(key);
+    for (const scheme of ['Basic', 'Token']) {
+      expect(variants.find((v) => v.authorization?.value === `${scheme} ${key}`)?.authorization?.shown).toBe(`${scheme} $API_KEY`);
+    }
+  });
+
   it('sends the key with its letters in the other case and the key without its last character', () => {
     const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
     expect(values).toContain('Bearer SK_lIVE-42Ab');

@@ -6,7 +6,7 @@ import { DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
 import { request } from 'undici';
-import { arr, AUTH, call, createPet, header, KEY, obj, withServer } from './helpers.ts';
+import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -46,6 +46,14 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
+  'fault-auth-after-validation': (s) =>
+    Promise.all([
+      status(call(pets(s, '?limit=0'), { auth: null })),
+      status(call(pets(s), { auth: null, body: '{"name":' })),
+      status(call(pets(s, '/abc'), { auth: 'Bearer wrong' })),
+      status(call(pets(s, '/1'), { auth: null })),
+    ]),
+  'fault-auth-any-scheme': (s) => Promise.all([status(call(pets(s), { auth: `Basic ${KEY}` })), status(call(pets(s), { auth: `Token ${KEY}` }))]),
   'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
   'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
   'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
@@ -77,6 +85,7 @@ const PROBES: Record<string, Probe> = {
     return arr(await call(pets(s, '?status=sold&limit=20'))).length;
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
+  'fault-list-category-string': async (s) => arr(await call(pets(s, '?limit=3'))).map((p) => typeof p['categoryId']),
   // The body's first bytes as sent: undici's text() would drop the mark.
   'fault-json-bom': async (s) => {
     const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
@@ -98,6 +107,7 @@ const PROBES: Record<string, Probe> = {
   'fault-create-accepts-out-of-range-category': (s) => status(createPet(s, '{"name":"x","categoryId":9223372036854775808}')),
   'fault-create-coerces-numeric-string': (s) => status(createPet(s, { name: 'x', categoryId: '7' })),
   'fault-create-accepts-null-name': (s) => status(createPet(s, { name: null, categoryId: 1 })),
+  'fault-create-null-status-as-omitted': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: null })),
   'fault-create-rejects-json-charset': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })),
   'fault-create-500-on-malformed-json': (s) => status(createPet(s, '{"name":')),
   'fault-create-trims-name': async (s) => obj(await createPet(s, { name: '  padded  ', categoryId: 1 }))['name'],
@@ -156,7 +166,6 @@ const PROBES: Record<string, Probe> = {
   'allowed-refuses-client-id': (s) => status(createPet(s, { ...validPet, id: 9 })),
   'allowed-rejects-unknown-fields': (s) => status(createPet(s, { ...validPet, extra: true })),
   'allowed-415-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
-  'allowed-null-status-as-omitted': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: null })),
   'allowed-name-max-255': (s) => status(createPet(s, { name: 'x'.repeat(256), categoryId: 1 })),
   'allowed-message-max-4096': (s) => status(msg(s, '{"message":""}')),
   'fault-create-name-max-10': (s) => status(createPet(s, { name: 'Fluffy Tiger', categoryId: 1 })),
@@ -246,5 +255,23 @@ describe.each(DEVIATIONS.map((d) => [d.id, d] as const))('%s', (id) => {
     const faithful = await withServer({}, probe);
     const deviated = await withServer({ deviations: [id] }, probe);
     expect(deviated).not.toEqual(faithful);
+  });
+});
+
+describe('fault-auth-after-validation', () => {
+  it('answers an invalid request without a valid key its 400 or 404, a valid one 401, and stores nothing for it', async () => {
+    const seen = await withServer({ deviations: ['fault-auth-after-validation'] }, async (s) => {
+      const before = arr(await call(pets(s, '?limit=100'))).length;
+      const replies = await Promise.all([
+        call(pets(s, '?limit=0'), { auth: null }),
+        call(pets(s, '/999999'), { auth: 'Bearer wrong' }),
+        call(pets(s), { auth: null }),
+        call(pets(s), { auth: null, body: JSON.stringify(validPet) }),
+        msg(s, '{"message":"x"}', { auth: null }),
+      ]);
+      const after = arr(await call(pets(s, '?limit=100'))).length;
+      return { statuses: replies.map((r) => r.status), unauthorized: isErrorReply(replies[3]!, 401), stored: after - before };
+    });
+    expect(seen).toEqual({ statuses: [400, 404, 401, 401, 401], unauthorized: true, stored: 0 });
   });
 });

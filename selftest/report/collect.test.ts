@@ -159,7 +159,7 @@ describe('collect: the capability profile', () => {
   it('has a row for every OBSERVE clause of the catalogue the run observed, with what was seen', () => {
     const capabilities = collect(catalogue, observedAll, ALL).capabilities;
     expect(capabilities.map((c) => c.id).sort()).toEqual(observations.map((c) => c.id).sort());
-    for (const id of ['create.content-type', 'create.null-optional', 'create.name-constraints', 'messages.text-constraints']) {
+    for (const id of ['create.content-type', 'create.name-constraints', 'messages.text-constraints']) {
       expect(capabilities.find((c) => c.id === id)?.value).toBe(`what ${id} saw`);
     }
     expect(capabilities.find((c) => c.id === 'limits.rate-limit')?.value).toBe('no 429 seen');

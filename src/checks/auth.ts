@@ -2,14 +2,16 @@ import { describeResponse, header, jsonBody, type Exchange } from '../http/excha
 import { acceptedOrRefused, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv } from './types.ts';
 
-export const auth401 = defineCheck<{ variant: string }>({
+/** `invalid`: what else is wrong with the request (a query, body or path); the key is judged first all the same. */
+export const auth401 = defineCheck<{ variant: string; invalid?: string }>({
   name: 'auth-401',
   clause: 'auth.required',
-  description: 'A missing or invalid Authorization is answered with 401',
-  judge(exchange, { variant }) {
+  description: 'A missing or invalid Authorization is answered with 401, whatever else is wrong with the request',
+  judge(exchange, { variant, invalid }) {
     const status = exchange.response?.status;
     if (status === 401) return PASS;
-    return fail(`401 for Authorization ${variant}`, describeResponse(exchange));
+    const besides = invalid ? `, whatever else is wrong (here ${invalid}): §7 gives 401 on all operations` : '';
+    return fail(`401 for Authorization ${variant}${besides}`, describeResponse(exchange));
   },
 });
 

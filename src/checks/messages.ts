@@ -1,5 +1,5 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
-import { acceptedOrRefused, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 /** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
@@ -63,13 +63,14 @@ export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, st
   },
 });
 
+/** A message field that is no string is messages.accepted's to fail (its schema), not this check's. */
 export const messagesEcho = defineCheck<{ text: string }>({
   name: 'messages-echo',
   clause: 'messages.echo',
   description: 'The message field echoes the submitted text exactly',
-  judge(exchange, { text }) {
+  judge(exchange, { env, text }) {
     const body = message(exchange);
-    if (!body) return NOT_APPLICABLE;
+    if (!body || brokenFields(env, 'Message', body).has('message')) return NOT_APPLICABLE;
     return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
   },
 });
@@ -77,10 +78,10 @@ export const messagesEcho = defineCheck<{ text: string }>({
 export const messagesStatusQueued = defineCheck({
   name: 'messages-status-queued',
   clause: 'messages.status-queued',
-  description: 'The status of a new message is "queued"',
-  judge(exchange) {
+  description: 'The status of a new message is "queued" (a status that is no string is messages.accepted\'s to fail)',
+  judge(exchange, { env }) {
     const body = message(exchange);
-    if (!body) return NOT_APPLICABLE;
+    if (!body || brokenFields(env, 'Message', body).has('status')) return NOT_APPLICABLE;
     return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${JSON.stringify(body.status ?? null)}`);
   },
 });
