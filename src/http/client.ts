@@ -75,6 +75,8 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code ?? '';
   const message = (err.cause?.message ?? err.message ?? String(error)).split('\n')[0] ?? '';
+  // undici's ProxyAgent refuses a tunnel the proxy did not open with an error named AbortError.
+  if (/^Proxy response \(\d{3}\)/.test(err.message ?? '')) return { kind: 'other', message: err.message };
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return { kind: 'timeout', message: 'no complete answer within the request timeout' };
   }
