@@ -275,6 +275,7 @@ function plan(settings: Settings, target: Target, writes: boolean, io: Io, claus
       ? `${settings.categoryIds.join(', ')} (--category-ids)`
       : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;
     io.out(`           a NewPet that must get 201 carries a categoryId the target is known to accept: ${categories}\n`);
+    if (!target.embedded) io.out(`           every animal and message created is listed, for clean-up, in ${join(settings.reportsDir, 'created.json')}\n`);
   } else {
     io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
   }

@@ -60,7 +60,7 @@ export const DEFAULT_RUNS = 25;
 /** Each setting once: its flag, its environment variable, and what it means (also the --help text). */
 export const OPTIONS = {
   'base-url': { type: 'string', env: 'BASE_URL', help: 'Production base URL, without /v1 (none: the embedded reference server)' },
-  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging' },
+  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging (unset: --env staging checks BASE_URL)' },
   'messages-base-url': { type: 'string', env: 'MESSAGES_BASE_URL', help: 'Base URL of the message operation (POST /messages)' },
   'api-key-file': { type: 'string', env: 'API_KEY_FILE', help: 'Read the API key from this file (else API_KEY from the environment or .env)' },
   env: { type: 'string', env: 'CONFORMANCE_ENV', help: 'production | staging (default: a loopback target runs everything, any other is production)' },
