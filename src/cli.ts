@@ -149,19 +149,20 @@ async function unreachableLine(exchange: Exchange, config: SuiteConfig): Promise
     if (reason) failure = { kind: 'tls', message: reason };
   }
   const proxy = proxyFor(url, config.network?.proxy);
-  const via = proxy ? ` (through the proxy ${shownProxy(proxy)})` : '';
+  const via = proxy ? `; through the proxy ${shownProxy(proxy)}` : '';
+  const shown = `${url.origin}${url.pathname}`;
   const proxyStatus = /Proxy.*\((\d{3})\)/.exec(failure.message)?.[1];
   if (proxy && proxyStatus) {
     const why = proxyStatus === '407' ? ': check the credentials in the proxy URL' : '';
-    return `cannot reach ${exchange.request.url}: the proxy ${shownProxy(proxy)} refused it with ${proxyStatus}${why}`;
+    return `cannot reach ${shown}: the proxy ${shownProxy(proxy)} refused it with ${proxyStatus}${why}`;
   }
-  if (failure.kind === 'tls') return `${url.host}: TLS failed, ${tlsHint(failure.message, config.network)} (${failure.message})${via}`;
+  if (failure.kind === 'tls') return `${url.host}: TLS failed, ${tlsHint(failure.message, config.network)}; ${failure.message}${via}`;
   const reasons: Partial<Record<string, string>> = {
     refused: proxy ? 'connection refused (by the proxy)' : 'connection refused',
     dns: 'host name not found',
     timeout: `no answer within ${config.timeoutMs} ms`,
   };
-  return `cannot reach ${exchange.request.url}: ${reasons[failure.kind] ?? 'no HTTP answer'} (${failure.message})${via}`;
+  return `cannot reach ${shown}: ${reasons[failure.kind] ?? 'no HTTP answer'} (${failure.message})${via}`;
 }
 
 interface Target {

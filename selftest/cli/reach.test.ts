@@ -149,6 +149,8 @@ describe('mutual TLS', () => {
     const requests = gateway.seen.slice(seen);
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.every((r) => r.clientCertificate)).toBe(true);
+    expectNoSecret(without);
+    expectNoSecret(withCert);
   });
 });
 
@@ -179,6 +181,7 @@ describe('an http:// target on an IPv6 literal under a path prefix, through HTTP
     expect(targets).toContain(`GET ${gateway.origin}/animal-store/v1/pets?limit=1`);
     expect(targets.some((t) => t.startsWith(`POST ${gateway.origin}/quickstart/messages`))).toBe(true);
     expect(proxy.requests.every((r) => r.target.startsWith(`${gateway.origin}/`))).toBe(true);
+    expectNoSecret(result);
   });
 });
 
