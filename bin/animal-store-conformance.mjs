@@ -9,14 +9,25 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// The bundle when it is fresh, else the sources through tsx (see fresh.mjs).
-const bundle = freshBundle('cli');
-let main;
-if (bundle) {
-  ({ main } = await import(bundle));
+// `animal-store-conformance reference …` is the reference server (bin/reference.mjs), so an
+// installed package can run it beside the implementation under test.
+if (process.argv[2] === 'reference') {
+  process.argv.splice(2, 1);
+  await import('./reference.mjs');
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../src/cli.ts'));
+  await runCli();
 }
-process.exitCode = await main(process.argv.slice(2));
+
+async function runCli() {
+  // The bundle when it is fresh, else the sources through tsx (see fresh.mjs).
+  const bundle = freshBundle('cli');
+  let main;
+  if (bundle) {
+    ({ main } = await import(bundle));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('../src/cli.ts'));
+  }
+  process.exitCode = await main(process.argv.slice(2));
+}

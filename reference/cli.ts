@@ -4,7 +4,8 @@ import { DEVIATIONS } from './deviations.ts';
 import { HOSTILE_MODES, hostileMode, startHostile } from './hostile.ts';
 import { startReference, type RunningReference } from './server.ts';
 
-const USAGE = `Usage: node bin/reference.mjs [options]
+const USAGE = `Usage: npx animal-store-conformance reference [options]
+       (or node bin/reference.mjs [options] in a clone)
 
 Starts the hand-written Animal Store reference server.
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_VERSION } from './paths.ts';
 import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
@@ -8,11 +8,14 @@ import { OPTIONS, VARIABLES, isLoopbackUrl, resolveSettings, type Settings, type
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
 import { shellQuote } from './http/curl.ts';
-import { header, jsonObject } from './http/exchange.ts';
+import { header, jsonObject, type Exchange } from './http/exchange.ts';
+import { proxyFor, shownProxy, type NetworkOptions } from './http/network.ts';
+import { tlsFailure } from './http/tls-probe.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { likelyCauses } from './report/causes.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { isFailing, keyForms, redactText, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
+import { isFailing, keyForms, redactText, secretForms, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
+import { TRAIL_FILE, writeCreated } from './report/created.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import { type BlockedBy, type Outcome, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
@@ -39,6 +42,7 @@ function helpText(): string {
   const lines = [
     'Usage: animal-store-conformance [run] [options]',
     '       animal-store-conformance compare OLD.json NEW.json',
+    '       animal-store-conformance reference [--port N] [--deviation ID] ...   (the reference server; reference --help)',
     '',
     'Checks a deployment of the Animal Store Service against its specification.',
     'With no base URL configured, it starts the embedded reference server and checks that.',
@@ -72,7 +76,7 @@ function helpText(): string {
  * then two more on the same connection, for the target's round trip (undefined: no answer).
  */
 async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number }> {
-  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0 });
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0, ...(config.network ? { network: config.network } : {}) });
   const listOne = () =>
     client.send({
       method: 'GET',
@@ -83,19 +87,10 @@ async function preflight(config: SuiteConfig, keySource: string): Promise<{ roun
   try {
     const exchange = await listOne();
     const failure = exchange.failure;
-    const unreachable: Partial<Record<string, string>> = {
-      refused: 'connection refused',
-      dns: 'host name not found',
-      tls: 'TLS failed',
-      timeout: `no answer within ${config.timeoutMs} ms`,
-    };
     if (failure?.kind === 'headers-too-large') {
       throw new TargetUnreachableError(`${config.baseUrl}/v1/pets answered, but ${failure.message}, more than the suite reads`);
     }
-    if (failure) {
-      // A reset, or bytes that are not HTTP (a wrong port, a non-HTTP service): no answer to judge either.
-      throw new TargetUnreachableError(`cannot reach ${config.baseUrl}/v1/pets: ${unreachable[failure.kind] ?? 'no HTTP answer'} (${failure.message})`);
-    }
+    if (failure) throw new TargetUnreachableError(await unreachableLine(exchange, config));
     const status = exchange.response?.status;
     if (status === 401 || status === 403) {
       const body = jsonObject(exchange);
@@ -107,9 +102,7 @@ async function preflight(config: SuiteConfig, keySource: string): Promise<{ roun
     }
     if (config.messagesBaseUrl) {
       const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
-      if (messages.failure) {
-        throw new TargetUnreachableError(`cannot reach ${config.messagesBaseUrl}/messages: ${unreachable[messages.failure.kind] ?? 'no HTTP answer'} (${messages.failure.message})`);
-      }
+      if (messages.failure) throw new TargetUnreachableError(await unreachableLine(messages, config));
     }
     if (status === 404) {
       const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
@@ -129,6 +122,49 @@ async function preflight(config: SuiteConfig, keySource: string): Promise<{ roun
   } finally {
     await client.close();
   }
+}
+
+/** What a TLS failure most likely means, and what to give the suite. */
+function tlsHint(message: string, network: NetworkOptions | undefined): string {
+  if (/CERT_HAS_EXPIRED|expired/i.test(message)) return 'its certificate has expired';
+  if (/ALTNAME|does not match|not in the cert's/i.test(message)) return 'its certificate is not for this host name';
+  if (/self[- ]signed|UNABLE_TO_|unable to (get|verify)|issuer/i.test(message)) {
+    return `its certificate is not signed by a CA the suite trusts${network?.tls?.ca ? ' (nor by --ca-file)' : ': give that CA with --ca-file PATH (PEM)'}`;
+  }
+  if (/CERTIFICATE_REQUIRED|certificate required|handshake failure|BAD_CERTIFICATE|UNKNOWN_CA|unknown ca|bad certificate/i.test(message)) {
+    return network?.tls?.cert ? 'it refused the client certificate' : 'it asks for a client certificate: give --client-cert and --client-key';
+  }
+  return 'the TLS handshake failed';
+}
+
+/**
+ * The one line for a preflight request that got no answer: the URL (or, for TLS, the host) and the
+ * reason, naming the proxy when one was in the way. A reset, or bytes that are not HTTP (a wrong
+ * port, a non-HTTP service), is no answer to judge either.
+ */
+async function unreachableLine(exchange: Exchange, config: SuiteConfig): Promise<string> {
+  const url = new URL(exchange.request.url);
+  let failure = exchange.failure!;
+  if (failure.kind === 'reset' || failure.kind === 'other') {
+    // A TLS server that refuses the client (certificate) may just close the connection: ask it why.
+    const reason = await tlsFailure(url, config.network, config.timeoutMs);
+    if (reason) failure = { kind: 'tls', message: reason };
+  }
+  const proxy = proxyFor(url, config.network?.proxy);
+  const via = proxy ? `; through the proxy ${shownProxy(proxy)}` : '';
+  const shown = `${url.origin}${url.pathname}`;
+  const proxyStatus = /Proxy.*\((\d{3})\)/.exec(failure.message)?.[1];
+  if (proxy && proxyStatus) {
+    const why = proxyStatus === '407' ? ': check the credentials in the proxy URL' : '';
+    return `cannot reach ${shown}: the proxy ${shownProxy(proxy)} refused it with ${proxyStatus}${why}`;
+  }
+  if (failure.kind === 'tls') return `${url.host}: TLS failed, ${tlsHint(failure.message, config.network)}; ${failure.message}${via}`;
+  const reasons: Partial<Record<string, string>> = {
+    refused: proxy ? 'connection refused (by the proxy)' : 'connection refused',
+    dns: 'host name not found',
+    timeout: `no answer within ${config.timeoutMs} ms`,
+  };
+  return `cannot reach ${shown}: ${reasons[failure.kind] ?? 'no HTTP answer'} (${failure.message})${via}`;
 }
 
 interface Target {
@@ -165,6 +201,14 @@ function replayOf(settings: Settings): string {
   return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
 }
 
+/** The network settings for this target: none for the embedded server; gateway headers go to the configured hosts only. */
+function targetNetwork(settings: Settings, target: Target): NetworkOptions | undefined {
+  if (target.embedded) return undefined;
+  const network: NetworkOptions = { ...settings.network };
+  if (network.headers) network.headerOrigins = [...new Set([target.baseUrl, target.messagesBaseUrl].filter((url) => url !== undefined).map((url) => new URL(url).origin))];
+  return network;
+}
+
 function suiteConfig(settings: Settings, target: Target, started: number, contract: Contract, clauses: Clause[]): SuiteConfig {
   const writes = target.env !== 'production' || settings.allowWrites;
   const config: SuiteConfig = {
@@ -190,6 +234,10 @@ function suiteConfig(settings: Settings, target: Target, started: number, contra
   };
   if (!writes) config.writesReason = 'writes are off against production (give --allow-writes, or --env staging)';
   if (target.messagesBaseUrl) config.messagesBaseUrl = target.messagesBaseUrl;
+  const network = targetNetwork(settings, target);
+  if (network) config.network = network;
+  // A shared store gets a list of what the run made there; the embedded one is gone when the run ends.
+  if (!target.embedded && writes && !settings.dryRun) config.trailFile = join(settings.reportsDir, TRAIL_FILE);
   return config;
 }
 
@@ -210,6 +258,15 @@ function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; rea
 function plan(settings: Settings, target: Target, writes: boolean, io: Io, clauses: Clause[], plans: ScenarioPlan[]): void {
   io.out(`Dry run: nothing is sent.\n  target   ${target.baseUrl}/v1  [${target.env}${target.embedded ? ', the embedded reference server' : ''}]\n`);
   io.out(`  messages ${target.messagesBaseUrl ?? '(not configured: message checks skipped)'}\n`);
+  const network = targetNetwork(settings, target);
+  const proxy = network?.proxy ? proxyFor(new URL(target.baseUrl), network.proxy) : undefined;
+  const reach = [
+    proxy ? `proxy ${shownProxy(proxy)}` : '',
+    network?.headers ? `headers ${network.headers.map((h) => h.name).join(', ')}` : '',
+    network?.tls?.ca ? 'extra CA (--ca-file)' : '',
+    network?.tls?.cert ? 'client certificate' : '',
+  ].filter(Boolean);
+  if (reach.length) io.out(`  network  ${reach.join(' · ')}\n`);
   io.out(`  runs     ${settings.runs} per property, seed ${settings.seed}\n`);
   // Measured against the reference server with its message host: about 345 requests of set-up and fixed probes, 22 per run (each distinct invalid case sent once).
   const fewer = [target.messagesBaseUrl ? '' : 'the message checks', writes ? '' : 'the writes'].filter(Boolean).join(' and ');
@@ -221,6 +278,7 @@ function plan(settings: Settings, target: Target, writes: boolean, io: Io, claus
       ? `${settings.categoryIds.join(', ')} (--category-ids)`
       : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;
     io.out(`           a NewPet that must get 201 carries a categoryId the target is known to accept: ${categories}\n`);
+    if (!target.embedded) io.out(`           every animal and message created is listed, for clean-up, in ${join(settings.reportsDir, 'created.json')}\n`);
   } else {
     io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
   }
@@ -293,8 +351,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
   // A dry run writes no reports.
   if (!settings.dryRun) await prepareReportsDir(settings.reportsDir);
   const target = await resolveTarget(settings);
-  const secrets = target.embedded ? [] : keyForms(target.apiKey);
+  const secrets = target.embedded ? [] : [...keyForms(target.apiKey), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));
+  if (settings.targetNote && !target.embedded) say(`animal-store-conformance: ${settings.targetNote}\n`);
   if (!target.embedded && target.apiKey.length < SHORT_SECRET_LENGTH) {
     io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
   }
@@ -314,7 +373,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
     }
     const { roundTripMs } = await preflight(config, settings.keySource);
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
-    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}\n`);
+    const proxy = proxyFor(new URL(target.baseUrl), config.network?.proxy);
+    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
+    if (config.trailFile) await rm(config.trailFile, { force: true });
     const suite = await runSuite(config, {
       maxWorkers: settings.workers,
       onProgress: ({ title, state, done }) => {
@@ -373,7 +434,14 @@ async function run(settings: Settings, io: Io): Promise<number> {
     const unvouched = rateLimited || unknownCategory || outOfTime || noAnswer;
     report.exitCode = engineErrors.length ? 4 : gateFailures > 0 ? 1 : unvouched ? 3 : 0;
     report.verdict = gateFailures > 0 || unvouched ? 'fail' : 'pass';
-    const written = await writeReports(report, settings.reportsDir, { secrets });
+    const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
+    const created = config.trailFile
+      ? await writeCreated(settings.reportsDir, { target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env }, seed: settings.seed, startedAt: report.startedAt }, secrets)
+      : undefined;
+    if (created) {
+      written.created = created.path;
+      await appendFile(written.summary!, `\n${createdText(created)}\n`);
+    }
     const terminal = renderTerminal(report, { color: io.isTty, secrets });
     if (settings.quiet) {
       const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
@@ -387,6 +455,11 @@ async function run(settings: Settings, io: Io): Promise<number> {
       const how = file ? `export API_KEY="$(cat ${shellQuote(file)})"` : 'export API_KEY=<the key>';
       say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
     }
+    const variables = config.network?.headers?.map((h) => `$${h.variable}`) ?? [];
+    if (variables.length && (report.summary.fail > 0 || report.summary.warn > 0)) {
+      say(`Note: the curl lines read the gateway header${variables.length > 1 ? 's' : ''} from ${variables.join(', ')}: export ${variables.length > 1 ? 'them' : 'it'} before pasting them.\n`);
+    }
+    if (created) say(`${createdText(created)}\n`);
     const unchecked = uncheckedMustText(report);
     if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
     const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
@@ -411,12 +484,18 @@ async function run(settings: Settings, io: Io): Promise<number> {
   }
 }
 
+function createdText(created: { animals: number; messages: number }): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; their ids are in created.json, for clean-up.`;
+}
+
 /** The whole command line; returns the exit code. */
 export async function main(argv: string[], io: Io = processIo, environment: NodeJS.ProcessEnv = process.env): Promise<number> {
   let secrets: string[] = [];
   try {
     const settings = resolveSettings(argv, environment);
     if (settings.apiKey) secrets = keyForms(settings.apiKey);
+    secrets.push(...settings.otherSecrets.flatMap(secretForms));
     switch (settings.command) {
       case 'help':
         io.out(helpText());

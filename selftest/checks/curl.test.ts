@@ -64,6 +64,18 @@ describe('curlLine', () => {
     expect(after(argv, '-H')).toContain(`Authorization: Bearer ${KEY}`);
   });
 
+  it("reads a gateway header's value from its variable, and takes any other $ literally", () => {
+    const line = curlLine(recorded({ headers: { 'X-Gateway-Token': '$HEADER_X_GATEWAY_TOKEN', 'X-Note': '$HEADER_X_NOTE and more' } }));
+    expect(line).toContain('-H "X-Gateway-Token: $HEADER_X_GATEWAY_TOKEN"');
+    const argv = execFileSync('bash', ['-c', `printf '%s\\0' ${line.slice('curl '.length)}`], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEADER_X_GATEWAY_TOKEN: 'tok-123', HEADER_X_NOTE: 'expanded' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 5_000,
+    }).split('\0');
+    expect(after(argv, '-H')).toEqual(['X-Gateway-Token: tok-123', 'X-Note: $HEADER_X_NOTE and more', 'Content-Type:']);
+  });
+
   it('gives curl the method, URL, headers and body exactly', () => {
     const request = recorded();
     const argv = argvOf(curlLine(request));
@@ -115,7 +127,7 @@ describe('curlLine', () => {
         expect(after(argv, '--data-binary')).toEqual([body]);
         // A value naming $API_KEY is meant to expand; any other goes through verbatim.
         // No Content-Type was sent: `Content-Type:` keeps curl from adding its form-urlencoded one.
-        if (!/\$\{?API_KEY/.test(value)) expect(after(argv, '-H')).toEqual([value === '' ? 'X-Note;' : `X-Note: ${value}`, 'Content-Type:']);
+        if (!/\$\{?API_KEY/.test(value) && !/^\$HEADER_[A-Z0-9_]+$/.test(value)) expect(after(argv, '-H')).toEqual([value === '' ? 'X-Note;' : `X-Note: ${value}`, 'Content-Type:']);
       }),
       { numRuns: 40, seed: 20261122 },
     );

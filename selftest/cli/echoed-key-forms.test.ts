@@ -40,7 +40,8 @@ describe('a server that echoes the key JSON-escaped, percent-encoded and across 
     const result = await runCli(['--base-url', url, '--only', '4.3,7', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
     expect(result.code).toBe(1);
     const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
-    expect(Object.keys(outputs)).toHaveLength(6);
+    // stdout, stderr, the four reports and created.json.
+    expect(Object.keys(outputs)).toHaveLength(7);
     // The cut lands inside the key in report.json's excerpt and in the 300-byte Actual lines.
     expect(result.files['report.json']).toContain('Bearer $API_KEY');
     for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toMatch(/sk-Ec|Key\+1|Key%2B/);

@@ -46,7 +46,8 @@ describe('a server that echoes the case-swapped and truncated keys back', () => 
         const evidence = result.report?.clauses.find((c) => c.id === 'auth.required')?.checks.map((c) => c.evidence?.response?.bodyExcerpt);
         expect(evidence).toContain('{"seen":["Bearer $API_KEY","Bearer $API_KEY"]}');
         const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
-        expect(Object.keys(outputs)).toHaveLength(6);
+        // stdout, stderr, the four reports and created.json.
+        expect(Object.keys(outputs)).toHaveLength(7);
         for (const form of [key, ...Object.values(nearMissKeys(key))]) {
           for (const [where, text] of Object.entries(outputs)) expect(shows(text, form), `${form} in ${where}`).toBe(false);
         }

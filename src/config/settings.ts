@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from '../errors.ts';
+import { proxySecrets, type NetworkOptions } from '../http/network.ts';
 import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
+import { resolveNetwork, type NetworkInput } from './network.ts';
 
 export type TargetEnv = 'production' | 'staging' | 'local';
 
@@ -45,6 +47,12 @@ export interface Settings {
   categoryIds: string[];
   dryRun: boolean;
   quiet: boolean;
+  /** Proxy, extra CAs and client certificate, gateway headers (their origins are set once the target is known). */
+  network: NetworkOptions;
+  /** Secrets other than the key: gateway header values, proxy credentials; redacted as the key is. */
+  otherSecrets: string[];
+  /** Set when --env staging checks BASE_URL for want of STAGING_BASE_URL: the one line that says so. */
+  targetNote?: string;
 }
 
 export const DEFAULT_RUNS = 25;
@@ -52,12 +60,17 @@ export const DEFAULT_RUNS = 25;
 /** Each setting once: its flag, its environment variable, and what it means (also the --help text). */
 export const OPTIONS = {
   'base-url': { type: 'string', env: 'BASE_URL', help: 'Production base URL, without /v1 (none: the embedded reference server)' },
-  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging' },
+  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging (unset: --env staging checks BASE_URL)' },
   'messages-base-url': { type: 'string', env: 'MESSAGES_BASE_URL', help: 'Base URL of the message operation (POST /messages)' },
   'api-key-file': { type: 'string', env: 'API_KEY_FILE', help: 'Read the API key from this file (else API_KEY from the environment or .env)' },
   env: { type: 'string', env: 'CONFORMANCE_ENV', help: 'production | staging (default: a loopback target runs everything, any other is production)' },
   'allow-writes': { type: 'boolean', env: 'ALLOW_WRITES', help: 'Let checks that create pets or send messages run against production' },
   'allow-insecure-http': { type: 'boolean', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http:// to a host that is not loopback' },
+  proxy: { type: 'string', help: 'Proxy for both hosts, e.g. http://user:pass@proxy:3128 (default: HTTPS_PROXY, HTTP_PROXY; NO_PROXY still applies)' },
+  header: { type: 'string', multiple: true, env: 'EXTRA_HEADERS', help: "Gateway header 'Name: value' sent to both hosts (repeatable; EXTRA_HEADERS: one per line); a secret like the key" },
+  'ca-file': { type: 'string', env: 'CA_FILE', help: 'PEM file of CA certificates trusted on top of the usual roots (a private CA)' },
+  'client-cert': { type: 'string', env: 'CLIENT_CERT', help: 'PEM client certificate for mutual TLS (with --client-key)' },
+  'client-key': { type: 'string', env: 'CLIENT_KEY', help: 'PEM private key of --client-cert (unencrypted)' },
   runs: { type: 'string', env: 'RUNS', help: `fast-check runs per property (default ${DEFAULT_RUNS})` },
   seed: { type: 'string', env: 'SEED', help: 'fast-check seed; printed on every run, replays it' },
   now: { type: 'string', env: 'NOW', help: 'The clock dates are judged by, ISO 8601 (default: the current time)' },
@@ -82,6 +95,9 @@ export const OPTIONS = {
 /** Settings with no flag, read from the environment or .env only (also the --help text). */
 export const VARIABLES = {
   API_KEY: 'The API key, sent as "Authorization: Bearer <API_KEY>"; no flag, so it stays out of shell history (or --api-key-file)',
+  HTTPS_PROXY: 'Proxy for https:// targets (https_proxy too; unset: HTTP_PROXY); --proxy wins',
+  HTTP_PROXY: 'Proxy for http:// targets (http_proxy too)',
+  NO_PROXY: 'Hosts reached without the proxy: names, .domains, host:port, CIDR ranges, or * (no_proxy too)',
 } as const;
 
 type Raw = Record<string, string | boolean | string[] | undefined>;
@@ -200,7 +216,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const setting = (flag: keyof typeof OPTIONS) => origins.get(flag) ?? `--${flag}`;
   const whole = (flag: keyof typeof OPTIONS, fallback: number, min: number, max: number) => integer(setting(flag), raw[flag] as string | undefined, fallback, min, max);
   const [command, ...rest] = parsed.positionals;
-  if (command !== undefined && command !== 'compare' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run or compare)`);
+  if (command !== undefined && command !== 'compare' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run, compare or reference)`);
   if (command === 'compare' && rest.length !== 2) throw new UsageError('compare takes two report.json files: compare OLD.json NEW.json');
   if (command !== 'compare' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
 
@@ -209,14 +225,16 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const allowInsecureHttp = raw['allow-insecure-http'] === true;
   const stagingUrl = baseUrl(setting('staging-base-url'), raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
   const productionUrl = baseUrl(setting('base-url'), raw['base-url'] as string | undefined, allowInsecureHttp, false);
-  if (envName === 'staging' && !stagingUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url)`);
+  if (envName === 'staging' && !stagingUrl && !productionUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)`);
   // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
   if (envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
   // Likewise a job that sets only STAGING_BASE_URL and forgets --env: the embedded server would pass.
   if (envName === undefined && !productionUrl && stagingUrl) {
     throw new UsageError(`${setting('staging-base-url')} is set but the environment is not staging: add --env staging (or CONFORMANCE_ENV=staging); without it, and with no BASE_URL, the run would check the embedded reference server`);
   }
-  const target = envName === 'staging' ? stagingUrl : productionUrl;
+  // --env labels the target given: with BASE_URL alone, that is the staging target.
+  const target = envName === 'staging' ? (stagingUrl ?? productionUrl) : productionUrl;
+  const targetNote = envName === 'staging' && !stagingUrl ? `${setting('base-url')} is checked as staging (${setting('env')}; no STAGING_BASE_URL is set)` : undefined;
   const messagesBaseUrl = baseUrl(setting('messages-base-url'), raw['messages-base-url'] as string | undefined, allowInsecureHttp, true);
 
   let apiKey = env('API_KEY' satisfies keyof typeof VARIABLES);
@@ -244,6 +262,24 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`${setting('fail-on')}: expected must or should, got ${JSON.stringify(failOn)}`);
   const seedText = raw.seed as string | undefined;
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', 0, 0, 2 ** 31 - 1);
+
+  const given = (flag: keyof typeof OPTIONS) => {
+    const value = raw[flag];
+    return typeof value === 'string' && value.trim() !== '' ? { value: value.trim(), setting: setting(flag) } : undefined;
+  };
+  const headerValues = raw.header;
+  const networkInput: NetworkInput = {
+    variable: env,
+    // A flag's value is named by the flag; EXTRA_HEADERS holds one header per line.
+    ...(headerValues === undefined ? {} : { headers: { values: Array.isArray(headerValues) ? headerValues : String(headerValues).split(/\r?\n/).filter((line) => line.trim() !== ''), setting: setting('header') } }),
+  };
+  for (const [key, flag] of [['proxy', 'proxy'], ['caFile', 'ca-file'], ['clientCert', 'client-cert'], ['clientKey', 'client-key']] as const) {
+    const value = given(flag);
+    if (value) networkInput[key] = value;
+  }
+  if (environment.NODE_EXTRA_CA_CERTS) networkInput.extraCaCerts = environment.NODE_EXTRA_CA_CERTS;
+  const network = resolveNetwork(networkInput);
+  const otherSecrets = [...(network.headers ?? []).map((header) => header.value), ...proxySecrets(network.proxy?.http), ...proxySecrets(network.proxy?.https)];
 
   return {
     command: raw.help ? 'help' : raw.version ? 'version' : command === 'compare' ? 'compare' : 'run',
@@ -275,5 +311,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     categoryIds: categoryIds(setting('category-ids'), raw['category-ids'] as string | undefined),
     dryRun: raw['dry-run'] === true,
     quiet: raw.quiet === true,
+    network,
+    otherSecrets: [...new Set(otherSecrets)],
+    ...(targetNote ? { targetNote } : {}),
   };
 }

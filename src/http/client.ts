@@ -1,7 +1,8 @@
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest, type TransportFailure } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
+import { gatewayHeadersFor, originDispatcher, type NetworkOptions } from './network.ts';
 
 type DispatchController = Dispatcher.DispatchController;
 type DispatchHandler = Dispatcher.DispatchHandler;
@@ -40,6 +41,10 @@ export interface ClientOptions {
    */
   retries429: number;
   maxRetryAfterMs: number;
+  /** Proxy, trusted CAs and client certificate, gateway headers; none: straight to each origin. */
+  network?: NetworkOptions;
+  /** Told of every exchange that got an answer, retries included (the trail of what the run created). */
+  observe?: (exchange: Exchange) => void;
 }
 
 /**
@@ -77,6 +82,8 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   const code = err.code ?? err.cause?.code ?? '';
   const message = (err.cause?.message ?? err.message ?? String(error)).split('\n')[0] ?? '';
   if (error instanceof NoAnswerInTime) return { kind: 'timeout', message: error.message };
+  // undici's ProxyAgent refuses a tunnel the proxy did not open with an error named AbortError.
+  if (/^Proxy response \(\d{3}\)/.test(err.message ?? '')) return { kind: 'other', message: err.message };
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return { kind: 'timeout', message: 'no complete answer within the request timeout' };
   }
@@ -84,7 +91,7 @@ function classify(error: unknown): { kind: TransportFailure; message: string } {
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
-  if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message };
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message: code && !message.includes(code) ? `${message} (${code})` : message };
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
 }
 
@@ -120,11 +127,12 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
 
 /**
  * One keep-alive connection pool per origin for the whole run (undici's Pool, without the Agent
- * layer above it); every body read up to a cap, every request bounded in time.
+ * layer above it, or a ProxyAgent for that origin alone where a proxy applies); every body read up
+ * to a cap, every request bounded in time.
  */
 export class HttpClient {
   readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
@@ -194,10 +202,11 @@ export class HttpClient {
   private readonly deadlines = new Set<Deadline>();
   private sweeper: NodeJS.Timeout | undefined;
 
-  private pool(origin: string): Pool {
+  private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { keepAliveTimeout: 10_000, connections: this.options.concurrency, maxHeaderSize: MAX_HEADER_BYTES, connect: { timeout: this.options.timeoutMs } });
+      const settings = { keepAliveTimeout: 10_000, connections: this.options.concurrency, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
+      pool = originDispatcher(origin, settings, this.options.network);
       this.pools.set(origin, pool);
     }
     return pool;
@@ -245,12 +254,19 @@ export class HttpClient {
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
     const sent = shownRequest(outgoing);
+    // Gateway headers go to the configured origins only; reports show the variable a curl line reads.
+    for (const gateway of gatewayHeadersFor(url, this.options.network)) {
+      headers[gateway.name] = gateway.value;
+      sent.headers[gateway.name] = `$${gateway.variable}`;
+    }
     await this.acquire();
     const started = performance.now();
     try {
       this.stats.sent++;
       const response = await this.dispatch(outgoing, url, headers, plan.timeoutMs);
-      return { request: sent, response, durationMs: performance.now() - started };
+      const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
+      this.options.observe?.(exchange);
+      return exchange;
     } catch (error) {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
     } finally {

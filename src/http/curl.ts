@@ -4,11 +4,14 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A header value may hold `$API_KEY` (or a `$(…)` built from it): those stay in double quotes. */
+/**
+ * A header value may hold `$API_KEY` (or a `$(…)` built from it), or be a gateway header's
+ * `$HEADER_…` variable: those stay in double quotes, for the shell to fill in.
+ */
 function headerArg(name: string, value: string): string {
   // curl drops `Name: ` with nothing after it; `Name;` is its form for an empty value.
   if (value === '') return shellQuote(`${name};`);
-  if (/\$\{?API_KEY/.test(value)) return `"${name}: ${value}"`;
+  if (/\$\{?API_KEY/.test(value) || /^\$HEADER_[A-Z0-9_]+$/.test(value)) return `"${name}: ${value}"`;
   return shellQuote(`${name}: ${value}`);
 }
 

@@ -289,6 +289,11 @@ export function keyForms(key: string): string[] {
   return [...new Set(sent.flatMap((form) => [form, ...echoedForms(form)]))];
 }
 
+/** A secret other than the key (a gateway header's value, proxy credentials), also as a server may echo it back. */
+export function secretForms(secret: string): string[] {
+  return secret ? [...new Set([secret, ...echoedForms(secret)])] : [];
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WORD = /[\p{L}\p{N}_-]/u;
 // Before a short secret: no letter, digit, _ or -, unless it ends a %XX, \uXXXX or \n-style escape.

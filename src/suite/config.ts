@@ -1,6 +1,7 @@
 import type { TargetEnv } from '../config/settings.ts';
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
+import type { NetworkOptions } from '../http/network.ts';
 
 /**
  * Requests a pipelined property keeps on the wire (never more than `concurrency`) against a target
@@ -52,6 +53,10 @@ export interface SuiteConfig {
   categoryIds: string[];
   /** Epoch ms after which properties stop generating new cases. */
   deadline: number;
+  /** Proxy, trusted CAs, client certificate and gateway headers; none against the embedded server. */
+  network?: NetworkOptions;
+  /** Where workers append, one JSON line each, what the run created on the target (the CLI gathers it into created.json). */
+  trailFile?: string;
   /** --dry-run: every scenario records what it would judge and whether it would be skipped, and sends nothing. */
   plan?: boolean;
 }

@@ -6,6 +6,7 @@ import { createValidators } from '../contract/validator.ts';
 import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
 import type { SuiteConfig } from './config.ts';
+import { trailObserver } from './trail.ts';
 
 /** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
 export interface WorkerContext {
@@ -40,6 +41,8 @@ async function build(): Promise<WorkerContext> {
     breakAfter: 4,
     retries429: 2,
     maxRetryAfterMs: 5_000,
+    ...(config.network ? { network: config.network } : {}),
+    ...(config.trailFile ? { observe: trailObserver(config) } : {}),
   });
   const env: JudgeEnv = { contract, validators, now: new Date(config.now) };
   return {

@@ -1,0 +1,155 @@
+import { BlockList, isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { Pool, ProxyAgent, type Dispatcher } from 'undici';
+
+/**
+ * How requests leave this machine: through which proxy, trusting which certificates, with which
+ * gateway headers. Plain data (PEM texts, not paths), so the CLI hands it to every test worker.
+ */
+export interface NetworkOptions {
+  proxy?: ProxySettings;
+  tls?: TlsSettings;
+  /** Sent on every request to `headerOrigins` (the configured base URLs), never to another origin. */
+  headers?: GatewayHeader[];
+  headerOrigins?: string[];
+}
+
+export interface ProxySettings {
+  /** For http:// targets (absolute-form requests, as curl sends them). */
+  http?: string;
+  /** For https:// targets (a CONNECT tunnel). */
+  https?: string;
+  /** NO_PROXY as given: hosts, domains (`.example.com`, `*.example.com`), host:port, IP ranges (CIDR), `*`. */
+  noProxy?: string;
+}
+
+export interface TlsSettings {
+  /** PEM texts trusted on top of Node's roots (NODE_EXTRA_CA_CERTS, --ca-file). */
+  ca?: string[];
+  cert?: string;
+  key?: string;
+}
+
+export interface GatewayHeader {
+  name: string;
+  /** Sent on the wire; a secret like the key. */
+  value: string;
+  /** The environment variable a curl line reads it from, e.g. HEADER_X_TENANT. */
+  variable: string;
+}
+
+/** What every origin's pool is built with, whichever way it goes. */
+export interface PoolSettings {
+  keepAliveTimeout: number;
+  connections: number;
+  maxHeaderSize: number;
+  connectTimeoutMs: number;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+interface NoProxyRule {
+  host: string;
+  port: number;
+}
+
+const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+
+/** `NO_PROXY` split on commas and white space; an IPv6 entry may be bare (`::1`) or bracketed with a port (`[::1]:8080`). */
+function noProxyRules(value: string): { rules: NoProxyRule[]; ranges: BlockList; all: boolean } {
+  const rules: NoProxyRule[] = [];
+  const ranges = new BlockList();
+  let all = false;
+  for (const entry of value.split(/[,\s]+/).filter(Boolean)) {
+    if (entry === '*') {
+      all = true;
+      continue;
+    }
+    const cidr = /^([^/]+)\/(\d{1,3})$/.exec(entry);
+    const family = cidr ? isIP(unbracket(cidr[1]!)) : 0;
+    if (cidr && family) {
+      ranges.addSubnet(unbracket(cidr[1]!), Number(cidr[2]), family === 6 ? 'ipv6' : 'ipv4');
+      continue;
+    }
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    const withPort = /^([^:]+):(\d+)$/.exec(entry);
+    const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : withPort ? [withPort[1]!, withPort[2]] : [entry, undefined];
+    // A leading `.` or `*.` means the domain and every name under it, as for curl and undici.
+    rules.push({ host: unbracket(host).replace(/^\*?\./, ''), port: port ? Number(port) : 0 });
+  }
+  return { rules, ranges, all };
+}
+
+/** Whether NO_PROXY exempts this URL from the proxy: the rules curl and undici's EnvHttpProxyAgent share, with CIDR ranges as curl takes them. */
+export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const { rules, ranges, all } = noProxyRules(noProxy);
+  if (all) return true;
+  const host = unbracket(url.hostname);
+  const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
+  const family = isIP(host);
+  if (family && ranges.check(host, family === 6 ? 'ipv6' : 'ipv4')) return true;
+  return rules.some((rule) => (!rule.port || rule.port === port) && (host === rule.host || host.endsWith(`.${rule.host}`)));
+}
+
+/** The proxy a request to `url` goes through, if any. */
+export function proxyFor(url: URL, proxy: ProxySettings | undefined): string | undefined {
+  if (!proxy) return undefined;
+  const chosen = url.protocol === 'https:' ? proxy.https : proxy.http;
+  if (!chosen || bypassesProxy(url, proxy.noProxy)) return undefined;
+  return chosen;
+}
+
+/** The proxy URL as it may be shown: without its credentials. */
+export function shownProxy(proxy: string): string {
+  const url = new URL(proxy);
+  const withCredentials = url.username !== '' || url.password !== '';
+  url.username = '';
+  url.password = '';
+  return `${url.origin}${withCredentials ? ' (with credentials)' : ''}`;
+}
+
+/** The secrets a proxy URL holds: its user name, password and the Basic token built from them. */
+export function proxySecrets(proxy: string | undefined): string[] {
+  if (!proxy) return [];
+  const url = new URL(proxy);
+  if (!url.username && !url.password) return [];
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  return [user, password, url.username, url.password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64')].filter(Boolean);
+}
+
+/** Node's roots plus the extra CAs: a `ca` given to TLS replaces the roots (NODE_EXTRA_CA_CERTS included) rather than adding to them. */
+function trust(tls: TlsSettings | undefined): { ca?: string[]; cert?: string; key?: string } {
+  const options: { ca?: string[]; cert?: string; key?: string } = {};
+  if (tls?.ca?.length) options.ca = [...rootCertificates, ...tls.ca];
+  if (tls?.cert) options.cert = tls.cert;
+  if (tls?.key) options.key = tls.key;
+  return options;
+}
+
+/**
+ * The one dispatcher an origin's requests go through for the whole run: a Pool straight to it, or,
+ * when a proxy applies, a ProxyAgent holding one pool for the origin (a CONNECT tunnel per
+ * connection for https://, absolute-form requests for http:// as curl sends them).
+ */
+export function originDispatcher(origin: string, pool: PoolSettings, network: NetworkOptions | undefined): Dispatcher {
+  const url = new URL(origin);
+  const tls = trust(network?.tls);
+  const base = { keepAliveTimeout: pool.keepAliveTimeout, connections: pool.connections, maxHeaderSize: pool.maxHeaderSize };
+  const proxy = proxyFor(url, network?.proxy);
+  if (!proxy) return new Pool(origin, { ...base, connect: { timeout: pool.connectTimeoutMs, ...tls } });
+  return new ProxyAgent({
+    ...base,
+    uri: proxy,
+    proxyTunnel: url.protocol === 'https:',
+    requestTls: { timeout: pool.connectTimeoutMs, ...tls },
+    proxyTls: { timeout: pool.connectTimeoutMs, ...(tls.ca ? { ca: tls.ca } : {}) },
+  });
+}
+
+/** The gateway headers a request to `url` carries: those of the configured origins only. */
+export function gatewayHeadersFor(url: URL, network: NetworkOptions | undefined): GatewayHeader[] {
+  if (!network?.headers?.length || !network.headerOrigins?.includes(url.origin)) return [];
+  return network.headers;
+}

@@ -1,0 +1,44 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CreatedItem } from '../suite/trail.ts';
+import { redactText } from './common.ts';
+
+/** The file, in the reports folder, that lists what a run created on the target. */
+export const CREATED_FILE = 'created.json';
+/** Where the workers append their creations while the run lasts. */
+export const TRAIL_FILE = '.created.jsonl';
+
+export interface CreatedList {
+  target: { baseUrl: string; messagesBaseUrl: string; env: string };
+  seed: number;
+  startedAt: string;
+  animals: { id: string | null; name: string | null; requestedAt: string }[];
+  messages: { id: string | null; message: string | null; requestedAt: string }[];
+}
+
+/**
+ * Gathers the workers' trail into created.json (every string redacted), removes the trail, and
+ * returns the counts; a run that created nothing still writes the file, with empty lists.
+ */
+export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals' | 'messages'>, secrets: readonly string[]): Promise<{ path: string; animals: number; messages: number }> {
+  const trail = join(dir, TRAIL_FILE);
+  const text = await readFile(trail, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  const items = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CreatedItem)
+    .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+  const hide = (value: string | null) => (value === null ? null : redactText(value, secrets));
+  const list: CreatedList = {
+    ...head,
+    animals: items.filter((item) => item.kind === 'animal').map((item) => ({ id: hide(item.id), name: hide(item.text), requestedAt: item.requestedAt })),
+    messages: items.filter((item) => item.kind === 'message').map((item) => ({ id: hide(item.id), message: hide(item.text), requestedAt: item.requestedAt })),
+  };
+  const path = join(dir, CREATED_FILE);
+  await writeFile(path, `${JSON.stringify(list, null, 2)}\n`, 'utf8');
+  await rm(trail, { force: true });
+  return { path, animals: list.animals.length, messages: list.messages.length };
+}

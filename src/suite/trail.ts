@@ -1,0 +1,62 @@
+import { appendFileSync } from 'node:fs';
+import { jsonObject, type Exchange } from '../http/exchange.ts';
+import { parseJson } from '../json/lossless.ts';
+import type { SuiteConfig } from './config.ts';
+
+/** One thing the run created on the target, as the trail file records it. */
+export interface CreatedItem {
+  kind: 'animal' | 'message';
+  /** As the target answered it (an int64 in decimal for an animal); null when the answer gave none. */
+  id: string | null;
+  /** The animal's name, or the message's text, as answered (else as sent). */
+  text: string | null;
+  /** When the request was sent, ISO 8601. */
+  requestedAt: string;
+  url: string;
+}
+
+function field(body: Record<string, unknown> | undefined, name: string): string | null {
+  const value = body?.[name];
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : null;
+}
+
+function sentField(exchange: Exchange, name: string): string | null {
+  try {
+    const sent = exchange.request.body === undefined ? undefined : parseJson(exchange.request.body);
+    return sent && typeof sent === 'object' && !Array.isArray(sent) ? field(sent as Record<string, unknown>, name) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an answered exchange created, if anything: a POST to the configured create-an-animal or
+ * message URL that got a 2xx (every such answer says the target took the write, whatever the checks
+ * make of its body).
+ */
+export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedItem | undefined {
+  const { request, response } = exchange;
+  if (request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return undefined;
+  const url = request.url.split('?')[0];
+  const kind = url === `${config.baseUrl}/v1/pets` ? 'animal' : config.messagesBaseUrl && url === `${config.messagesBaseUrl}/messages` ? 'message' : undefined;
+  if (!kind) return undefined;
+  const body = jsonObject(exchange);
+  const textField = kind === 'animal' ? 'name' : 'message';
+  return {
+    kind,
+    id: field(body, 'id'),
+    text: field(body, textField) ?? sentField(exchange, textField),
+    requestedAt: new Date(Date.now() - exchange.durationMs).toISOString(),
+    url: request.url,
+  };
+}
+
+/** The worker's observer: appends each creation to the trail file as one JSON line (one write, so workers never interleave inside a line). */
+export function trailObserver(config: SuiteConfig): ((exchange: Exchange) => void) | undefined {
+  const file = config.trailFile;
+  if (!file) return undefined;
+  return (exchange) => {
+    const item = createdBy(exchange, config);
+    if (item) appendFileSync(file, `${JSON.stringify(item)}\n`);
+  };
+}
