@@ -60,6 +60,18 @@ describe('OperationHealth', () => {
     expect(refused).toEqual({ refused: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9 has answered nothing since a request went 2000 ms unanswered/) });
   });
 
+  it('charges a hung operation\'s own unanswered waits to it alone, not to its origin', () => {
+    const health = new OperationHealth(2_000, 4);
+    const create = 'POST /v1/pets';
+    health.record(ORIGIN, create, plan(health, create), timedOut);
+    // Truncated bodies one after another, none answered: the operation is given up, its origin is not.
+    for (let i = 0; i < 2; i++) health.record(ORIGIN, create, plan(health, create), timedOut);
+    expect(health.plan(ORIGIN, create)).toEqual({ refused: expect.stringMatching(/^POST \/v1\/pets gave no answer within 2000 ms/) });
+    expect(health.plan(ORIGIN, LIST)).toEqual({ timeoutMs: 1_000, shortened: true });
+    health.record(ORIGIN, LIST, { timeoutMs: 1_000, shortened: true }, { answered: true, durationMs: 3 });
+    expect(plan(health, LIST)).toEqual({ timeoutMs: 2_000, shortened: false });
+  });
+
   it('opens a breaker after resets in a row on one operation, and probes it again later', () => {
     const health = new OperationHealth(10_000, 3);
     const reset = { answered: false, timedOut: false, kind: 'reset: socket hang up' } as const;

@@ -153,7 +153,7 @@ export class HttpClient {
       return { request: shownRequest(outgoing), failure: classify(error), durationMs: 0 };
     }
     const origin = url.origin;
-    const label = outgoing.operation ?? `${outgoing.method} ${url.pathname}`;
+    const label = (outgoing.operation ?? `${outgoing.method} ${url.pathname}`).replace(/^HEAD /, 'GET ');
     for (let attempt = 0; ; attempt++) {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).

@@ -115,17 +115,19 @@ export class OperationHealth {
       site.silentSince ??= now;
       return;
     }
-    if (outcome.timedOut) {
+    if (outcome.timedOut && state.hungAfterMs !== undefined) {
       state.shortWaits++;
       state.shortWaitsMs += plan.timeoutMs;
       if (state.shortWaitsMs >= this.timeoutMs) {
         const later = `${state.shortWaits} later ${state.shortWaits === 1 ? 'request' : 'requests'} (waited ${plan.timeoutMs} ms each)`;
-        state.givenUp = `${label} ${state.hungAfterMs === undefined ? `answered none of ${later}` : `gave no answer within ${state.hungAfterMs} ms, nor to ${later}`}, so no more of its requests are sent`;
+        state.givenUp = `${label} gave no answer within ${state.hungAfterMs} ms, nor to ${later}, so no more of its requests are sent`;
       }
-      if (site.silentSince !== undefined) {
-        site.silentShortWaitsMs += plan.timeoutMs;
-        if (site.silentShortWaitsMs >= this.timeoutMs) site.givenUp = `${origin} has answered nothing since a request went ${this.timeoutMs} ms unanswered, nor within later waits adding up to ${site.silentShortWaitsMs} ms, so no more requests are sent to it`;
-      }
+      return;
+    }
+    if (outcome.timedOut) {
+      // Waited on short only because its origin fell silent: the origin's budget, not the operation's.
+      site.silentShortWaitsMs += plan.timeoutMs;
+      if (site.silentShortWaitsMs >= this.timeoutMs) site.givenUp = `${origin} has answered nothing since a request went ${this.timeoutMs} ms unanswered, nor within later waits adding up to ${site.silentShortWaitsMs} ms, so no more requests are sent to it`;
       return;
     }
     state.failuresInARow++;
