@@ -34,7 +34,16 @@ export interface ClientOptions {
    */
   retries429: number;
   maxRetryAfterMs: number;
+  /**
+   * All the waiting on 429 and 503 answers a client does in a run, added up: past it, they are
+   * handed back at once (a server that answers every other request 429 with Retry-After: 5 would
+   * otherwise stretch a run of a thousand requests to the whole --max-duration).
+   */
+  retryWaitBudgetMs?: number;
 }
+
+/** The default of retryWaitBudgetMs: two waits of the longest Retry-After taken, ten of a second. */
+export const RETRY_WAIT_BUDGET_MS = 10_000;
 
 /**
  * Sent with every request that names none (RFC 9110 §10.1.5: a user agent SHOULD send one): gateways
@@ -64,6 +73,8 @@ export interface ClientStats {
   retryAfterSeen: string[];
   /** 503s with a Retry-After (a gateway starting or scaling the service), retried or handed back. */
   unavailable: number;
+  /** Time spent waiting before retries, added up over every request (see retryWaitBudgetMs). */
+  waitedMs: number;
 }
 
 function classify(error: unknown): { kind: TransportFailure; message: string } {
@@ -111,7 +122,7 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * layer above it); every body read up to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Pool>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -154,12 +165,14 @@ export class HttpClient {
       } else this.stats.unavailable++;
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (state.givenUp === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+      const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
+      if (state.givenUp === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || this.stats.waitedMs + wait > budget) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         state.givenUp = status;
         if (status === 429) this.stats.gaveUp429++;
         return exchange;
       }
+      this.stats.waitedMs += wait;
       await sleep(wait);
     }
   }
@@ -307,6 +320,10 @@ export class HttpClient {
             body: outgoing.body ?? null,
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
+            // A server may refuse a body before reading it and then read nothing more on the
+            // connection (RFC 9112 §9.6 has it close the connection; not all do): a request that
+            // carries a body gets a connection of its own, so the next request never waits behind it.
+            ...(outgoing.body === undefined ? {} : { reset: true }),
           },
           handler,
         );
