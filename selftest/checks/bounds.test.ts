@@ -2,6 +2,7 @@
 // by the clause that asked, and never reaches a parser's recursion or a schema.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getCheck, type JudgeEnv } from '../../src/checks/registry.ts';
+import { MAX_QUOTED_CHARS } from '../../src/checks/types.ts';
 import { jsonBody } from '../../src/http/exchange.ts';
 import { boundsProblem, JSON_BOUNDS } from '../../src/json/bounds.ts';
 import { JsonBoundsError, parseJson } from '../../src/json/lossless.ts';
@@ -62,6 +63,14 @@ describe('a body past a bound is judged by the clause that asked', () => {
   it('a created Pet with a million-digit id fails create.201-pet', () => {
     const verdict = getCheck('create-201-pet').judge(exchange(201, raw(`{"id":${'9'.repeat(1_000_000)},"name":"Rex","categoryId":1}`)), { env });
     expect(verdict).toMatchObject({ outcome: 'fail', actual: expect.stringContaining('a number of 1,000,000 digits') });
+  });
+
+  it('an Actual quoting a long value is cut, and says so', () => {
+    const verdict = getCheck('list-status-filter').judge(exchange(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 's'.repeat(100_000) }]), { env, status: 'sold' });
+    expect(verdict.outcome).toBe('fail');
+    const actual = verdict.outcome === 'fail' ? verdict.actual : '';
+    expect(actual.length).toBeLessThan(MAX_QUOTED_CHARS + 60);
+    expect(actual).toMatch(/^item 1 of 1 \(index 0\) has status "s+… \(cut: 100,\d{3} characters in all\)$/);
   });
 
   it('an Error nesting too deep fails errors.shape', () => {
