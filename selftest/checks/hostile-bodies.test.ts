@@ -99,6 +99,7 @@ describe('hostile bodies: judging never throws and stays within a budget per byt
           const verdict = getCheck(name).judge(ex, { ...CONTEXTS[name], env } as never);
           expect(OUTCOMES.has(verdict.outcome), `${name} gave ${JSON.stringify(verdict).slice(0, 200)}`).toBe(true);
           if (verdict.outcome === 'fail') expect(verdict.actual.length + verdict.expected.length).toBeLessThan(4_200);
+          if (verdict.outcome === 'observe') expect(verdict.value.length + (verdict.detail?.length ?? 0)).toBeLessThan(4_200);
         }
         expect(cpuMs() - started).toBeLessThan(budgetMs(body.length));
       }),
