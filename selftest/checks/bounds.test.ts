@@ -73,6 +73,13 @@ describe('a body past a bound is judged by the clause that asked', () => {
     expect(actual).toMatch(/^item 1 of 1 \(index 0\) has status "s+… \(cut: 100,\d{3} characters in all\)$/);
   });
 
+  it('a status beyond int64 is quoted exactly, not thrown on (JSON.stringify cannot write a bigint)', () => {
+    const listed = getCheck('list-status-filter').judge(exchange(200, raw('[{"id":1,"status":-9223372036854775809}]')), { env, status: 'sold' });
+    expect(listed).toMatchObject({ outcome: 'fail', actual: 'item 1 of 1 (index 0) has status -9223372036854775809' });
+    const message = getCheck('messages-status-queued').judge(exchange(202, raw('{"status":12345678901234567890}')), { env });
+    expect(message).toMatchObject({ outcome: 'fail', actual: 'status = 12345678901234567890' });
+  });
+
   it('an Error nesting too deep fails errors.shape', () => {
     const verdict = getCheck('error-shape').judge(exchange(400, raw(`{"code":"x","message":"y","status":400,"d":${'['.repeat(100)}${']'.repeat(100)}}`)), { env });
     expect(verdict).toMatchObject({ outcome: 'fail', actual: '400: the body nests deeper than 64 levels' });

@@ -1,4 +1,5 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
@@ -70,7 +71,7 @@ export const messagesEcho = defineCheck<{ text: string }>({
   judge(exchange, { text }) {
     const body = message(exchange);
     if (!body) return NOT_APPLICABLE;
-    return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
+    return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${stringifyJson(body.message ?? null)}`);
   },
 });
 
@@ -81,7 +82,7 @@ export const messagesStatusQueued = defineCheck({
   judge(exchange) {
     const body = message(exchange);
     if (!body) return NOT_APPLICABLE;
-    return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${JSON.stringify(body.status ?? null)}`);
+    return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${stringifyJson(body.status ?? null)}`);
   },
 });
 
@@ -94,7 +95,7 @@ export const messagesCreatedAt = defineCheck({
     if (!body) return NOT_APPLICABLE;
     const value = body.createdAt;
     if (typeof value === 'string' && parseIsoUtc(value) !== undefined) return PASS;
-    return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${JSON.stringify(value ?? null)}`);
+    return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${stringifyJson(value ?? null)}`);
   },
 });
 
