@@ -3,8 +3,9 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isProxyMode, PROXY_MODES, proxyServers } from './hostile-proxy.ts';
 import { listen, trackedServer, urlOf, type Tracked } from './lifecycle.ts';
-import type { RunningReference } from './server.ts';
+import { startReference, type RunningReference } from './server.ts';
 
 export interface HostileMode {
   id: string;
@@ -18,6 +19,7 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   { id: 'hostile-reset-mid-body', description: '200 with Content-Length: 1000, writes 100 bytes, then destroys the socket.' },
   { id: 'hostile-redirect-cross-origin', description: '307 to the same path on another origin (http://127.0.0.2:<port>) whose server records whether an Authorization header arrived.' },
   { id: 'hostile-trickle', description: '200 application/json, one byte every 2 s of a small valid Pets array (about 2 minutes in all).' },
+  ...PROXY_MODES,
 ];
 
 /** The prefix every mode's id carries; on the command line it may be left out (`--hostile never-answers`). */
@@ -172,6 +174,7 @@ async function startRecorder(): Promise<{ tracked: Tracked; origin: string; leak
 export async function startHostile(name: string, options: HostileOptions): Promise<RunningHostile> {
   const mode = hostileMode(name).id;
   const { host = HOST, port = 0, messagesPort = 0 } = options;
+  if (isProxyMode(mode)) return startProxied(mode, { host, port, messagesPort, apiKey: options.apiKey });
   const timers = new Timers();
   const extra: Tracked[] = [];
   let leaked = (): boolean => false;
@@ -212,6 +215,23 @@ export async function startHostile(name: string, options: HostileOptions): Promi
     const mainPort = await listen(main.server, host, port);
     const otherPort = await listen(messages.server, host, messagesPort);
     return { baseUrl: urlOf(host, mainPort), messagesBaseUrl: urlOf(host, otherPort), close, authorizationLeaked: () => leaked() };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A faithful reference on free loopback ports, behind a proxy of the mode on the ports asked for. */
+async function startProxied(mode: Parameters<typeof proxyServers>[0], options: Required<HostileOptions>): Promise<RunningHostile> {
+  const upstream = await startReference({ apiKey: options.apiKey });
+  const [main, messages] = proxyServers(mode, [upstream.baseUrl, upstream.messagesBaseUrl]);
+  const close = async (): Promise<void> => {
+    await Promise.all([main.close(), messages.close(), upstream.close()]);
+  };
+  try {
+    const mainPort = await listen(main.server, options.host, options.port);
+    const otherPort = await listen(messages.server, options.host, options.messagesPort);
+    return { baseUrl: urlOf(options.host, mainPort), messagesBaseUrl: urlOf(options.host, otherPort), close, authorizationLeaked: () => false };
   } catch (error) {
     await close();
     throw error;

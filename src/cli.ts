@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_VERSION } from './paths.ts';
 import { compareSections, loadClauses, type Clause } from './contract/clauses.ts';
 import type { Contract } from './contract/model.ts';
+import { CappedReadError, readCapped } from './config/read-capped.ts';
 import { OPTIONS, VARIABLES, isLoopbackUrl, resolveSettings, type Settings, type TargetEnv } from './config/settings.ts';
 import { TargetUnreachableError, UsageError, exitCodeOf } from './errors.ts';
 import { HttpClient, DEFAULT_CLIENT_OPTIONS } from './http/client.ts';
@@ -31,6 +32,9 @@ export interface Io {
   err: (text: string) => void;
   isTty: boolean;
 }
+
+/** A report.json of a long run with many failures is a few MB. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 const processIo: Io = {
   out: (text) => process.stdout.write(text),
@@ -508,9 +512,10 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
         const read = async (path: string): Promise<RunReport> => {
           let report: RunReport;
           try {
-            report = JSON.parse(await readFile(path, 'utf8')) as RunReport;
+            report = JSON.parse(readCapped(path, MAX_REPORT_BYTES)) as RunReport;
           } catch (error) {
-            throw new UsageError(`compare: cannot read ${path} as JSON (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+            const why = error instanceof CappedReadError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+            throw new UsageError(`compare: cannot read ${path} as JSON (${why})`);
           }
           if (!Array.isArray(report?.clauses)) throw new UsageError(`compare: ${path} is not a report.json of animal-store-conformance`);
           return report;

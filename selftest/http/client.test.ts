@@ -154,6 +154,42 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('waits out 429s only within the run\'s waiting budget: every other request 429 with Retry-After: 1', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count % 2 === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ retryWaitBudgetMs: 2_000 });
+    const started = performance.now();
+    const statuses: (number | undefined)[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await c.send({ method: 'GET', url })).response?.status);
+    // Two waits of 1 s, then every 429 comes back at once.
+    expect(statuses).toEqual([200, 200, 429, 200, 429, 200]);
+    expect(c.stats).toMatchObject({ waitedMs: 2_000, gaveUp429: 2 });
+    expect(performance.now() - started).toBeLessThan(4_000);
+    await c.close();
+  });
+
+  it('a POST refused before its body is read, on a connection then never read: the next request does not wait behind it', async () => {
+    const url = await serve((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      req.on('readable', () => undefined);
+      const socket = req.socket;
+      socket.pause();
+      socket.resume = () => socket;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end('{"code":"bad","message":"refused unread","status":400}');
+    });
+    const c = client({ timeoutMs: 2_000, concurrency: 1 });
+    const refused = await c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(10_000) }) });
+    expect(refused.response?.status).toBe(400);
+    const started = performance.now();
+    const next = await c.send({ method: 'GET', url });
+    expect(next.response?.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await c.close();
+  });
+
   it('never follows a redirect, so the key never reaches another origin', async () => {
     let leaked = false;
     const other = await serve((req, res) => {

@@ -1,7 +1,7 @@
 // Hostile transport servers: each mode behaves as described, and close() is prompt even with a hung client.
 
 import { connect } from 'node:net';
-import { fetch, request } from 'undici';
+import { Client, fetch, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTILE_MODES, startHostile, type RunningHostile } from '../../reference/hostile.ts';
 import { AUTH, KEY } from './helpers.ts';
@@ -131,6 +131,69 @@ describe('behaviour of each mode', () => {
     expect(String(second.value)).toBe('{');
     expect(Date.now() - t0).toBeGreaterThan(1500);
     r.body.destroy();
+  });
+
+  const post = (url: string, body: string) =>
+    request(url, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body, headersTimeout: 3000, bodyTimeout: 3000 });
+
+  it('hostile-nesting-bomb: every 200 listing is `[` a million times, then `]`; other answers pass through', async () => {
+    const h = await start('hostile-nesting-bomb');
+    const r = await get(`${h.baseUrl}/v1/pets?limit=5`);
+    expect(r.statusCode).toBe(200);
+    const text = await r.body.text();
+    expect(text).toBe(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+    const refused = await get(`${h.baseUrl}/v1/pets?limit=0`);
+    expect(refused.statusCode).toBe(400);
+    expect(await refused.body.json()).toMatchObject({ status: 400 });
+  });
+
+  it('hostile-many-keys: the first animal of a listing carries 200,000 more members', async () => {
+    const h = await start('hostile-many-keys');
+    const r = await get(`${h.baseUrl}/v1/pets?limit=3`);
+    expect(r.statusCode).toBe(200);
+    const pets = (await r.body.json()) as Record<string, unknown>[];
+    expect(pets).toHaveLength(3);
+    expect(Object.keys(pets[0]!).length).toBeGreaterThan(200_000);
+    expect(pets[0]).toMatchObject({ k0: 0, k199999: 0, id: expect.any(Number) });
+    expect(Object.keys(pets[1]!).length).toBeLessThan(10);
+  });
+
+  it('hostile-long-numbers: a created Pet has an id of a million digits and categoryId 1e999999', async () => {
+    const h = await start('hostile-long-numbers');
+    const r = await post(`${h.baseUrl}/v1/pets`, '{"name":"Rex","categoryId":1}');
+    expect(r.statusCode).toBe(201);
+    const text = await r.body.text();
+    expect(text).toMatch(new RegExp(`^\\{.*"id":9{1000000}[,}]`));
+    expect(text).toContain('"categoryId":1e999999');
+  });
+
+  it('hostile-429-every-other: every other request, on either port, is 429 with Retry-After: 5 (GET /messages passes through: 405)', async () => {
+    const h = await start('hostile-429-every-other');
+    const statuses: number[] = [];
+    for (const url of [`${h.baseUrl}/v1/pets`, `${h.baseUrl}/v1/pets`, `${h.messagesBaseUrl}/messages`, `${h.baseUrl}/v1/pets`]) {
+      const r = await get(url);
+      if (r.statusCode === 429) expect(r.headers['retry-after']).toBe('5');
+      statuses.push(r.statusCode);
+      await r.body.dump();
+    }
+    expect(statuses).toEqual([200, 429, 405, 429]);
+  });
+
+  it('hostile-400-unread-post: a POST gets 400 before its body is read, and the connection reads nothing more', async () => {
+    const h = await start('hostile-400-unread-post');
+    const client = new Client(h.baseUrl, { pipelining: 1 });
+    try {
+      const refused = await client.request({ path: '/v1/pets', method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}', headersTimeout: 3000, bodyTimeout: 3000 });
+      expect(refused.statusCode).toBe(400);
+      expect(await refused.body.json()).toMatchObject({ status: 400 });
+      // The same connection: the next request is never read.
+      await expect(client.request({ path: '/v1/pets', method: 'GET', headers: { authorization: AUTH }, headersTimeout: 500 })).rejects.toThrow();
+    } finally {
+      await client.destroy();
+    }
+    const fresh = await get(`${h.baseUrl}/v1/pets`);
+    expect(fresh.statusCode).toBe(200);
+    await fresh.body.dump();
   });
 
   it('an unknown mode throws', async () => {

@@ -1,7 +1,7 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual, stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, samePet, schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS, quoted, type Refusable } from './types.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -199,7 +199,7 @@ export const petDefaultStatus = defineCheck({
   judge(exchange) {
     const pet = createdPet(exchange);
     if (!pet) return NOT_APPLICABLE;
-    return { outcome: 'observe', value: pet.status === undefined ? 'none' : stringifyJson(pet.status) };
+    return { outcome: 'observe', value: pet.status === undefined ? 'none' : quoted(stringifyJson(pet.status)) };
   },
 });
 

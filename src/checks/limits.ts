@@ -1,5 +1,5 @@
 import { header } from '../http/exchange.ts';
-import { defineCheck, NOT_APPLICABLE } from './types.ts';
+import { defineCheck, NOT_APPLICABLE, quoted } from './types.ts';
 
 /** What rate-limit-seen records of an answer other than 429; the run's collector adds the 429s the client waited out. */
 export const NO_429_JUDGED = 'no 429 reached the suite';
@@ -12,6 +12,6 @@ export const rateLimitSeen = defineCheck({
     if (!exchange.response) return NOT_APPLICABLE;
     if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     const retryAfter = header(exchange, 'retry-after');
-    return { outcome: 'observe', value: retryAfter ? `429 with Retry-After: ${retryAfter}` : '429 without Retry-After' };
+    return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
   },
 });

@@ -1,4 +1,5 @@
 import { describeResponse, jsonBody } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -80,7 +81,7 @@ export const listStatusFilter = defineCheck<{ status: string }>({
     if (!list?.length) return NOT_APPLICABLE;
     const index = list.findIndex((pet) => (pet as Record<string, unknown> | null)?.status !== status);
     if (index < 0) return PASS;
-    const other = JSON.stringify((list[index] as Record<string, unknown> | null)?.status ?? null);
+    const other = stringifyJson((list[index] as Record<string, unknown> | null)?.status ?? null);
     return fail(`every item with status "${status}"`, `item ${index + 1} of ${list.length} (index ${index}) has status ${other}`);
   },
 });

@@ -1,4 +1,5 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
@@ -71,7 +72,7 @@ export const messagesEcho = defineCheck<{ text: string }>({
   judge(exchange, { env, text }) {
     const body = message(exchange);
     if (!body || brokenFields(env, 'Message', body).has('message')) return NOT_APPLICABLE;
-    return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${JSON.stringify(body.message ?? null)}`);
+    return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${stringifyJson(body.message ?? null)}`);
   },
 });
 
@@ -82,7 +83,7 @@ export const messagesStatusQueued = defineCheck({
   judge(exchange, { env }) {
     const body = message(exchange);
     if (!body || brokenFields(env, 'Message', body).has('status')) return NOT_APPLICABLE;
-    return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${JSON.stringify(body.status ?? null)}`);
+    return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${stringifyJson(body.status ?? null)}`);
   },
 });
 
@@ -95,7 +96,7 @@ export const messagesCreatedAt = defineCheck({
     if (!body) return NOT_APPLICABLE;
     const value = body.createdAt;
     if (typeof value === 'string' && parseIsoUtc(value) !== undefined) return PASS;
-    return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${JSON.stringify(value ?? null)}`);
+    return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${stringifyJson(value ?? null)}`);
   },
 });
 

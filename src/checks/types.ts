@@ -43,6 +43,18 @@ export function defineCheck<Ctx = object>(check: Check<Ctx>): Check<Ctx> {
 export const PASS: Verdict = { outcome: 'pass' };
 export const NOT_APPLICABLE: Verdict = { outcome: 'n/a' };
 
+/** The most of an Expected or Actual line any report quotes: a server's answer may hold megabytes. */
+export const MAX_QUOTED_CHARS = 2_000;
+
+/** The text, or its first MAX_QUOTED_CHARS characters and a note of how long it was. */
+export function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text;
+  let end = MAX_QUOTED_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (cut: ${text.length.toLocaleString('en-US')} characters in all)`;
+}
+
 export function fail(expected: string, actual: string): Verdict {
-  return { outcome: 'fail', expected, actual };
+  return { outcome: 'fail', expected: quoted(expected), actual: quoted(actual) };
 }

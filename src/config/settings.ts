@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from '../errors.ts';
 import { proxySecrets, type NetworkOptions } from '../http/network.ts';
+import { CappedReadError, readCapped } from './read-capped.ts';
 import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
 import { resolveNetwork, type NetworkInput } from './network.ts';
 
@@ -158,9 +158,13 @@ function list(value: string | boolean | string[] | undefined): string[] {
   return items.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
 }
 
+/** A key file holds one key (a few hundred bytes at most); .env a few settings. */
+const MAX_KEY_FILE_BYTES = 4 * 1024;
+const MAX_DOTENV_BYTES = 64 * 1024;
+
 function readDotenv(cwd: string): Record<string, string> {
   try {
-    return parseDotenv(readFileSync(`${cwd}/.env`));
+    return parseDotenv(readCapped(`${cwd}/.env`, MAX_DOTENV_BYTES));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new UsageError(`.env: ${(error as Error).message}`);
@@ -244,9 +248,11 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     keySource = `${setting('api-key-file')} (${keyFile})`;
     let fromFile: string;
     try {
-      fromFile = readFileSync(keyFile, 'utf8').trim();
+      fromFile = readCapped(keyFile, MAX_KEY_FILE_BYTES).trim();
     } catch (error) {
-      throw new UsageError(`${setting('api-key-file')}: cannot read ${keyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      if (!(error instanceof CappedReadError)) throw error;
+      if (error.code === 'EFBIG') throw new UsageError(`${setting('api-key-file')}: ${keyFile} is ${error.message} (a key file holds one key)`);
+      throw new UsageError(`${setting('api-key-file')}: cannot read ${keyFile} (${error.code === 'ETIMEDOUT' ? error.message : (error.code ?? 'error')})`);
     }
     if (!fromFile) throw new UsageError(`${keySource}: the file is empty`);
     if (apiKey && apiKey !== fromFile) throw new UsageError(`API_KEY and ${keySource} give two different keys: keep one`);

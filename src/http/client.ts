@@ -45,7 +45,16 @@ export interface ClientOptions {
   network?: NetworkOptions;
   /** Told of every exchange that got an answer, retries included (the trail of what the run created). */
   observe?: (exchange: Exchange) => void;
+  /**
+   * All the waiting on 429 and 503 answers a client does in a run, added up: past it, they are
+   * handed back at once (a server that answers every other request 429 with Retry-After: 5 would
+   * otherwise stretch a run of a thousand requests to the whole --max-duration).
+   */
+  retryWaitBudgetMs?: number;
 }
+
+/** The default of retryWaitBudgetMs: two waits of the longest Retry-After taken, ten of a second. */
+export const RETRY_WAIT_BUDGET_MS = 10_000;
 
 /**
  * Sent with every request that names none (RFC 9110 §10.1.5: a user agent SHOULD send one): gateways
@@ -75,6 +84,8 @@ export interface ClientStats {
   retryAfterSeen: string[];
   /** 503s with a Retry-After (a gateway starting or scaling the service), retried or handed back. */
   unavailable: number;
+  /** Time spent waiting before retries, added up over every request (see retryWaitBudgetMs). */
+  waitedMs: number;
 }
 
 function classify(error: unknown): { kind: TransportFailure; message: string } {
@@ -131,7 +142,7 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -173,12 +184,14 @@ export class HttpClient {
       } else this.stats.unavailable++;
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs) {
+      const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
+      if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || this.stats.waitedMs + wait > budget) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
         if (status === 429) this.stats.gaveUp429++;
         return exchange;
       }
+      this.stats.waitedMs += wait;
       await sleep(wait);
     }
   }
@@ -347,6 +360,10 @@ export class HttpClient {
             // The request's own deadline (above) comes first and says what had come by then.
             headersTimeout: timeoutMs + 1_000,
             bodyTimeout: timeoutMs + 1_000,
+            // A server may refuse a body before reading it and then read nothing more on the
+            // connection (RFC 9112 §9.6 has it close the connection; not all do): a request that
+            // carries a body gets a connection of its own, so the next request never waits behind it.
+            ...(outgoing.body === undefined ? {} : { reset: true }),
           },
           handler,
         );

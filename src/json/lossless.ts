@@ -1,4 +1,5 @@
 import { parse, stringify, isInteger } from 'lossless-json';
+import { boundsProblem } from './bounds.ts';
 
 /**
  * JSON with int64 kept exact: integer literals beyond 2^53 become bigint, every other number a
@@ -77,6 +78,11 @@ export class JsonDecodeError extends Error {
   override name = 'JsonDecodeError';
 }
 
+/** The text is past one of the bounds of bounds.ts: the message says which, and by how much. */
+export class JsonBoundsError extends JsonDecodeError {
+  override name = 'JsonBoundsError';
+}
+
 /** The text of UTF-8 bytes (a leading byte-order mark dropped); throws JsonDecodeError on invalid ones. */
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
@@ -86,9 +92,14 @@ export function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-/** Parses UTF-8 bytes or text; throws JsonDecodeError naming what is wrong. */
+/**
+ * Parses UTF-8 bytes or text within the bounds of bounds.ts (checked first, in one pass); throws
+ * JsonDecodeError naming what is wrong, JsonBoundsError for a text past a bound.
+ */
 export function parseJson(input: Uint8Array | string): JsonValue {
   const text = typeof input === 'string' ? input : decodeUtf8(input);
+  const problem = boundsProblem(text);
+  if (problem) throw new JsonBoundsError(problem);
   // Every integer of at most 15 digits is exact as a double: the native parser gives the same values.
   if (!LONG_DIGIT_RUN.test(text)) {
     try {

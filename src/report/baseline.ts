@@ -10,7 +10,7 @@
  * known: still reported, not new. An expired entry counts as a new failure again. A listed clause
  * that no longer fails is reported as now passing, so the baseline shrinks.
  */
-import { readFile } from 'node:fs/promises';
+import { readCapped } from '../config/read-capped.ts';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { loadClauses } from '../contract/clauses.ts';
@@ -116,14 +116,16 @@ export function parseBaseline(data: unknown, source: string): Baseline {
   return { known };
 }
 
+/** A baseline lists known failures, one short entry per clause: a few KB. */
+const MAX_BASELINE_BYTES = 1024 * 1024;
+
 /** Reads and checks a baseline file (.json, .yaml or .yml; other names are read as YAML, a superset of JSON). */
 export async function loadBaseline(path: string): Promise<Baseline> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readCapped(path, MAX_BASELINE_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`Cannot read baseline file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { cause: err });
+    throw new Error(`Cannot read baseline file ${path}: ${(err as Error).message}`, { cause: err });
   }
   let data: unknown;
   const ext = extname(path).toLowerCase();

@@ -1,0 +1,87 @@
+// Bounds before work: a body past a bound of src/json/bounds.ts is evidence of exactly that, judged
+// by the clause that asked, and never reaches a parser's recursion or a schema.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getCheck, type JudgeEnv } from '../../src/checks/registry.ts';
+import { MAX_QUOTED_CHARS } from '../../src/checks/types.ts';
+import { jsonBody } from '../../src/http/exchange.ts';
+import { boundsProblem, JSON_BOUNDS } from '../../src/json/bounds.ts';
+import { JsonBoundsError, parseJson } from '../../src/json/lossless.ts';
+import { exchange, makeEnv, raw } from './helpers.ts';
+
+const members = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}":0`).join(',');
+const PET = '"id":1,"name":"Rex","categoryId":1';
+
+describe('boundsProblem', () => {
+  it.each([
+    ['an array nesting bomb', '['.repeat(1_000_000) + ']'.repeat(1_000_000), 'the body nests deeper than 64 levels'],
+    ['an object nesting bomb', '{"a":'.repeat(500_000) + '1' + '}'.repeat(500_000), 'the body nests deeper than 64 levels'],
+    ['an unclosed bomb', '['.repeat(100), 'the body nests deeper than 64 levels'],
+    ['200,000 members in a listed animal', `[{${members(200_000)},${PET}}]`, 'an object with 200,003 members (the suite reads at most 1,000)'],
+    ['a million elements', `[${'0,'.repeat(999_999)}0]`, 'an array of 1,000,000 elements (the suite reads at most 10,000)'],
+    ['a million-digit id', `{"id":${'9'.repeat(1_000_000)}}`, 'a number of 1,000,000 digits (the suite reads at most 1,000)'],
+    ['a long fraction', `[0.${'1'.repeat(2_000)}]`, 'a number of 2,001 digits (the suite reads at most 1,000)'],
+  ])('%s', (_what, text, problem) => {
+    expect(boundsProblem(text)).toBe(problem);
+    expect(() => parseJson(text)).toThrow(JsonBoundsError);
+  });
+
+  it.each([
+    ['a page of 100 animals', `[${Array.from({ length: 100 }, () => `{${PET},"status":"available","tag":"x"}`).join(',')}]`],
+    ['an Error', '{"code":"bad","message":"no","status":400}'],
+    ['64 levels', '['.repeat(64) + ']'.repeat(64)],
+    ['1,000 members', `{${members(1_000)}}`],
+    ['brackets, commas and digits inside strings', `["${'[{,'.repeat(50_000)}${'9'.repeat(5_000)}", "\\"[[[["]`],
+    ['1e999999 (7 digits: a number, read as Infinity)', '{"id":1e999999}'],
+    ['an int64 and its negation', '[9223372036854775807,-9223372036854775808]'],
+  ])('%s is within bounds', (_what, text) => {
+    expect(boundsProblem(text)).toBeUndefined();
+  });
+
+  it('refuses a text past the size bound, whatever it holds', () => {
+    expect(boundsProblem('"abcdef"', { ...JSON_BOUNDS, maxBytes: 4 })).toBe('a body of 8 bytes (the suite parses at most 4)');
+  });
+});
+
+describe('a body past a bound is judged by the clause that asked', () => {
+  let env: JudgeEnv;
+  beforeAll(async () => {
+    env = await makeEnv();
+  });
+
+  it('a listing nesting 1,000,000 levels fails list.200-pets with that Actual', () => {
+    const ex = exchange(200, raw('['.repeat(1_000_000) + ']'.repeat(1_000_000)));
+    expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels' });
+    const verdict = getCheck('list-200-pets').judge(ex, { env });
+    expect(verdict).toEqual({ outcome: 'fail', expected: 'a JSON Pets body', actual: '200: the body nests deeper than 64 levels' });
+  });
+
+  it('a listed animal with 200,000 members fails list.200-pets', () => {
+    const verdict = getCheck('list-200-pets').judge(exchange(200, raw(`[{${members(200_000)},${PET}}]`)), { env });
+    expect(verdict).toMatchObject({ outcome: 'fail', actual: '200: an object with 200,003 members (the suite reads at most 1,000)' });
+  });
+
+  it('a created Pet with a million-digit id fails create.201-pet', () => {
+    const verdict = getCheck('create-201-pet').judge(exchange(201, raw(`{"id":${'9'.repeat(1_000_000)},"name":"Rex","categoryId":1}`)), { env });
+    expect(verdict).toMatchObject({ outcome: 'fail', actual: expect.stringContaining('a number of 1,000,000 digits') });
+  });
+
+  it('an Actual quoting a long value is cut, and says so', () => {
+    const verdict = getCheck('list-status-filter').judge(exchange(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 's'.repeat(100_000) }]), { env, status: 'sold' });
+    expect(verdict.outcome).toBe('fail');
+    const actual = verdict.outcome === 'fail' ? verdict.actual : '';
+    expect(actual.length).toBeLessThan(MAX_QUOTED_CHARS + 60);
+    expect(actual).toMatch(/^item 1 of 1 \(index 0\) has status "s+… \(cut: 100,\d{3} characters in all\)$/);
+  });
+
+  it('a status beyond int64 is quoted exactly, not thrown on (JSON.stringify cannot write a bigint)', () => {
+    const listed = getCheck('list-status-filter').judge(exchange(200, raw('[{"id":1,"status":-9223372036854775809}]')), { env, status: 'sold' });
+    expect(listed).toMatchObject({ outcome: 'fail', actual: 'item 1 of 1 (index 0) has status -9223372036854775809' });
+    const message = getCheck('messages-status-queued').judge(exchange(202, raw('{"status":12345678901234567890}')), { env });
+    expect(message).toMatchObject({ outcome: 'fail', actual: 'status = 12345678901234567890' });
+  });
+
+  it('an Error nesting too deep fails errors.shape', () => {
+    const verdict = getCheck('error-shape').judge(exchange(400, raw(`{"code":"x","message":"y","status":400,"d":${'['.repeat(100)}${']'.repeat(100)}}`)), { env });
+    expect(verdict).toMatchObject({ outcome: 'fail', actual: '400: the body nests deeper than 64 levels' });
+  });
+});
