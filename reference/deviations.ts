@@ -126,7 +126,7 @@ const CATALOGUE = [
 
   // --- answers that never come (a failure rests on the real timeout, never on a request not sent) --
   fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT),
-  fault('fault-get-pet-hangs', 'get.200-pet', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers.', SHORT_TIMEOUT),
+  fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it.', SHORT_TIMEOUT),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
 
   // --- allowed variants ------------------------------------------------------------------------

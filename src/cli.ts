@@ -471,7 +471,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       io.err(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
     }
     if (outOfTime && report.exitCode === 3) {
-      io.err(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped because --max-duration (${settings.maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
+      io.err(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped, or judged only in part, because --max-duration (${settings.maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
     }
     if (noAnswer && report.exitCode === 3) {
       io.err(`animal-store-conformance: no answer: ${clauses(noAnswer)} left unjudged, in whole or in part, because requests of an operation went unanswered and its later ones were not sent (exit 3); see the shortfalls in summary.md or report.json\n`);

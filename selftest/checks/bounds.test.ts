@@ -76,8 +76,9 @@ describe('a body past a bound is judged by the clause that asked', () => {
   it('a status beyond int64 is quoted exactly, not thrown on (JSON.stringify cannot write a bigint)', () => {
     const listed = getCheck('list-status-filter').judge(exchange(200, raw('[{"id":1,"status":-9223372036854775809}]')), { env, status: 'sold' });
     expect(listed).toMatchObject({ outcome: 'fail', actual: 'item 1 of 1 (index 0) has status -9223372036854775809' });
+    // A status that is no string breaks the Message schema: its clause (messages.accepted) judges it, not this one, and nothing throws.
     const message = getCheck('messages-status-queued').judge(exchange(202, raw('{"status":12345678901234567890}')), { env });
-    expect(message).toMatchObject({ outcome: 'fail', actual: 'status = 12345678901234567890' });
+    expect(message).toEqual({ outcome: 'n/a' });
   });
 
   it('an Error nesting too deep fails errors.shape', () => {

@@ -167,7 +167,7 @@ ul.engine-errors pre { border-color: var(--error); background: var(--error-bg); 
 footer { max-width: 1200px; margin: 40px auto 24px; padding: 0 24px; color: var(--muted); font-size: .85em; }
 .empty { color: var(--muted); font-style: italic; }
 @media (max-width: 760px) { .ea, .http { grid-template-columns: 1fr; } main, header.top, nav.toc { padding: 0 12px; } }
-@media (max-width: 600px) { table.matrix { font-size: .82em; } table.matrix th, table.matrix td { padding: 4px 3px; } table.matrix td.n, table.matrix th.n { width: auto; } }
+@media (max-width: 600px) { table.matrix { font-size: .76em; } table.matrix th, table.matrix td { padding: 3px 2px; } table.matrix td.n, table.matrix th.n { width: auto; } }
 @media print {
   body { font-size: 11pt; }
   nav.toc, .tools, button.copy { display: none !important; }
