@@ -54,6 +54,19 @@ function args(server: RunningReference, options: MatrixOptions, extra: string[] 
   return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--quiet', ...extra];
 }
 
+/** A failure whose evidence is a request the suite did not send, or cut short: never evidence (issue 17). */
+function unsentEvidence(report: CliResult['report']): string | undefined {
+  for (const clause of report?.clauses ?? []) {
+    for (const check of clause.checks) {
+      for (const failure of [...(check.failures ?? []), ...(check.warnings ?? []), check]) {
+        const kind = failure.evidence?.transportError?.split(':')[0];
+        if (kind === 'not-sent' || kind === 'cut-short') return `${clause.id} failed on a request ${kind === 'not-sent' ? 'not sent' : 'cut short'}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 const LEVELS = new Map(loadClauses().map((clause) => [clause.id, clause.level]));
 
 async function judgeDeviation(id: string, options: MatrixOptions): Promise<MatrixRow> {
@@ -70,8 +83,10 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     if (deviation.breaks) row.expected = deviation.breaks;
     const leak = leaks(result, key);
     const missing = ['junit.xml', 'report.json', 'report.html', 'summary.md'].filter((name) => !(name in result.files));
+    const unsent = unsentEvidence(result.report);
     if (leak) row.problem = leak;
     else if (missing.length) row.problem = `no ${missing.join(', ')} written`;
+    else if (unsent) row.problem = unsent;
     else if (deviation.kind === 'fault') {
       row.ok = result.code === 1 && (should ? warned : failed).includes(deviation.breaks ?? '');
       if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
