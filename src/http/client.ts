@@ -148,7 +148,7 @@ export class HttpClient {
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
   /** Per operation on an origin, so one that hangs or breaks does not stop the others. */
-  readonly health: OperationHealth;
+  private readonly health: OperationHealth;
   /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else. */
   private readonly givenUpOn = new Map<string, number>();
 

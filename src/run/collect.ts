@@ -8,9 +8,14 @@ import { shortfallsOf, type Coverage, type LeftOut } from './coverage.ts';
 
 const RANK: Record<Outcome, number> = { error: 7, fail: 6, warn: 5, partial: 4, observe: 3, pass: 2, skip: 1 };
 
-/** Adds a record's evidence counts to what its check gathered so far, whatever the outcomes. */
-function gather(into: Coverage, record: CheckRecord): void {
-  for (const [operation, count] of Object.entries(record.byOperation ?? {})) into.judged[operation] = (into.judged[operation] ?? 0) + count;
+/** Counts per operation, added up. */
+function addCounts(into: Record<string, number>, counts: Record<string, number> = {}): Record<string, number> {
+  for (const [operation, count] of Object.entries(counts)) into[operation] = (into[operation] ?? 0) + count;
+  return into;
+}
+
+/** Adds what a record could not judge, and why, to what its clause gathered so far, whatever the outcomes. */
+function gather(into: Omit<Coverage, 'judged'>, record: CheckRecord): void {
   for (const [operation, entry] of Object.entries(record.unjudged ?? {})) {
     const known = into.unjudged[operation];
     if (known) known.count += entry.count;
@@ -34,10 +39,10 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     return result;
   }
   into.judged += record.judged;
+  if (record.byOperation) into.judgedByOperation = addCounts(into.judgedByOperation ?? {}, record.byOperation);
   if (RANK[outcome] > RANK[into.outcome]) {
     // The worse outcome replaces the result whole: no note or mark of the lesser one stays behind.
-    const judged = into.judged;
-    const judgedByOperation = into.judgedByOperation;
+    const { judged, judgedByOperation } = into;
     for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
     Object.assign(into, merge(undefined, record), { judged });
     if (judgedByOperation) into.judgedByOperation = judgedByOperation;
@@ -86,7 +91,7 @@ export interface CollectOptions {
 export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], options: CollectOptions): Collected {
   const { isSelected } = options;
   const byCheck = new Map<string, CheckResult>();
-  const coverage = new Map<string, Coverage>();
+  const coverage = new Map<string, Omit<Coverage, 'judged'>>();
   const errored = new Set<string>();
   const engineErrors: string[] = [];
   let requests = 0;
@@ -100,13 +105,8 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       unavailable += meta.unavailable;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
-        const merged = byCheck.get(record.check);
-        if (merged && record.byOperation) {
-          merged.judgedByOperation ??= {};
-          for (const [operation, count] of Object.entries(record.byOperation)) merged.judgedByOperation[operation] = (merged.judgedByOperation[operation] ?? 0) + count;
-        }
-        byCheck.set(record.check, merge(merged, record));
-        const clauseCoverage = coverage.get(record.clause) ?? { judged: {}, unjudged: {}, covered: new Set<string>(), blocked: [] };
+        byCheck.set(record.check, merge(byCheck.get(record.check), record));
+        const clauseCoverage = coverage.get(record.clause) ?? { unjudged: {}, covered: new Set<string>(), blocked: [] };
         gather(clauseCoverage, record);
         coverage.set(record.clause, clauseCoverage);
       }
@@ -129,10 +129,11 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
       const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
+      const judged = checks.reduce<Record<string, number>>((sum, check) => addCounts(sum, check.judgedByOperation), {});
+      if (Object.keys(judged).length) result.judgedByOperation = judged;
       const gathered = coverage.get(clause.id);
-      if (gathered && Object.keys(gathered.judged).length) result.judgedByOperation = gathered.judged;
       if (gathered && outcome !== 'skip' && outcome !== 'observe' && outcome !== 'error') {
-        const shortfalls = shortfallsOf(clause, gathered, options);
+        const shortfalls = shortfallsOf(clause, { ...gathered, judged }, options);
         if (shortfalls.length) {
           result.shortfalls = shortfalls;
           if (outcome === 'pass') result.outcome = 'partial';

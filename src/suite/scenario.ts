@@ -103,6 +103,9 @@ export interface SendOptions {
   method?: string;
 }
 
+/** Per route template, a pattern its paths match (a base URL's prefix before it). */
+const ROUTE_PATTERNS = new Map<string, RegExp>();
+
 /** `GET /v1/pets/{petId}` for the operation's template, else the method and the path as sent (an alias probe). */
 function routeOf(method: string, template: string, url: string): string {
   let path = template;
@@ -111,7 +114,11 @@ function routeOf(method: string, template: string, url: string): string {
   } catch {
     return `${method} ${template}`;
   }
-  const pattern = new RegExp(`${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+  let pattern = ROUTE_PATTERNS.get(template);
+  if (!pattern) {
+    pattern = new RegExp(`${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+    ROUTE_PATTERNS.set(template, pattern);
+  }
   return `${method} ${pattern.test(path) ? template : path}`;
 }
 
