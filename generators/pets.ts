@@ -13,7 +13,7 @@ function schema(contract: Contract, name: string): SchemaObject {
 }
 
 /**
- * categoryIds the target is known to accept (src/suite/categories.ts): §2.5 shows no category
+ * categoryIds the target is known to accept (tests/support/categories.ts): §2.5 shows no category
  * resource, so a server may refuse one that names no category it knows. At least one.
  */
 type Known = readonly ExactInt[];

@@ -1,28 +1,28 @@
 import { describe } from 'vitest';
 import { invalidQueryCases, statusValues, validQuery } from '../generators/index.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
-import { checkFilteredPages, checkInvalidQueries, ensurePets } from '../src/suite/store.ts';
+import { checkFilteredPages, checkInvalidQueries, ensurePets } from './support/store.ts';
 
 describe('§4.1 List animals: GET /pets', () => {
   scenario(
     'valid limit and status combinations give 200 and Pets, within limit and filter',
-    { checks: ['list-200-pets', 'list-limit-respected', 'list-limit-default', 'list-limit-max', 'list-limit-accepted', 'list-status-filter'] },
+    { checks: ['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max', 'list.limit-bounds-accepted', 'list.status-filter'] },
     async (s) => {
       await s.property('valid queries', validQuery(s.contract), {
         send: (query) => s.send('listPets', { query: query.text }),
-        judge: (query, exchange) => {
-          const judgements: Judgements = { 'list-limit-max': { query: query.text ? `?${query.text}` : 'no query' } };
+        receive: (query, exchange) => {
+          const judgements: Judgements = { 'list.limit-max': { query: query.text ? `?${query.text}` : 'no query' } };
           // A 200 whose items break Pet is recorded without ending the property, so the limits and the filter are judged on every
           // query; any other answer (a refusal, no answer at all) fails with the rest, as one failure, and is shrunk.
-          if (exchange.response?.status === 200) s.check(exchange, { 'list-200-pets': {} }, { common: false });
-          else judgements['list-200-pets'] = {};
-          if (query.limit === undefined) judgements['list-limit-default'] = {};
+          if (exchange.response?.status === 200) s.verify(exchange, { 'list.200-pets': {} }, { common: false });
+          else judgements['list.200-pets'] = {};
+          if (query.limit === undefined) judgements['list.limit-default'] = {};
           else {
-            judgements['list-limit-accepted'] = { limit: query.limit };
-            judgements['list-limit-respected'] = { limit: query.limit };
+            judgements['list.limit-bounds-accepted'] = { limit: query.limit };
+            judgements['list.limit-respected'] = { limit: query.limit };
           }
-          if (query.status !== undefined) judgements['list-status-filter'] = { status: query.status };
-          s.judge(exchange, judgements);
+          if (query.status !== undefined) judgements['list.status-filter'] = { status: query.status };
+          s.require(exchange, judgements);
         },
       });
     },
@@ -30,7 +30,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'each status filter, over a store with at least 12 animals of each status, returns only that status',
-    { checks: ['list-200-pets', 'list-status-filter', 'list-full-page'], writes: false },
+    { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], writes: false },
     async (s) => {
       const statuses = statusValues(s.contract);
       await checkFilteredPages(s, await ensurePets(s, statuses, 12), 100);
@@ -39,7 +39,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is a 4xx with an Error',
-    { checks: ['list-invalid-query', 'list-invalid-query-handling', 'list-limit-max', 'error-shape', 'error-status-field', 'no-5xx'] },
+    { checks: ['list.invalid-query', 'list.invalid-query-handling', 'list.limit-max', 'errors.shape', 'errors.status-field', 'errors.no-5xx'] },
     async (s) => {
       await checkInvalidQueries(s, 'invalid queries', invalidQueryCases(s.contract));
     },

@@ -7,9 +7,9 @@ import { samePet } from '../src/checks/common.ts';
 import { header, jsonObject } from '../src/http/exchange.ts';
 import { isInt, stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
-import { categoryAt, categoryBasis, categoryEdge, eitherRefusable, knownCategories, PROBE_CATEGORY_IDS } from '../src/suite/categories.ts';
+import { categoryAt, categoryBasis, categoryEdge, eitherRefusable, knownCategories, PROBE_CATEGORY_IDS } from './support/categories.ts';
 import { fetchShownPet } from '../src/suite/read-lag.ts';
-import { createdBody } from '../src/suite/store.ts';
+import { createdBody } from './support/store.ts';
 
 /** Ids from 2^62..2^63-1 the client-id scenario tries in turn, for one no animal has. */
 const UNUSED_ID_CANDIDATES = 8;
@@ -18,8 +18,8 @@ describe('§4.2 Add an animal: POST /pets', () => {
   scenario(
     'every valid NewPet gives 201 and a Pet that carries what was sent, under an id of its own (or 400 for a name or categoryId the spec does not guarantee)',
     {
-      checks: ['create-201-pet', 'create-echo', 'create-id-unique', 'create-location', 'create-location-resolves', 'get-read-lag', 'pet-default-status', 'create-name-constraints', 'create-category-constraints'],
-      removal: { operationId: 'getPet', before: ['create-location-resolves', 'get-read-lag'] },
+      checks: ['create.201-pet', 'create.echo', 'create.id-unique', 'create.location', 'create.location-resolves', 'get.read-lag', 'pet.default-status', 'create.name-constraints', 'create.category-constraints'],
+      removal: { operationId: 'getPet', before: ['create.location-resolves', 'get.read-lag'] },
       writes: true,
     },
     async (s) => {
@@ -41,24 +41,23 @@ describe('§4.2 Add an animal: POST /pets', () => {
             if (target.origin !== new URL(exchange.request.url).origin) return { exchange };
             return { exchange, created, fetched: await fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href }), { fresh: true }) };
           },
-          judge: (input, { exchange, created, fetched }) => {
+          receive: (input, { exchange, created, fetched }) => {
             const name = nameEdge(input.name as string);
             const category = categoryEdge(known, input.categoryId);
             const judgements: Judgements = {
-              'create-201-pet': { refusable: eitherRefusable(name, category), category: categoryBasis(known, input.categoryId) },
-              'create-echo': { input },
-              // Not declared: it bears only on a server that normalises, and is dropped unjudged otherwise.
-              'create-name-normalized': { input },
-              'create-id-unique': { seenIds },
-              'create-location': {},
+              'create.201-pet': { refusable: eitherRefusable(name, category), category: categoryBasis(known, input.categoryId) },
+              'create.echo': { input },
+              'create.name-constraints': { input },
+              'create.id-unique': { seenIds },
+              'create.location': {},
             };
             // Recorded where the answer is down to that field alone: a 400 for a NewPet open on both says not which.
             const taken = exchange.response?.status === 201;
-            if (name && (!category || taken)) judgements['create-name-constraints'] = { refusable: name };
-            if (category && (!name || taken)) judgements['create-category-constraints'] = { categoryId: input.categoryId };
-            if (!('status' in input)) judgements['pet-default-status'] = {};
-            s.judge(exchange, judgements);
-            if (created && fetched) s.judge(fetched.exchange, { 'create-location-resolves': { created }, 'get-read-lag': fetched });
+            if (name && (!category || taken)) judgements['create.name-constraints'] = { input, refusable: name };
+            if (category && (!name || taken)) judgements['create.category-constraints'] = { categoryId: input.categoryId };
+            if (!('status' in input)) judgements['pet.default-status'] = {};
+            s.require(exchange, judgements);
+            if (created && fetched) s.require(fetched.exchange, { 'create.location-resolves': { created }, 'get.read-lag': fetched });
           },
         },
         { examples: edgeNewPets(s.contract, known.ids) },
@@ -66,21 +65,21 @@ describe('§4.2 Add an animal: POST /pets', () => {
       for (const [index, contentType] of JSON_WITH_CHARSET.entries()) {
         const input = { name: 'Fluffy Tiger', categoryId: categoryAt(known.ids, index) };
         const category = categoryBasis(known, input.categoryId);
-        s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-201-pet': { category }, 'create-echo': { input } });
+        s.verify(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create.201-pet': { category }, 'create.echo': { input } });
       }
     },
   );
 
   scenario(
     'every NewPet that breaks one rule gives 400 with an Error',
-    { checks: ['create-invalid-400', 'error-shape', 'error-status-field', 'no-5xx'], writes: true },
+    { checks: ['create.invalid-400', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true },
     async (s) => {
       const known = await knownCategories(s);
       // Each body breaks one rule and must get 400 whatever its categoryId; a known one keeps the 400 down to that rule.
       const categoryIds = known.ids.length ? known.ids : PROBE_CATEGORY_IDS;
       await s.everyCase('invalid NewPet', invalidNewPetCases(s.contract, categoryIds).map((c) => c.arbitrary), {
         send: (input) => s.send('createPet', { body: input.body, contentType: input.contentType }),
-        judge: (input, exchange) => s.judge(exchange, { 'create-invalid-400': { rule: input.rule } }),
+        receive: (input, exchange) => s.require(exchange, { 'create.invalid-400': { rule: input.rule } }),
       });
     },
   );
@@ -88,7 +87,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
   // Jackson, Pydantic and others read an optional null as absent; §2.2 makes status one of the PetStatus values, and null is none.
   scenario(
     'a NewPet with an optional field null (status: null) is refused with 400 and an Error',
-    { checks: ['create-null-optional', 'error-shape', 'error-status-field', 'no-5xx'], writes: true },
+    { checks: ['create.null-optional', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true },
     async (s) => {
       // Under categoryIds the target is known to accept, so a 400 is down to the null.
       const known = await knownCategories(s);
@@ -98,7 +97,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
         newPetWithNullOptional(s.contract, known.ids),
         {
           send: (input) => s.send('createPet', { body: input.body }),
-          judge: (input, exchange) => s.judge(exchange, { 'create-null-optional': { field: input.field } }),
+          receive: (input, exchange) => s.require(exchange, { 'create.null-optional': { field: input.field } }),
         },
         { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
       );
@@ -108,13 +107,13 @@ describe('§4.2 Add an animal: POST /pets', () => {
   // §4 says only "Bodies are JSON"; the 400 for another content type is stated for the message operation alone.
   scenario(
     'a valid NewPet under another Content-Type (or none) is refused with an Error, or read as JSON',
-    { checks: ['create-content-type', 'create-echo', 'error-shape', 'no-5xx'], writes: true },
+    { checks: ['create.content-type', 'create.echo', 'errors.shape', 'errors.no-5xx'], writes: true },
     async (s) => {
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
       for (const [index, contentType] of OTHER_MEDIA_TYPES.entries()) {
         const input = { name: 'Labelled', categoryId: categoryAt(known.ids, index) };
-        s.check(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create-content-type': { contentType }, 'create-echo': { input } });
+        s.verify(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create.content-type': { contentType }, 'create.echo': { input } });
       }
     },
   );
@@ -124,8 +123,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
   scenario(
     "a NewPet that carries an id is refused, or created under an id of the service's, and the animal that has the id stays as it was",
     {
-      checks: ['create-ignores-client-id', 'create-client-id-leaves-existing'],
-      removal: { operationId: 'getPet', before: ['create-client-id-leaves-existing'] },
+      checks: ['create.ignores-client-id'],
       writes: true,
     },
     async (s) => {
@@ -145,8 +143,8 @@ describe('§4.2 Add an animal: POST /pets', () => {
         const before = shown && samePet(s.ctx.env, shown, existing) ? shown : undefined;
         // Every field differs from the existing animal's (categoryId too, where two are known), so an overwrite shows whichever it keeps.
         const input = { id: existing.id, name: 'Other id', categoryId: category(1), status: second };
-        s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: id, existing: true } });
-        if (before) s.check(await s.send('getPet', { path: { petId: id } }), { 'create-client-id-leaves-existing': { before } });
+        s.verify(await s.send('createPet', { body: stringifyJson(input) }), { 'create.ignores-client-id': { clientId: id, existing: true } });
+        if (before) s.verify(await s.send('getPet', { path: { petId: id } }), { 'create.ignores-client-id': { before } });
       }
       // High in the int64 range, where sequential ids do not reach: a service that assigns its own
       // gives it back with a chance of about 2^-62, so getting it back means the client's was taken.
@@ -156,21 +154,21 @@ describe('§4.2 Add an animal: POST /pets', () => {
         const lookup = readable ? await s.send('getPet', { path: { petId: String(unused) } }) : undefined;
         if (lookup?.response?.status === 200 && String(jsonObject(lookup)?.id) === String(unused)) continue;
         const input = { id: unused, name: 'Unused id', categoryId: category(2) };
-        s.check(await s.send('createPet', { body: stringifyJson(input) }), { 'create-ignores-client-id': { clientId: String(unused), existing: false } });
+        s.verify(await s.send('createPet', { body: stringifyJson(input) }), { 'create.ignores-client-id': { clientId: String(unused), existing: false } });
         return;
       }
-      s.skipCheck('create-ignores-client-id', `every one of the ${UNUSED_ID_CANDIDATES} ids this seed draws from 2^62..2^63-1 is taken already (by earlier runs with this seed?): run with another --seed`);
+      s.skipCheck('create.ignores-client-id', `every one of the ${UNUSED_ID_CANDIDATES} ids this seed draws from 2^62..2^63-1 is taken already (by earlier runs with this seed?): run with another --seed`);
     },
   );
 
-  scenario('a NewPet without status, and one with a field the schema does not list', { checks: ['create-unknown-fields', 'pet-default-status'], writes: true }, async (s) => {
+  scenario('a NewPet without status, and one with a field the schema does not list', { checks: ['create.unknown-fields', 'pet.default-status'], writes: true }, async (s) => {
     const known = await knownCategories(s);
     if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
-    s.check(await s.send('createPet', { body: stringifyJson({ name: 'No status', categoryId: known.ids[0] }) }), { 'pet-default-status': {} });
+    s.verify(await s.send('createPet', { body: stringifyJson({ name: 'No status', categoryId: known.ids[0] }) }), { 'pet.default-status': {} });
     await s.property(
       'NewPet with an unknown field',
       newPetWithUnknownField(s.contract, known.ids),
-      { send: (input) => s.send('createPet', { body: stringifyJson(input) }), judge: (_input, exchange) => s.judge(exchange, { 'create-unknown-fields': {} }) },
+      { send: (input) => s.send('createPet', { body: stringifyJson(input) }), receive: (_input, exchange) => s.require(exchange, { 'create.unknown-fields': {} }) },
       { runs: 3 },
     );
   });

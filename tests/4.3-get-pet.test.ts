@@ -5,8 +5,8 @@ import { stringifyJson } from '../src/json/lossless.ts';
 import { fetchShownPet, type Fetched } from '../src/suite/read-lag.ts';
 import type { BlockedBy } from '../src/report/model.ts';
 import { scenario, type Judgements, type Scenario } from '../src/suite/scenario.ts';
-import { categoryBasis, knownCategories } from '../src/suite/categories.ts';
-import { createdBody, listed, petIdText, plainPet, type Pet } from '../src/suite/store.ts';
+import { categoryBasis, knownCategories } from './support/categories.ts';
+import { createdBody, listed, petIdText, plainPet, type Pet } from './support/store.ts';
 
 // Not one of them is a decimal int64; forms a lenient parser might read as a number (1e3, 0x10) are left out.
 const MALFORMED_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '12abc', '%20'];
@@ -35,14 +35,14 @@ async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } 
   if ('reason' in known) return known;
   const pet = plainPet(0, 'available', known.ids);
   const exchange = await s.send('createPet', { body: stringifyJson(pet) });
-  s.check(exchange, { 'create-201-pet': { category: categoryBasis(known, pet.categoryId) } });
+  s.verify(exchange, { 'create.201-pet': { category: categoryBasis(known, pet.categoryId) } });
   const created = createdBody(exchange);
   return created ? { pet: created, fresh: true } : { reason: 'the store is empty and creating an animal failed' };
 }
 
 describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
   // A 404 just after the 201 or the listing is tried again for about a second (src/suite/read-lag.ts).
-  scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get-200-pet', 'get-read-lag'], writes: true, deprecated: 'getPet' }, async (s) => {
+  scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get.200-pet', 'get.read-lag'], writes: true, deprecated: 'getPet' }, async (s) => {
     const known = await knownCategories(s);
     if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
     await s.property('created then fetched', newPet(s.contract, known.ids), {
@@ -51,43 +51,43 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
         if (!created || created.id === undefined) return undefined;
         return { created, fetched: await fetchPet(s, created, true) };
       },
-      judge: (_input, result) => {
-        if (result) s.judge(result.fetched.exchange, { 'get-200-pet': { expected: result.created }, 'get-read-lag': result.fetched });
+      receive: (_input, result) => {
+        if (result) s.require(result.fetched.exchange, { 'get.200-pet': { expected: result.created }, 'get.read-lag': result.fetched });
       },
     });
   });
 
-  scenario('listed animals come back by id, equal to their listing', { checks: ['get-200-pet', 'get-read-lag'], deprecated: 'getPet' }, async (s) => {
+  scenario('listed animals come back by id, equal to their listing', { checks: ['get.200-pet', 'get.read-lag'], deprecated: 'getPet' }, async (s) => {
     for (const pet of listed(await s.send('listPets', { query: 'limit=10' }))?.slice(0, 10) ?? []) {
       if (petIdText(pet) === undefined) continue;
       const fetched = await fetchPet(s, pet);
-      s.check(fetched.exchange, { 'get-200-pet': { expected: pet, statusMayChange: true }, 'get-read-lag': fetched });
+      s.verify(fetched.exchange, { 'get.200-pet': { expected: pet, statusMayChange: true }, 'get.read-lag': fetched });
     }
   });
 
-  scenario('an id no animal has gives 404 with an Error', { checks: ['get-unknown-404', 'error-shape', 'error-status-field'], deprecated: 'getPet' }, async (s) => {
+  scenario('an id no animal has gives 404 with an Error', { checks: ['get.unknown-404', 'errors.shape', 'errors.status-field'], deprecated: 'getPet' }, async (s) => {
     const known = new Set((listed(await s.send('listPets', { query: 'limit=100' })) ?? []).map((pet) => String(pet.id)));
     // High in the int64 range, where sequential ids do not reach; an id that turns out to exist is not judged.
     const unknownId = fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }).map(String).filter((id) => !known.has(id));
     await s.property(
       'unknown ids',
       unknownId,
-      { send: (id) => s.send('getPet', { path: { petId: id } }), judge: (id, exchange) => s.judge(exchange, { 'get-unknown-404': { id } }) },
+      { send: (id) => s.send('getPet', { path: { petId: id } }), receive: (id, exchange) => s.require(exchange, { 'get.unknown-404': { id } }) },
       { runs: Math.min(s.config.runs, 20) },
     );
   });
 
-  scenario('a petId that is not an int64 gives a 4xx with an Error', { checks: ['get-malformed-id', 'error-shape', 'error-status-field', 'no-5xx'], deprecated: 'getPet' }, async (s) => {
+  scenario('a petId that is not an int64 gives a 4xx with an Error', { checks: ['get.malformed-id', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], deprecated: 'getPet' }, async (s) => {
     for (const id of MALFORMED_IDS) {
-      s.check(await s.send('getPet', { path: { petId: decodeURIComponent(id) } }), { 'get-malformed-id': { id } });
+      s.verify(await s.send('getPet', { path: { petId: decodeURIComponent(id) } }), { 'get.malformed-id': { id } });
     }
   });
 
   scenario(
     'the deprecated operation still answers before 5 December 2030, and its deprecation headers are well formed',
     {
-      checks: ['deprecation-operational', 'deprecation-headers-well-formed', 'deprecation-sunset-not-early', 'deprecation-signals', 'deprecation-after-removal', 'no-5xx'],
-      removal: { operationId: 'getPet', before: ['deprecation-operational'], after: ['deprecation-after-removal'] },
+      checks: ['deprecation.operational', 'deprecation.headers-well-formed', 'deprecation.sunset-not-early', 'deprecation.signals', 'deprecation.after-removal', 'errors.no-5xx'],
+      removal: { operationId: 'getPet', before: ['deprecation.operational'], after: ['deprecation.after-removal'] },
     },
     async (s) => {
       const removalDate = removal(s);
@@ -95,24 +95,24 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
       // operation's, so only what it answers is recorded, and no 5xx still holds.
       const gone = s.isRemoved('getPet');
       const common = gone ? { common: false } : {};
-      const noServerError: Judgements = gone ? { 'no-5xx': {} } : {};
+      const noServerError: Judgements = gone ? { 'errors.no-5xx': {} } : {};
       // A 404 of the deprecated operation carries its headers too, whatever the store holds.
       const missing = await s.send('getPet', { path: { petId: '9223372036854775807' } });
-      s.check(missing, { 'deprecation-headers-well-formed': {}, 'deprecation-sunset-not-early': { removal: removalDate }, ...noServerError }, common);
+      s.verify(missing, { 'deprecation.headers-well-formed': {}, 'deprecation.sunset-not-early': { removal: removalDate }, ...noServerError }, common);
       const found = await someListedPet(s);
       if ('reason' in found) {
-        s.skipCheck('deprecation-operational', found.reason, found.blockedBy);
+        s.skipCheck('deprecation.operational', found.reason, found.blockedBy);
         return;
       }
       const { pet } = found;
       const id = String(pet.id);
       const { exchange } = await fetchPet(s, pet, found.fresh);
-      s.check(exchange, {
-        'deprecation-operational': { removal: removalDate, id },
-        'deprecation-headers-well-formed': {},
-        'deprecation-sunset-not-early': { removal: removalDate },
-        'deprecation-signals': {},
-        'deprecation-after-removal': { removal: removalDate },
+      s.verify(exchange, {
+        'deprecation.operational': { removal: removalDate, id },
+        'deprecation.headers-well-formed': {},
+        'deprecation.sunset-not-early': { removal: removalDate },
+        'deprecation.signals': {},
+        'deprecation.after-removal': { removal: removalDate },
         ...noServerError,
       }, common);
     },

@@ -7,7 +7,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
   scenario(
     'every valid message gives 2xx with a string id of its own, the echoed text, status queued and a UTC createdAt (or 400 for a text the spec does not guarantee)',
     {
-      checks: ['messages-accepted', 'messages-id-unique', 'messages-echo', 'messages-status-queued', 'messages-created-at', 'messages-created-at-recent', 'messages-success-status', 'messages-text-constraints'],
+      checks: ['messages.accepted', 'messages.id-unique', 'messages.echo', 'messages.status-queued', 'messages.created-at', 'messages.created-at-recent', 'messages.success-status', 'messages.text-constraints'],
       writes: true,
       messages: true,
     },
@@ -21,35 +21,34 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             const sentAt = new Date();
             return { sentAt, exchange: await s.send('sendMessage', { body: stringifyJson(input) }) };
           },
-          judge: (input, { sentAt, exchange }) => {
+          receive: (input, { sentAt, exchange }) => {
             const refusable = messageEdge(input.message);
             const judgements: Judgements = {
-              'messages-accepted': { refusable },
-              'messages-echo': { text: input.message },
-              'messages-id-unique': { text: input.message, seen },
-              // Not declared: it bears only on a server that normalises, and is dropped unjudged otherwise.
-              'messages-text-normalized': { text: input.message },
-              'messages-status-queued': {},
-              'messages-created-at': {},
-              'messages-created-at-recent': { sentAt },
-              'messages-success-status': {},
+              'messages.accepted': { refusable },
+              'messages.echo': { text: input.message },
+              'messages.id-unique': { text: input.message, seen },
+              'messages.text-constraints': { text: input.message },
+              'messages.status-queued': {},
+              'messages.created-at': {},
+              'messages.created-at-recent': { sentAt },
+              'messages.success-status': {},
             };
-            if (refusable) judgements['messages-text-constraints'] = { refusable };
-            s.judge(exchange, judgements);
+            if (refusable) judgements['messages.text-constraints'] = { text: input.message, refusable };
+            s.require(exchange, judgements);
           },
         },
         { examples: EDGE_MESSAGES },
       );
       for (const contentType of JSON_WITH_CHARSET) {
         const text = 'Is Rex still available?';
-        s.check(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages-accepted': {}, 'messages-echo': { text }, 'messages-id-unique': { text, seen } });
+        s.verify(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages.accepted': {}, 'messages.echo': { text }, 'messages.id-unique': { text, seen } });
       }
     },
   );
 
   scenario(
     'invalid JSON, a missing message or another content type give 400; a message of another type is refused',
-    { checks: ['messages-invalid-400', 'messages-non-string', 'error-shape', 'error-status-field', 'no-5xx'], writes: true, messages: true },
+    { checks: ['messages.invalid-400', 'messages.non-string', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true },
     async (s) => {
       for (const rule of invalidMessageCases(s.contract)) {
         await s.property(
@@ -57,7 +56,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
           rule.arbitrary,
           {
             send: (input) => s.send('sendMessage', { body: input.body, contentType: input.contentType }),
-            judge: (input, exchange) => s.judge(exchange, rule.stated ? { 'messages-invalid-400': { rule: input.rule } } : { 'messages-non-string': { rule: input.rule } }),
+            receive: (input, exchange) => s.require(exchange, rule.stated ? { 'messages.invalid-400': { rule: input.rule } } : { 'messages.non-string': { rule: input.rule } }),
           },
           { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
         );

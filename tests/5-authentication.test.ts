@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { badAuthorizations, withoutValidKey, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
-import { listed, petIdText, plainPet } from '../src/suite/store.ts';
+import { listed, petIdText, plainPet } from './support/store.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 
 /**
@@ -59,26 +59,26 @@ function key(s: Scenario): string {
 }
 
 describe('§5 Authentication', () => {
-  scenario('the valid key under other spellings of the Bearer form (scheme in lower case, two spaces) is recorded', { checks: ['auth-scheme-variant'] }, async (s) => {
+  scenario('the valid key under other spellings of the Bearer form (scheme in lower case, two spaces) is recorded', { checks: ['auth.scheme-variants'] }, async (s) => {
     for (const [variant, scheme] of [['bearer <API_KEY> (scheme in lower case)', 'bearer '], ['Bearer  <API_KEY> (two spaces)', 'Bearer  ']] as const) {
       const authorization = { value: `${scheme}${key(s)}`, shown: `${scheme}$API_KEY` };
-      s.check(await s.send('listPets', { query: 'limit=1', authorization }), { 'auth-scheme-variant': { variant } });
+      s.verify(await s.send('listPets', { query: 'limit=1', authorization }), { 'auth.scheme-variants': { variant } });
     }
   });
 
   for (const op of OPERATIONS) {
     scenario(
       `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too`,
-      { checks: ['auth-401', 'auth-401-error-body', 'auth-www-authenticate', 'error-status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
+      { checks: ['auth.required', 'auth.error-body', 'auth.www-authenticate', 'errors.status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
         for (const variant of badAuthorizations(key(s))) {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
-          s.check(exchange, { 'auth-401': { variant: variant.id } });
+          s.verify(exchange, { 'auth.required': { variant: variant.id } });
         }
         for (const invalid of op.invalid) {
           for (const variant of withoutValidKey(key(s))) {
             const exchange = await s.send(op.id, { ...invalid.request, authorization: variant.authorization });
-            s.check(exchange, { 'auth-401': { variant: variant.id, invalid: invalid.rule } });
+            s.verify(exchange, { 'auth.required': { variant: variant.id, invalid: invalid.rule } });
           }
         }
         await s.property(
@@ -86,7 +86,7 @@ describe('§5 Authentication', () => {
           wrongBearer(key(s)),
           {
             send: (variant) => s.send(op.id, { ...op.request, authorization: variant.authorization }),
-            judge: (variant, exchange) => s.judge(exchange, { 'auth-401': { variant: `Bearer ${variant.authorization?.shown.slice(7)}` } }),
+            receive: (variant, exchange) => s.require(exchange, { 'auth.required': { variant: `Bearer ${variant.authorization?.shown.slice(7)}` } }),
           },
           { runs: Math.min(s.config.runs, 10) },
         );
@@ -94,15 +94,15 @@ describe('§5 Authentication', () => {
     );
     scenario(
       `${op.id}: Bearer <API_KEY> is accepted`,
-      { checks: ['auth-valid-key-accepted'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
+      { checks: ['auth.valid-key-accepted'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
-        s.check(await s.send(op.id, op.request), { 'auth-valid-key-accepted': {} });
+        s.verify(await s.send(op.id, op.request), { 'auth.valid-key-accepted': {} });
       },
     );
   }
   scenario(
     'without credentials, GET /v1/pets/, /v1/PETS and /v1//pets serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
-    { checks: ['auth-alias-not-served'] },
+    { checks: ['auth.required'] },
     async (s) => {
       const list = s.url('listPets');
       const cut = list.lastIndexOf('/');
@@ -118,7 +118,7 @@ describe('§5 Authentication', () => {
       for (const probe of probes) {
         const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });
         // Whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing.
-        if (!exchange.failure) s.check(exchange, { 'auth-alias-not-served': { alias: probe.alias } }, { common: false });
+        if (!exchange.failure) s.verify(exchange, { 'auth.required': { alias: probe.alias } }, { common: false });
       }
     },
   );

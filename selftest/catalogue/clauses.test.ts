@@ -26,18 +26,8 @@ describe('the clause catalogue (spec/clauses.yaml) and the check registry', () =
     expect(SERVICE_SPEC).toBe(readFileSync(SHARED_SPEC, 'utf8'));
   });
 
-  it('gives every clause at least one check', () => {
-    const checked = new Set(Object.values(CHECKS).map((check) => check.clause));
-    expect(clauses.filter((clause) => !checked.has(clause.id)).map((c) => c.id)).toEqual([]);
-  });
-
-  it('has every check name a clause that exists', () => {
-    const ids = new Set(clauses.map((clause) => clause.id));
-    expect(Object.values(CHECKS).filter((check) => !ids.has(check.clause)).map((c) => c.name)).toEqual([]);
-  });
-
-  it('registers each check under its own name', () => {
-    for (const [name, check] of Object.entries(CHECKS)) expect(check.name).toBe(name);
+  it('has one check for every clause, under the clause id, and none for a clause it lacks', () => {
+    expect(Object.keys(CHECKS).sort()).toEqual(clauses.map((clause) => clause.id).sort());
   });
 
   it('has every check judged by some test in tests/ (or applied to every exchange)', () => {

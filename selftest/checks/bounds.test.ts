@@ -51,22 +51,22 @@ describe('a body past a bound is judged by the clause that asked', () => {
   it('a listing nesting 1,000,000 levels fails list.200-pets with that Actual', () => {
     const ex = exchange(200, raw('['.repeat(1_000_000) + ']'.repeat(1_000_000)));
     expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels' });
-    const verdict = getCheck('list-200-pets').judge(ex, { env });
+    const verdict = getCheck('list.200-pets').judge(ex, { env });
     expect(verdict).toEqual({ outcome: 'fail', expected: 'a JSON Pets body', actual: '200: the body nests deeper than 64 levels' });
   });
 
   it('a listed animal with 200,000 members fails list.200-pets', () => {
-    const verdict = getCheck('list-200-pets').judge(exchange(200, raw(`[{${members(200_000)},${PET}}]`)), { env });
+    const verdict = getCheck('list.200-pets').judge(exchange(200, raw(`[{${members(200_000)},${PET}}]`)), { env });
     expect(verdict).toMatchObject({ outcome: 'fail', actual: '200: an object with 200,003 members (the suite reads at most 1,000)' });
   });
 
   it('a created Pet with a million-digit id fails create.201-pet', () => {
-    const verdict = getCheck('create-201-pet').judge(exchange(201, raw(`{"id":${'9'.repeat(1_000_000)},"name":"Rex","categoryId":1}`)), { env });
+    const verdict = getCheck('create.201-pet').judge(exchange(201, raw(`{"id":${'9'.repeat(1_000_000)},"name":"Rex","categoryId":1}`)), { env });
     expect(verdict).toMatchObject({ outcome: 'fail', actual: expect.stringContaining('a number of 1,000,000 digits') });
   });
 
   it('an Actual quoting a long value is cut, and says so', () => {
-    const verdict = getCheck('list-status-filter').judge(exchange(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 's'.repeat(100_000) }]), { env, status: 'sold' });
+    const verdict = getCheck('list.status-filter').judge(exchange(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 's'.repeat(100_000) }]), { env, status: 'sold' });
     expect(verdict.outcome).toBe('fail');
     const actual = verdict.outcome === 'fail' ? verdict.actual : '';
     expect(actual.length).toBeLessThan(MAX_QUOTED_CHARS + 60);
@@ -74,15 +74,15 @@ describe('a body past a bound is judged by the clause that asked', () => {
   });
 
   it('a status beyond int64 is quoted exactly, not thrown on (JSON.stringify cannot write a bigint)', () => {
-    const listed = getCheck('list-status-filter').judge(exchange(200, raw('[{"id":1,"status":-9223372036854775809}]')), { env, status: 'sold' });
+    const listed = getCheck('list.status-filter').judge(exchange(200, raw('[{"id":1,"status":-9223372036854775809}]')), { env, status: 'sold' });
     expect(listed).toMatchObject({ outcome: 'fail', actual: 'item 1 of 1 (index 0) has status -9223372036854775809' });
     // A status that is no string breaks the Message schema: its clause (messages.accepted) judges it, not this one, and nothing throws.
-    const message = getCheck('messages-status-queued').judge(exchange(202, raw('{"status":12345678901234567890}')), { env });
+    const message = getCheck('messages.status-queued').judge(exchange(202, raw('{"status":12345678901234567890}')), { env });
     expect(message).toEqual({ outcome: 'n/a' });
   });
 
   it('an Error nesting too deep fails errors.shape', () => {
-    const verdict = getCheck('error-shape').judge(exchange(400, raw(`{"code":"x","message":"y","status":400,"d":${'['.repeat(100)}${']'.repeat(100)}}`)), { env });
+    const verdict = getCheck('errors.shape').judge(exchange(400, raw(`{"code":"x","message":"y","status":400,"d":${'['.repeat(100)}${']'.repeat(100)}}`)), { env });
     expect(verdict).toMatchObject({ outcome: 'fail', actual: '400: the body nests deeper than 64 levels' });
   });
 });

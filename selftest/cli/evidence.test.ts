@@ -21,7 +21,7 @@ describe('a clause failed on several operations, against the reference server', 
   }, 120_000);
   afterAll(() => reference.close());
 
-  const authCheck = (report: RunReport | undefined) => report?.clauses.find((c) => c.id === 'auth.required')?.checks.find((k) => k.check === 'auth-401');
+  const authCheck = (report: RunReport | undefined) => report?.clauses.find((c) => c.id === 'auth.required')?.checks.find((k) => k.check === 'auth.required');
   const curls = () => (authCheck(result.report)?.failures ?? []).map((f) => f.evidence?.curl ?? '');
 
   it('report.json lists one failure per failing operation, each with its evidence, valid against its schema', () => {
@@ -52,7 +52,7 @@ describe('a clause failed on several operations, against the reference server', 
       expect(result.files['junit.xml']).toContain(xml(curl));
       expect(result.files['report.html']).toContain(html(curl));
     }
-    const summary = result.files['summary.md']!.split('\n').filter((l) => l.includes('`auth-401`'));
+    const summary = result.files['summary.md']!.split('\n').filter((l) => l.includes('`auth.required`'));
     expect(summary.map((l) => /` on `(\w+)`/.exec(l)?.[1])).toEqual(['createPet', 'sendMessage']);
     expect(result.files['report.html']).toContain('failed on 2: <code>createPet</code>, <code>sendMessage</code>');
   });

@@ -24,7 +24,7 @@ describe('a SHOULD clause warned on several operations, against the reference se
   afterAll(() => reference.close());
 
   const clauseOf = (report: RunReport | undefined) => report?.clauses.find((c) => c.id === 'auth.www-authenticate');
-  const checkOf = (report: RunReport | undefined) => clauseOf(report)?.checks.find((k) => k.check === 'auth-www-authenticate');
+  const checkOf = (report: RunReport | undefined) => clauseOf(report)?.checks.find((k) => k.check === 'auth.www-authenticate');
   const operations = (report: RunReport | undefined) => checkOf(report)?.warnings?.map((w) => w.operation);
 
   it('report.json lists one warning per operation, each with its own evidence, valid against its schema', () => {
@@ -52,7 +52,7 @@ describe('a SHOULD clause warned on several operations, against the reference se
   it('summary.md gives each operation a line under Warnings; the console, junit.xml and report.html carry every curl line', () => {
     const summary = result.files['summary.md']!;
     const warnings = summary.slice(summary.indexOf('### Warnings'));
-    const lines = warnings.split('\n').filter((l) => l.includes('`auth-www-authenticate`'));
+    const lines = warnings.split('\n').filter((l) => l.includes('`auth.www-authenticate`'));
     expect(lines.map((l) => /` on `(\w+)`/.exec(l)?.[1])).toEqual(clauseOf(result.report)!.operations);
     expect(summary).toContain(`### Warnings (${lines.length})`);
     const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -72,7 +72,7 @@ describe('a SHOULD clause warned on several operations, against the reference se
     expect(strict.report?.verdict).toBe('fail');
     expect(clauseOf(strict.report)?.outcome).toBe('warn');
     expect(operations(strict.report)).toEqual(operations(result.report));
-    const lines = (r: CliResult) => r.files['summary.md']!.split('\n').filter((l) => l.includes('`auth-www-authenticate`'));
+    const lines = (r: CliResult) => r.files['summary.md']!.split('\n').filter((l) => l.includes('`auth.www-authenticate`'));
     expect(lines(strict)).toHaveLength(lines(result).length);
     expect(strict.files['summary.md']).toContain('**does not ship**');
     // The gate fails on them: junit.xml shows them red, so a CI widget agrees with the exit code.

@@ -8,7 +8,7 @@ import { makeEnv, SEED, type Env } from './helpers.ts';
 const SAFE = 2n ** 53n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-/** categoryIds the target is known to accept (src/suite/categories.ts), one beyond 2^53. */
+/** categoryIds the target is known to accept (tests/support/categories.ts), one beyond 2^53. */
 const KNOWN = [7, 2n ** 60n];
 const isKnown = (id: unknown) => KNOWN.some((known) => known === id);
 

@@ -3,7 +3,7 @@ import { addFailure, addWarning, capClauseFailures, failuresOf, moreFailuresOf }
 import type { CheckResult } from '../../src/report/model.ts';
 import { AUTH_HOLES, LIMIT_FAILURE, NO_CHALLENGE } from './fixture.ts';
 
-const blank = (): CheckResult => ({ check: 'auth-401', clause: 'auth.required', outcome: 'fail', judged: 2 });
+const blank = (): CheckResult => ({ check: 'auth.required', clause: 'auth.required', outcome: 'fail', judged: 2 });
 
 describe('addFailure', () => {
   it('appends a failure on a new operation and mirrors the first in the check\'s own fields', () => {
@@ -73,7 +73,7 @@ describe('failuresOf', () => {
 });
 
 describe('addWarning: a check of a SHOULD clause keeps every operation it warned on, as a failing check does', () => {
-  const warned = (): CheckResult => ({ check: 'auth-www-authenticate', clause: 'auth.www-authenticate', outcome: 'warn', judged: 2 });
+  const warned = (): CheckResult => ({ check: 'auth.www-authenticate', clause: 'auth.www-authenticate', outcome: 'warn', judged: 2 });
 
   it('lists one warning per operation, the first on each kept, the first of all mirrored, in warnings and not failures', () => {
     const check = warned();

@@ -348,14 +348,14 @@ export const AUTH_REQUIRED: ClauseResult = {
   outcome: 'fail',
   checks: [
     {
-      check: 'auth-401',
+      check: 'auth.required',
       clause: 'auth.required',
       outcome: 'fail',
       ...withoutOperation(AUTH_HOLES.createPet),
       failures: [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage],
       judged: 40,
     },
-    pass('auth.required', 'auth-alias-not-served', 5),
+    pass('auth.required', 'auth.required', 5),
   ],
 };
 
@@ -401,7 +401,7 @@ export const WWW_AUTHENTICATE: ClauseResult = {
   outcome: 'warn',
   checks: [
     {
-      check: 'auth-www-authenticate',
+      check: 'auth.www-authenticate',
       clause: 'auth.www-authenticate',
       outcome: 'warn',
       ...withoutOperation(NO_CHALLENGE.listPets),

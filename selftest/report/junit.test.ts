@@ -88,7 +88,7 @@ describe('renderJunit', () => {
   it('keeps the evidence of every operation a check failed on, and names them in the message', async () => {
     const out = renderJunit(makeMultiFailureReport());
     expect((await xmllint(out)).ok).toBe(true);
-    const text = unescapeXml(failureText(out, 'auth.required › auth-401'));
+    const text = unescapeXml(failureText(out, 'auth.required › auth.required'));
     expect(text).toContain(`<failure message="auth.required: MUST violated on 2 operations (createPet, sendMessage); first, on createPet: expected ${AUTH_HOLES.createPet.expected}; actual ${AUTH_HOLES.createPet.actual}"`);
     expect(text).toContain('Failed on: createPet, sendMessage');
     for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
@@ -101,7 +101,7 @@ describe('renderJunit', () => {
     expect(text.indexOf('On createPet')).toBeLessThan(text.indexOf('On sendMessage'));
     const r = makeMultiFailureReport();
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 4;
-    expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth-401'))).toContain('…and 4 more operations it failed on, not listed');
+    expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth.required'))).toContain('…and 4 more operations it failed on, not listed');
   });
 
   it('keeps the evidence of every operation a check warned on in its system-out, not as a failure', async () => {
@@ -109,7 +109,7 @@ describe('renderJunit', () => {
     r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 3;
     const out = renderJunit(r);
     expect((await xmllint(out)).ok).toBe(true);
-    const text = unescapeXml(failureText(out, 'auth.www-authenticate › auth-www-authenticate'));
+    const text = unescapeXml(failureText(out, 'auth.www-authenticate › auth.www-authenticate'));
     expect(text).not.toContain('<failure');
     expect(text).toContain('<system-out>WARNING: auth.www-authenticate (SHOULD) not met');
     expect(text).toContain('Warned on: listPets, sendMessage');

@@ -52,12 +52,12 @@ describe('renderSummary', () => {
     const lines = renderSummary(r).split('\n');
     const auth = lines.filter((l) => l.startsWith('- **`auth.required`**'));
     expect(auth).toEqual([
-      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
-      `- **\`auth.required\`** (§5, MUST) \`auth-401\` on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
+      `- **\`auth.required\`** (§5, MUST) \`auth.required\` on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
+      `- **\`auth.required\`** (§5, MUST) \`auth.required\` on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
     ]);
     expect(lines).toContain('### Failures (4)');
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
-    expect(renderSummary(r)).toContain('- **`auth.required`** `auth-401`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
+    expect(renderSummary(r)).toContain('- **`auth.required`** `auth.required`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
   });
 
   it('gives every operation a check warned on its own line, as it does a failure', () => {
@@ -65,12 +65,12 @@ describe('renderSummary', () => {
     const md = renderSummary(r);
     const warnings = md.slice(md.indexOf('### Warnings'), md.indexOf('### Engine errors'));
     expect(warnings.split('\n').filter((l) => l.startsWith('- **`auth.www-authenticate`**'))).toEqual([
-      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth-www-authenticate\` on \`listPets\`: expected \`${NO_CHALLENGE.listPets.expected}\` · actual \`${NO_CHALLENGE.listPets.actual}\``,
-      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth-www-authenticate\` on \`sendMessage\`: expected \`${NO_CHALLENGE.sendMessage.expected}\` · actual \`${NO_CHALLENGE.sendMessage.actual}\``,
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth.www-authenticate\` on \`listPets\`: expected \`${NO_CHALLENGE.listPets.expected}\` · actual \`${NO_CHALLENGE.listPets.actual}\``,
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth.www-authenticate\` on \`sendMessage\`: expected \`${NO_CHALLENGE.sendMessage.expected}\` · actual \`${NO_CHALLENGE.sendMessage.actual}\``,
     ]);
     expect(md).toContain('### Warnings (3)');
     r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 2;
-    expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth-www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
+    expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth.www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
   });
 
   it('says how many MUST clauses were not checked, and that a SHIPS verdict does not vouch for them, and lists them with the reason', () => {
@@ -101,7 +101,7 @@ describe('renderSummary', () => {
     const accepted = renderSummary(twice);
     const lines = accepted.slice(accepted.indexOf('### Known failures')).split('\n').filter((l) => l.includes('auth.required'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/`auth-401` on `createPet`: .* · 1 more in report\.html — accepted by the baseline: ticket 9$/);
+    expect(lines[0]).toMatch(/`auth.required` on `createPet`: .* · 1 more in report\.html — accepted by the baseline: ticket 9$/);
     expect(md).toMatch(/\*\*13 clauses:\*\* [^\n]*2 fail[^\n]*· 1 failure accepted by the baseline/);
     const allKnown = makeKnownFailureReport();
     allKnown.clauses = allKnown.clauses.filter((c) => c.id !== '4.2-create-400' && c.id !== '5-missing-key-401');

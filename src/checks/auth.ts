@@ -1,13 +1,12 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { acceptedOrRefused, schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv } from './types.ts';
+import { combine, defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv } from './types.ts';
 
 /** `invalid`: what else is wrong with the request (a query, body or path); the key is judged first all the same. */
 export const auth401 = defineCheck<{ variant: string; invalid?: string }>({
-  name: 'auth-401',
-  clause: 'auth.required',
   description: 'A missing or invalid Authorization is answered with 401, whatever else is wrong with the request',
   judge(exchange, { variant, invalid }) {
+    if (variant === undefined) return NOT_APPLICABLE;
     const status = exchange.response?.status;
     if (status === 401) return PASS;
     const besides = invalid ? `, whatever else is wrong (here ${invalid}): §7 gives 401 on all operations` : '';
@@ -16,8 +15,6 @@ export const auth401 = defineCheck<{ variant: string; invalid?: string }>({
 });
 
 export const auth401Body = defineCheck({
-  name: 'auth-401-error-body',
-  clause: 'auth.error-body',
   description: 'A 401 carries an Error body',
   judge(exchange, { env }) {
     if (exchange.response?.status !== 401) return NOT_APPLICABLE;
@@ -36,8 +33,6 @@ function responsesOpen(exchange: Exchange, env: JudgeEnv): boolean {
 
 /** Where the operation's responses are not shown, a 403 passes here and orders.access records it. */
 export const authValidKeyAccepted = defineCheck({
-  name: 'auth-valid-key-accepted',
-  clause: 'auth.valid-key-accepted',
   description: 'Authorization: Bearer <API_KEY> is never answered with 401, nor with 403 where the operation\'s responses are shown',
   judge(exchange, { env }) {
     const status = exchange.response?.status;
@@ -56,8 +51,6 @@ export const authValidKeyAccepted = defineCheck({
  * §2.1: 1*SP). §5 shows only `Bearer <API_KEY>`, so either answer is allowed.
  */
 export const authSchemeVariant = defineCheck<{ variant: string }>({
-  name: 'auth-scheme-variant',
-  clause: 'auth.scheme-variants',
   description: 'Records whether "bearer <API_KEY>" and "Bearer  <API_KEY>" are taken for the valid key',
   judge(exchange, { variant }) {
     return acceptedOrRefused(exchange, variant, (status) => status >= 200 && status < 300);
@@ -65,8 +58,6 @@ export const authSchemeVariant = defineCheck<{ variant: string }>({
 });
 
 export const authWwwAuthenticate = defineCheck({
-  name: 'auth-www-authenticate',
-  clause: 'auth.www-authenticate',
   description: 'A 401 carries a WWW-Authenticate challenge',
   judge(exchange) {
     if (exchange.response?.status !== 401) return NOT_APPLICABLE;
@@ -77,12 +68,10 @@ export const authWwwAuthenticate = defineCheck({
 });
 
 export const authAliasNotServed = defineCheck<{ alias: string }>({
-  name: 'auth-alias-not-served',
-  clause: 'auth.required',
   description: 'Without credentials, another spelling of GET /v1/pets (a trailing slash, upper case, a doubled slash) serves no listing, and HEAD /v1/pets or /v1/pets/{petId} no 2xx',
   judge(exchange, { alias }) {
     const status = exchange.response?.status;
-    if (status === undefined) return NOT_APPLICABLE;
+    if (alias === undefined || status === undefined) return NOT_APPLICABLE;
     if (status < 200 || status > 299) return PASS;
     // A HEAD has no body to look at; its 2xx says the GET would have been served (RFC 9110 §9.3.2).
     if (exchange.request.method === 'HEAD') return fail(`no 2xx for ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
@@ -92,3 +81,12 @@ export const authAliasNotServed = defineCheck<{ alias: string }>({
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const AUTH_CHECKS = {
+  'auth.required': combine(auth401, authAliasNotServed),
+  'auth.error-body': auth401Body,
+  'auth.valid-key-accepted': authValidKeyAccepted,
+  'auth.scheme-variants': authSchemeVariant,
+  'auth.www-authenticate': authWwwAuthenticate,
+} as const;

@@ -1,7 +1,7 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Refusable, type Verdict } from './types.ts';
+import { combine, defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Refusable, type Verdict } from './types.ts';
 
 /** A response exists; otherwise the check that meets a transport failure fails with it. */
 export function transportVerdict(exchange: Exchange): Verdict | undefined {
@@ -53,8 +53,6 @@ function bodyIsJson(exchange: Exchange, env: JudgeEnv, status: number): boolean 
 }
 
 export const jsonContentType = defineCheck({
-  name: 'json-content-type',
-  clause: 'json.content-type',
   description: 'A response with a body the contract shows as JSON labels it Content-Type: application/json',
   judge(exchange, { env }) {
     const response = exchange.response;
@@ -72,8 +70,6 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * networked-transmitted JSON text." The suite's decoder drops one, so the other checks still judge the body.
  */
 export const jsonNoBom = defineCheck({
-  name: 'json-no-bom',
-  clause: 'json.content-type',
   description: 'A JSON body does not start with a byte-order mark (RFC 8259 §8.1)',
   judge(exchange, { env }) {
     const response = exchange.response;
@@ -86,8 +82,6 @@ export const jsonNoBom = defineCheck({
 
 /** RFC 8259 §4: with a name repeated, which value a client keeps depends on its parser. */
 export const jsonUniqueNames = defineCheck({
-  name: 'json-unique-names',
-  clause: 'json.unique-names',
   description: 'The names within each object of a JSON body are unique (RFC 8259 §4)',
   judge(exchange) {
     const body = jsonBody(exchange);
@@ -99,8 +93,6 @@ export const jsonUniqueNames = defineCheck({
 });
 
 export const errorShape = defineCheck({
-  name: 'error-shape',
-  clause: 'errors.shape',
   description: 'A 4xx or 5xx other than 401 carries an Error body',
   judge(exchange, { env }) {
     const status = exchange.response?.status;
@@ -110,8 +102,6 @@ export const errorShape = defineCheck({
 });
 
 export const errorStatusField = defineCheck({
-  name: 'error-status-field',
-  clause: 'errors.status-field',
   description: 'An Error body states the HTTP status it came with',
   judge(exchange) {
     const status = exchange.response?.status;
@@ -126,8 +116,6 @@ export const errorStatusField = defineCheck({
 });
 
 export const noServerError = defineCheck({
-  name: 'no-5xx',
-  clause: 'errors.no-5xx',
   description: 'No request the suite sends is answered with 5xx',
   judge(exchange) {
     const status = exchange.response?.status;
@@ -218,3 +206,12 @@ export function nfcVerdict(actual: unknown, sent: unknown, what: string): Verdic
   if (typeof sent !== 'string' || !returnedAsNfc(actual, sent)) return NOT_APPLICABLE;
   return { outcome: 'observe', value: `${what} returned normalised to Unicode NFC (canonically equivalent to the one sent)` };
 }
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const COMMON_CLAUSE_CHECKS = {
+  'json.content-type': combine(jsonContentType, jsonNoBom),
+  'json.unique-names': jsonUniqueNames,
+  'errors.shape': errorShape,
+  'errors.status-field': errorStatusField,
+  'errors.no-5xx': noServerError,
+} as const;

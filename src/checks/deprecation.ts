@@ -1,5 +1,6 @@
 import { describeResponse, header, type Exchange } from '../http/exchange.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+import { earliestRemoval, earliestRemovalText, mayBeRemoved } from '../contract/removal.ts';
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
@@ -77,30 +78,8 @@ export function deprecationHeaderProblems(exchange: Exchange): string[] {
   return problems;
 }
 
-const UTC_PLUS_14_MS = 14 * 3_600_000;
-
-/**
- * The first moment a removal scheduled for a day (given as its 00:00Z) may happen. The spec names a
- * day and no zone (§4.3, §9): the day begins first at UTC+14, 14 hours before it does in UTC. Until
- * then it is the day before everywhere, and the operation must work; from then on it may be gone.
- */
-export function earliestRemoval(removal: Date): Date {
-  return new Date(removal.getTime() - UTC_PLUS_14_MS);
-}
-
-/** earliestRemoval to the minute, ISO 8601: 2030-12-04T10:00Z. */
-export function earliestRemovalText(removal: Date): string {
-  return earliestRemoval(removal).toISOString().replace(':00.000Z', 'Z');
-}
-
-/** Whether the clock has reached the first moment the removal may happen (see earliestRemoval). */
-export function mayBeRemoved(now: Date, removal: Date): boolean {
-  return now >= earliestRemoval(removal);
-}
 
 export const deprecationOperational = defineCheck<{ removal: Date; id: string }>({
-  name: 'deprecation-operational',
-  clause: 'deprecation.operational',
   description: 'Until its removal day begins anywhere (UTC+14), GET /pets/{id} of a listed animal answers 200',
   judge(exchange, { env, removal, id }) {
     if (mayBeRemoved(env.now, removal)) return NOT_APPLICABLE;
@@ -110,8 +89,6 @@ export const deprecationOperational = defineCheck<{ removal: Date; id: string }>
 });
 
 export const deprecationHeadersWellFormed = defineCheck({
-  name: 'deprecation-headers-well-formed',
-  clause: 'deprecation.headers-well-formed',
   description: 'Deprecation, Sunset and Link headers, when present, follow RFC 9745, RFC 8594 and RFC 8288',
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
@@ -121,8 +98,6 @@ export const deprecationHeadersWellFormed = defineCheck({
 });
 
 export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
-  name: 'deprecation-sunset-not-early',
-  clause: 'deprecation.sunset-not-early',
   description: 'A Sunset header is not earlier than the announced removal date',
   judge(exchange, { removal }) {
     const sunset = header(exchange, 'sunset');
@@ -135,8 +110,6 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
 });
 
 export const deprecationSignals = defineCheck({
-  name: 'deprecation-signals',
-  clause: 'deprecation.signals',
   description: 'Records which of Deprecation, Sunset and Link the deprecated operation sends',
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
@@ -146,8 +119,6 @@ export const deprecationSignals = defineCheck({
 });
 
 export const deprecationAfterRemoval = defineCheck<{ removal: Date }>({
-  name: 'deprecation-after-removal',
-  clause: 'deprecation.after-removal',
   description: 'With the clock past the start of the removal day at UTC+14, records whether GET /pets/{id} is still served',
   judge(exchange, { env, removal }) {
     const status = exchange.response?.status;
@@ -155,3 +126,12 @@ export const deprecationAfterRemoval = defineCheck<{ removal: Date }>({
     return { outcome: 'observe', value: status === 200 ? 'still served' : `answered ${status}` };
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const DEPRECATION_CHECKS = {
+  'deprecation.operational': deprecationOperational,
+  'deprecation.headers-well-formed': deprecationHeadersWellFormed,
+  'deprecation.sunset-not-early': deprecationSunsetNotEarly,
+  'deprecation.signals': deprecationSignals,
+  'deprecation.after-removal': deprecationAfterRemoval,
+} as const;

@@ -9,8 +9,6 @@ import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
  * from the listing only by another status is then no evidence either way.
  */
 export const get200Pet = defineCheck<{ expected: Record<string, unknown>; statusMayChange?: boolean }>({
-  name: 'get-200-pet',
-  clause: 'get.200-pet',
   description: 'GET /pets/{id} of an existing animal answers 200 with that Pet',
   judge(exchange, { env, expected, statusMayChange }) {
     if (exchange.response?.status !== 200) return fail(`200 with ${stringifyJson(expected)}`, describeResponse(exchange));
@@ -33,8 +31,6 @@ const LAG_BOUNDS_MS = [50, 100, 250, 500, 1000, 2000];
  * and `lagMs` come from the retries of src/suite/read-lag.ts.
  */
 export const getReadLag = defineCheck<{ misses: number; lagMs: number; heldMs?: number }>({
-  name: 'get-read-lag',
-  clause: 'get.read-lag',
   description: 'Records whether an animal just created or listed is found by the first GET /pets/{id}, or only after a 404',
   judge(exchange, { misses, lagMs, heldMs = 0 }) {
     if (exchange.response?.status !== 200) return NOT_APPLICABLE;
@@ -46,8 +42,6 @@ export const getReadLag = defineCheck<{ misses: number; lagMs: number; heldMs?: 
 });
 
 export const getUnknown404 = defineCheck<{ id: string }>({
-  name: 'get-unknown-404',
-  clause: 'get.unknown-404',
   description: 'GET /pets/{id} of an id no animal has answers 404',
   judge(exchange, { id }) {
     const status = exchange.response?.status;
@@ -62,11 +56,17 @@ export const getUnknown404 = defineCheck<{ id: string }>({
 });
 
 export const getMalformedId = defineCheck<{ id: string }>({
-  name: 'get-malformed-id',
-  clause: 'get.malformed-id',
   description: 'GET /pets/{id} with an id that is not an int64 answers 4xx (the Error shape is judged apart)',
   judge(exchange, { id }) {
     const status = exchange.response?.status ?? 0;
     return status >= 400 && status < 500 && status !== 401 ? PASS : fail(`a 4xx for petId ${JSON.stringify(id)}`, describeResponse(exchange));
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const GET_CHECKS = {
+  'get.200-pet': get200Pet,
+  'get.read-lag': getReadLag,
+  'get.unknown-404': getUnknown404,
+  'get.malformed-id': getMalformedId,
+} as const;

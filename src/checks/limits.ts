@@ -1,12 +1,10 @@
 import { header } from '../http/exchange.ts';
 import { defineCheck, NOT_APPLICABLE, quoted } from './types.ts';
 
-/** What rate-limit-seen records of an answer other than 429; the run's collector adds the 429s the client waited out. */
+/** What limits.rate-limit records of an answer other than 429; the run's collector adds the 429s the client waited out. */
 export const NO_429_JUDGED = 'no 429 reached the suite';
 
 export const rateLimitSeen = defineCheck({
-  name: 'rate-limit-seen',
-  clause: 'limits.rate-limit',
   description: 'Records a 429 that outlasted the retries, and whether it carried Retry-After',
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
@@ -15,3 +13,8 @@ export const rateLimitSeen = defineCheck({
     return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const LIMITS_CHECKS = {
+  'limits.rate-limit': rateLimitSeen,
+} as const;

@@ -19,8 +19,6 @@ function atMost(exchange: Exchange, max: number, what: string): Verdict {
 }
 
 export const list200Pets = defineCheck({
-  name: 'list-200-pets',
-  clause: 'list.200-pets',
   description: 'GET /pets with the valid key and valid parameters answers 200 with Pets',
   judge(exchange, { env }) {
     if (exchange.response?.status !== 200) return fail('200 with an array of Pet', describeResponse(exchange));
@@ -29,30 +27,22 @@ export const list200Pets = defineCheck({
 });
 
 export const listLimitRespected = defineCheck<{ limit: number }>({
-  name: 'list-limit-respected',
-  clause: 'list.limit-respected',
   description: 'A listing holds at most limit animals',
   judge: (exchange, { limit }) => atMost(exchange, limit, `limit=${limit}`),
 });
 
 export const listLimitDefault = defineCheck({
-  name: 'list-limit-default',
-  clause: 'list.limit-default',
   description: 'Without limit, a listing holds at most the default of 20',
   judge: (exchange) => atMost(exchange, 20, 'limit omitted, default 20'),
 });
 
 /** `query`: the query string sent, as it is to be shown ("?limit=0&status=sold", "no query"). */
 export const listLimitMax = defineCheck<{ query: string }>({
-  name: 'list-limit-max',
-  clause: 'list.limit-max',
   description: 'A listing never holds more than 100 animals',
   judge: (exchange, { query }) => atMost(exchange, 100, `${query}, maximum 100`),
 });
 
 export const listLimitAccepted = defineCheck<{ limit: number }>({
-  name: 'list-limit-accepted',
-  clause: 'list.limit-bounds-accepted',
   description: 'Every limit from 1 to 100 is answered with 200',
   judge(exchange, { limit }) {
     return exchange.response?.status === 200 ? PASS : fail(`200 for limit=${limit}`, describeResponse(exchange));
@@ -60,8 +50,6 @@ export const listLimitAccepted = defineCheck<{ limit: number }>({
 });
 
 export const listFullPage = defineCheck<{ limit: number; known: number }>({
-  name: 'list-full-page',
-  clause: 'list.full-page',
   description: 'A page holds min(limit, animals known to exist) animals',
   judge(exchange, { limit, known }) {
     const list = items(exchange);
@@ -73,8 +61,6 @@ export const listFullPage = defineCheck<{ limit: number; known: number }>({
 });
 
 export const listStatusFilter = defineCheck<{ status: string }>({
-  name: 'list-status-filter',
-  clause: 'list.status-filter',
   description: 'With status=S every animal listed has status S',
   judge(exchange, { status }) {
     const list = items(exchange);
@@ -87,8 +73,6 @@ export const listStatusFilter = defineCheck<{ status: string }>({
 });
 
 export const listInvalidQuery = defineCheck<{ query: string }>({
-  name: 'list-invalid-query',
-  clause: 'list.invalid-query',
   description: 'An invalid query value is refused with a 4xx (GET /pets lists no error status for it), or answered with 200 and a listing within bounds',
   judge(exchange, { query }) {
     const status = exchange.response?.status;
@@ -100,8 +84,6 @@ export const listInvalidQuery = defineCheck<{ query: string }>({
 });
 
 export const listInvalidQueryHandling = defineCheck<{ query: string }>({
-  name: 'list-invalid-query-handling',
-  clause: 'list.invalid-query-handling',
   description: 'Records whether invalid query values are rejected or tolerated',
   judge(exchange, { query }) {
     const status = exchange.response?.status;
@@ -109,3 +91,16 @@ export const listInvalidQueryHandling = defineCheck<{ query: string }>({
     return { outcome: 'observe', value: status === 200 ? 'tolerated with 200' : status >= 400 && status < 500 ? `rejected with ${status}` : `answered ${status}`, detail: query };
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const LIST_CHECKS = {
+  'list.200-pets': list200Pets,
+  'list.limit-respected': listLimitRespected,
+  'list.limit-default': listLimitDefault,
+  'list.limit-max': listLimitMax,
+  'list.limit-bounds-accepted': listLimitAccepted,
+  'list.full-page': listFullPage,
+  'list.status-filter': listStatusFilter,
+  'list.invalid-query': listInvalidQuery,
+  'list.invalid-query-handling': listInvalidQueryHandling,
+} as const;

@@ -1,7 +1,7 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
-import { defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
+import { combine, defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 /** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
 const ISO_UTC = [
@@ -32,8 +32,6 @@ function message(exchange: Exchange): Record<string, unknown> | undefined {
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
 export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
-  name: 'messages-accepted',
-  clause: 'messages.accepted',
   description: 'A valid message is answered with 2xx and id, message, status and createdAt strings (a text the spec does not guarantee may be refused with 400)',
   judge(exchange, { env, refusable }) {
     if (refusedAsAllowed(exchange, refusable)) return PASS;
@@ -48,8 +46,6 @@ export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
  * submission as the one before (§4.5 says nothing of duplicates).
  */
 export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, string> }>({
-  name: 'messages-id-unique',
-  clause: 'messages.id-unique',
   description: 'No two different messages get the same id',
   judge(exchange, { text, seen }) {
     const id = message(exchange)?.id;
@@ -66,8 +62,6 @@ export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, st
 
 /** A message field that is no string is messages.accepted's to fail (its schema), not this check's. */
 export const messagesEcho = defineCheck<{ text: string }>({
-  name: 'messages-echo',
-  clause: 'messages.echo',
   description: 'The message field echoes the submitted text exactly',
   judge(exchange, { env, text }) {
     const body = message(exchange);
@@ -77,8 +71,6 @@ export const messagesEcho = defineCheck<{ text: string }>({
 });
 
 export const messagesStatusQueued = defineCheck({
-  name: 'messages-status-queued',
-  clause: 'messages.status-queued',
   description: 'The status of a new message is "queued" (a status that is no string is messages.accepted\'s to fail)',
   judge(exchange, { env }) {
     const body = message(exchange);
@@ -88,8 +80,6 @@ export const messagesStatusQueued = defineCheck({
 });
 
 export const messagesCreatedAt = defineCheck({
-  name: 'messages-created-at',
-  clause: 'messages.created-at',
   description: 'createdAt is an ISO 8601 timestamp in UTC',
   judge(exchange) {
     const body = message(exchange);
@@ -101,8 +91,6 @@ export const messagesCreatedAt = defineCheck({
 });
 
 export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
-  name: 'messages-created-at-recent',
-  clause: 'messages.created-at-recent',
   description: 'createdAt is within five minutes of the request',
   judge(exchange, { sentAt }) {
     const value = message(exchange)?.createdAt;
@@ -115,27 +103,22 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
 });
 
 export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
-  name: 'messages-text-constraints',
-  clause: 'messages.text-constraints',
   description: 'Records which message texts outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
+    if (refusable === undefined) return NOT_APPLICABLE;
     return acceptedOrRefused(exchange, `message ${refusable.why}`, isSuccess);
   },
 });
 
 export const messagesTextNormalized = defineCheck<{ text: string }>({
-  name: 'messages-text-normalized',
-  clause: 'messages.text-constraints',
   description: 'Records a message text a 2xx returns in Unicode NFC where the one sent was not',
   judge(exchange, { text }) {
-    const body = message(exchange);
+    const body = text === undefined ? undefined : message(exchange);
     return body ? nfcVerdict(body.message, text, 'message') : NOT_APPLICABLE;
   },
 });
 
 export const messagesInvalid400 = defineCheck<{ rule: string }>({
-  name: 'messages-invalid-400',
-  clause: 'messages.invalid-400',
   description: 'Invalid JSON, a missing message, or a content type other than application/json give 400',
   judge(exchange, { rule }) {
     return exchange.response?.status === 400 ? PASS : fail(`400 for a request that breaks "${rule}"`, describeResponse(exchange));
@@ -143,8 +126,6 @@ export const messagesInvalid400 = defineCheck<{ rule: string }>({
 });
 
 export const messagesNonString = defineCheck<{ rule: string }>({
-  name: 'messages-non-string',
-  clause: 'messages.non-string',
   description: 'A message field that is not a string is refused with 400',
   judge(exchange, { rule }) {
     return exchange.response?.status === 400 ? PASS : fail(`400 for "${rule}"`, describeResponse(exchange));
@@ -152,11 +133,23 @@ export const messagesNonString = defineCheck<{ rule: string }>({
 });
 
 export const messagesSuccessStatus = defineCheck({
-  name: 'messages-success-status',
-  clause: 'messages.success-status',
   description: 'Records the 2xx status the message operation answers with',
   judge(exchange) {
     const status = exchange.response?.status ?? 0;
     return status >= 200 && status < 300 ? { outcome: 'observe', value: String(status) } : NOT_APPLICABLE;
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const MESSAGES_CHECKS = {
+  'messages.accepted': messagesAccepted,
+  'messages.id-unique': messagesIdUnique,
+  'messages.echo': messagesEcho,
+  'messages.status-queued': messagesStatusQueued,
+  'messages.created-at': messagesCreatedAt,
+  'messages.created-at-recent': messagesCreatedAtRecent,
+  'messages.text-constraints': combine(messagesTextConstraints, messagesTextNormalized),
+  'messages.invalid-400': messagesInvalid400,
+  'messages.non-string': messagesNonString,
+  'messages.success-status': messagesSuccessStatus,
+} as const;

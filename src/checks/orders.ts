@@ -47,8 +47,6 @@ export function readsAsUnrouted(orders: Exchange, { unrouted, again }: OrdersCon
 }
 
 export const ordersExists = defineCheck<OrdersControl>({
-  name: 'orders-exists',
-  clause: 'orders.exists',
   description: 'GET /store/orders with the valid key is answered neither 405 nor the 404 of a path nothing routes',
   judge(exchange, control) {
     const { unrouted } = control;
@@ -64,8 +62,6 @@ export const ordersExists = defineCheck<OrdersControl>({
 });
 
 export const ordersAccess = defineCheck<OrdersControl>({
-  name: 'orders-access',
-  clause: 'orders.access',
   description: 'Records what GET /store/orders answers the valid key: a 403 (the key\'s account denied the operation), or a 404 of its own, included',
   judge(exchange, control) {
     const status = exchange.response?.status;
@@ -77,3 +73,9 @@ export const ordersAccess = defineCheck<OrdersControl>({
     return { outcome: 'observe', value: status === 403 ? 'refused to the valid key (403)' : `answered ${status}` };
   },
 });
+
+/** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+export const ORDERS_CHECKS = {
+  'orders.exists': ordersExists,
+  'orders.access': ordersAccess,
+} as const;

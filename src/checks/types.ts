@@ -27,10 +27,8 @@ export interface Refusable {
   tooLong: boolean;
 }
 
+/** Verifies one clause of spec/clauses.yaml; the registry keys it by that clause's id. */
 export interface Check<Ctx = object> {
-  name: string;
-  /** The clause id in spec/clauses.yaml this check verifies. */
-  clause: string;
   description: string;
   judge(exchange: Exchange, ctx: Ctx & { env: JudgeEnv }): Verdict;
 }
@@ -38,6 +36,23 @@ export interface Check<Ctx = object> {
 /** Keeps the context type of each check for the registry's typed lookup. */
 export function defineCheck<Ctx = object>(check: Check<Ctx>): Check<Ctx> {
   return check;
+}
+
+const RANK: Record<Verdict['outcome'], number> = { 'n/a': 0, pass: 1, observe: 2, fail: 3 };
+
+/**
+ * One clause judged on two sides (e.g. what is refused, and how what is accepted comes back): each
+ * part is given the context and is n/a where its own fields are absent; the verdict is the gravest.
+ */
+export function combine<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
+  return {
+    description: `${a.description}; ${b.description}`,
+    judge(exchange, ctx) {
+      const first = a.judge(exchange, ctx as A & { env: JudgeEnv });
+      const second = b.judge(exchange, ctx as B & { env: JudgeEnv });
+      return RANK[second.outcome] > RANK[first.outcome] ? second : first;
+    },
+  };
 }
 
 export const PASS: Verdict = { outcome: 'pass' };

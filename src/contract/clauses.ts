@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fromPackage } from '../paths.ts';
 import { parse as parseYaml } from 'yaml';
-import type { Level } from '../report/model.ts';
 import { cached } from './cache.ts';
+
+/** MUST fails the run, SHOULD warns, OBSERVE records an open choice where the spec is silent. */
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
 
 export interface Clause {
   id: string;

@@ -1,8 +1,8 @@
 /** The result of one conformance run: what every report writer reads. */
 
-import type { Clause } from '../contract/clauses.ts';
+import type { Clause, Level } from '../contract/clauses.ts';
 
-export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
+export type { Level };
 
 /**
  * pass/fail/warn/skip judge the server; partial: nothing failed, but the evidence fell short of what

@@ -148,11 +148,11 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
 }
 
 /**
- * rate-limit-seen judges only the answers that reached the suite; the 429s (and 503s with
+ * limits.rate-limit judges only the answers that reached the suite; the 429s (and 503s with
  * Retry-After) the client retried never do, so the run's counts replace its "none reached" note.
  */
 function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable: number): void {
-  const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks.find((c) => c.check === 'rate-limit-seen');
+  const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks.find((c) => c.check === 'limits.rate-limit');
   if (!check || (rateLimited === 0 && unavailable === 0)) return;
   const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
   const judged = (check.note?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);

@@ -1,4 +1,4 @@
-import { mayBeRemoved } from '../checks/deprecation.ts';
+import { mayBeRemoved } from '../contract/removal.ts';
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 import type { SuiteConfig } from '../suite/config.ts';

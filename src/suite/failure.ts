@@ -7,9 +7,9 @@ import type { Exchange } from '../http/exchange.ts';
 export class ConformanceFailures extends Error {
   override name = 'ConformanceFailures';
   constructor(
-    readonly failures: { check: string; clause: string; expected: string; actual: string }[],
+    readonly failures: { clause: string; expected: string; actual: string }[],
     readonly exchange: Exchange,
   ) {
-    super(failures.map((f) => `${f.clause} (${f.check})\n  Expected: ${f.expected}\n  Actual:   ${f.actual}`).join('\n'));
+    super(failures.map((f) => `${f.clause}\n  Expected: ${f.expected}\n  Actual:   ${f.actual}`).join('\n'));
   }
 }

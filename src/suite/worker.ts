@@ -1,6 +1,5 @@
 import { inject } from 'vitest';
-import type { Clause } from '../contract/clauses.ts';
-import type { Level } from '../report/model.ts';
+import type { Clause, Level } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 import { createValidators } from '../contract/validator.ts';
 import { HttpClient } from '../http/client.ts';

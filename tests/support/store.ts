@@ -1,10 +1,10 @@
-import type { Exchange } from '../http/exchange.ts';
-import { jsonBody, jsonObject } from '../http/exchange.ts';
-import { isInt, stringifyJson } from '../json/lossless.ts';
-import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './categories.ts';
-import { readAfterWrite } from './read-lag.ts';
 import type fc from 'fast-check';
-import type { Scenario } from './scenario.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { jsonBody, jsonObject } from '../../src/http/exchange.ts';
+import { isInt, stringifyJson } from '../../src/json/lossless.ts';
+import { readAfterWrite } from '../../src/suite/read-lag.ts';
+import type { Scenario } from '../../src/suite/scenario.ts';
+import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './categories.ts';
 
 export type Pet = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ function letters(index: number): string {
 
 /**
  * A plain valid NewPet for set-up requests (the generators vary inputs; set-up need not), under one
- * of the categoryIds the target is known to accept (src/suite/categories.ts).
+ * of the categoryIds the target is known to accept (./categories.ts).
  */
 export function plainPet(index: number, status: string | undefined, categoryIds: readonly CategoryId[]): Pet {
   const pet: Pet = { name: `Pet ${letters(index)}`, categoryId: categoryAt(categoryIds, index) };
@@ -52,7 +52,7 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, num
     const send = () => s.send('listPets', { query: `limit=${limit}&status=${status}` });
     // A page short of animals just created is listed again while the window lasts, as a search index may trail the writes.
     const { exchange } = await readAfterWrite(s.ctx, 'listPets', send, (page) => (listed(page)?.length ?? want) < want);
-    s.check(exchange, { 'list-200-pets': {}, 'list-status-filter': { status }, 'list-full-page': { limit, known } });
+    s.verify(exchange, { 'list.200-pets': {}, 'list.status-filter': { status }, 'list.full-page': { limit, known } });
   }
 }
 
@@ -66,7 +66,7 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
   for (const status of statuses) {
     const exchange = await s.send('listPets', { query: `limit=100&status=${status}` });
     // Recorded, not thrown: a listing that breaks Pet in one field must not keep the filter and the limits from being judged.
-    s.check(exchange, { 'list-200-pets': {} });
+    s.verify(exchange, { 'list.200-pets': {} });
     let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
     const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
     const known = missing > 0 ? await knownCategories(s) : undefined;
@@ -75,7 +75,7 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
       const pets = Array.from({ length: missing }, (_, i) => plainPet(have + i, status, known.ids));
       const batch = pets.map((pet) => s.send('createPet', { body: stringifyJson(pet) }));
       for (const [i, created] of (await Promise.all(batch)).entries()) {
-        s.check(created, { 'create-201-pet': { category: categoryBasis(known, pets[i]!.categoryId) } });
+        s.verify(created, { 'create.201-pet': { category: categoryBasis(known, pets[i]!.categoryId) } });
         // A 429 judges nothing, and creates nothing.
         if (createdBody(created)) have++;
       }
@@ -92,11 +92,11 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
 export function checkInvalidQueries(s: Scenario, label: string, cases: readonly fc.Arbitrary<{ rule: string; text: string }>[], options: { runs?: number } = {}): Promise<boolean> {
   return s.everyCase(label, cases, {
     send: (query) => s.send('listPets', { query: query.text }),
-    judge: (query, exchange) =>
-      s.judge(exchange, {
-        'list-invalid-query': { query: `${query.rule}: ?${query.text}` },
-        'list-invalid-query-handling': { query: query.rule },
-        'list-limit-max': { query: `?${query.text}` },
+    receive: (query, exchange) =>
+      s.require(exchange, {
+        'list.invalid-query': { query: `${query.rule}: ?${query.text}` },
+        'list.invalid-query-handling': { query: query.rule },
+        'list.limit-max': { query: `?${query.text}` },
       }),
   }, options);
 }

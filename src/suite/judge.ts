@@ -1,0 +1,105 @@
+import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
+import type { Verdict } from '../checks/types.ts';
+import type { Level } from '../contract/clauses.ts';
+import { isNoEvidence, type Exchange } from '../http/exchange.ts';
+import { isSelected } from './selection.ts';
+import type { WorkerContext } from './worker.ts';
+
+/** The checks to judge an exchange with, each with the context it needs, keyed by clause id. */
+export type Judgements = { [N in CheckName]?: ContextOf<N> };
+
+/** One check's verdict on an exchange, other than n/a. */
+export interface Judged {
+  name: CheckName;
+  level: Level;
+  verdict: Exclude<Verdict, { outcome: 'n/a' }>;
+  /** The value of the clause's `minimum.each` field this verdict covers (e.g. the status a filter was judged on). */
+  covers?: string;
+}
+
+/** What judging one exchange concluded; nothing is recorded yet (see Recorder). */
+export interface Verdicts {
+  verdicts: Judged[];
+  /** Checks a request not sent, or cut short, kept from judging: no evidence either way. */
+  unjudged: CheckName[];
+  /** Checks a 429 kept from judging (rate limits are not shown, §8). */
+  rateLimited: CheckName[];
+}
+
+export interface JudgeOptions {
+  /** Also judge with the checks applied to every exchange (default true). */
+  common?: boolean;
+  /** Checks not judged with this clock (a scenario's `removal` side). */
+  excluded?: ReadonlyMap<CheckName, string>;
+  /** The scenario's own checks: the one a request that got no answer fails, when its judgements name none. */
+  declared?: readonly CheckName[];
+}
+
+/** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
+const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['limits.rate-limit']);
+
+/** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
+export function clauseGate(ctx: WorkerContext, clauseId: string): { selected: boolean; level: Level } {
+  let gate = ctx.gates.get(clauseId);
+  if (!gate) {
+    const clause = ctx.clauses.get(clauseId);
+    if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
+    gate = { selected: isSelected(clause, ctx.config.only, ctx.config.skip), level: clause.level };
+    ctx.gates.set(clauseId, gate);
+  }
+  return gate;
+}
+
+/**
+ * Judges one exchange with the named checks, then the common ones, without recording anything.
+ * A request that got no answer yields one MUST failure (see transportVerdict); one not sent or cut
+ * short, no verdict at all.
+ */
+export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgements, options: JudgeOptions = {}): Verdicts {
+  const excluded = options.excluded ?? new Map<CheckName, string>();
+  const names = Object.keys(judgements) as CheckName[];
+  if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
+  const judged = names.filter((name) => clauseGate(ctx, name).selected && !excluded.has(name));
+  const result: Verdicts = { verdicts: [], unjudged: [], rateLimited: [] };
+  if (isNoEvidence(exchange)) {
+    result.unjudged = judged;
+    return result;
+  }
+  if (exchange.failure) {
+    const failed = transportVerdict(ctx, exchange, names, options.declared ?? [], excluded);
+    if (failed) result.verdicts.push(failed);
+    return result;
+  }
+  // Rate limits are not shown (§8): a 429 that outlasted the retries says nothing about the rest.
+  const rateLimited = exchange.response?.status === 429;
+  for (const name of judged) {
+    if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
+      result.rateLimited.push(name);
+      continue;
+    }
+    const judgement = (judgements as Record<string, object | undefined>)[name];
+    const verdict = getCheck(name).judge(exchange, judgement ? { ...judgement, env: ctx.env } : ctx.envOnly);
+    if (verdict.outcome === 'n/a') continue;
+    const each = ctx.clauses.get(name)?.minimum?.each;
+    const covers = each && judgement ? (judgement as Record<string, unknown>)[each.field] : undefined;
+    result.verdicts.push({ name, level: clauseGate(ctx, name).level, verdict, ...(covers === undefined ? {} : { covers: String(covers) }) });
+  }
+  return result;
+}
+
+/**
+ * A request that got no answer fails one MUST check: the first of the judgement's own, else the
+ * first the scenario declares, else a common one (errors.no-5xx only when nothing else is judged).
+ */
+function transportVerdict(ctx: WorkerContext, exchange: Exchange, names: readonly CheckName[], declared: readonly CheckName[], excluded: ReadonlyMap<CheckName, string>): Judged | undefined {
+  const failure = exchange.failure!;
+  const judgedMust = (name: CheckName) => {
+    const { selected, level } = clauseGate(ctx, name);
+    return selected && level === 'MUST' && !excluded.has(name);
+  };
+  const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
+  const name = names.filter(own).find(judgedMust) ?? declared.filter(own).find(judgedMust) ?? names.find(judgedMust);
+  if (!name) return undefined;
+  const elapsed = failure.kind === 'timeout' ? ` (given up after ${Math.round(exchange.durationMs)} ms)` : '';
+  return { name, level: 'MUST', verdict: { outcome: 'fail', expected: 'an HTTP response', actual: `${failure.kind}: ${failure.message}${elapsed}` } };
+}

@@ -1,0 +1,64 @@
+import { COMMON_CHECKS, type CheckName } from '../checks/registry.ts';
+import { clockAgainst, mayBeRemoved, removalOf } from '../contract/removal.ts';
+import type { WorkerContext } from './worker.ts';
+
+export interface ScenarioOptions {
+  /** The checks this scenario judges (clause ids), besides the common ones applied to every exchange. */
+  checks: readonly CheckName[];
+  /** Creates pets or sends messages: skipped where writes are not allowed. */
+  writes?: boolean;
+  /** Talks to the message operation: skipped when its base URL is not configured. */
+  messages?: boolean;
+  /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
+  deprecated?: string;
+  /**
+   * Checks that apply on one side of a deprecated operation's removal date only (§9): `before`
+   * ones are skipped once the clock is past it, `after` ones until then; the dry run reads the same.
+   */
+  removal?: { operationId: string; before?: readonly CheckName[]; after?: readonly CheckName[] };
+}
+
+export interface ScenarioPlan {
+  /**
+   * Its selected checks, the common ones included (they judge every exchange a scenario makes), each
+   * with why it would be skipped, if it would.
+   */
+  checks: { check: string; clause: string; skipReason?: string }[];
+}
+
+function clockOf(ctx: WorkerContext): { now: string; given: boolean } {
+  return { now: ctx.config.now, given: ctx.config.nowGiven };
+}
+
+/** Why the whole scenario is skipped with these settings: every reason that applies, or undefined. */
+export function skipReason(ctx: WorkerContext, options: ScenarioOptions): string | undefined {
+  const reasons: string[] = [];
+  if (options.writes && !ctx.config.writes) reasons.push(ctx.config.writesReason ?? 'writes are not allowed');
+  const deprecated = options.deprecated;
+  const removal = deprecated ? removalOf(ctx.contract, deprecated) : undefined;
+  if (deprecated && removal && mayBeRemoved(ctx.env.now, removal)) reasons.push(clockAgainst(clockOf(ctx), removal, deprecated));
+  if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
+  return reasons.length > 0 ? reasons.join('; and ') : undefined;
+}
+
+/** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
+export function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<CheckName, string> {
+  const excluded = new Map<CheckName, string>();
+  const side = options.removal;
+  const removal = side ? removalOf(ctx.contract, side.operationId) : undefined;
+  if (!side || !removal) return excluded;
+  const past = mayBeRemoved(ctx.env.now, removal);
+  for (const name of (past ? side.before : side.after) ?? []) excluded.set(name, clockAgainst(clockOf(ctx), removal, side.operationId));
+  return excluded;
+}
+
+/** With --dry-run: what a scenario would judge, and why a check would be skipped. */
+export function planOf(declared: readonly CheckName[], selected: (name: CheckName) => boolean, reason: string | undefined, excluded: ReadonlyMap<CheckName, string>): ScenarioPlan {
+  const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
+  return {
+    checks: checks.map((check) => {
+      const why = reason ?? excluded.get(check);
+      return why === undefined ? { check, clause: check } : { check, clause: check, skipReason: why };
+    }),
+  };
+}

@@ -1,0 +1,190 @@
+import fc from 'fast-check';
+import { stringifyJson } from '../json/lossless.ts';
+import type { FailureEvidence } from '../report/model.ts';
+import { ConformanceFailures } from './failure.ts';
+import { onReadWaiting, waitingReads } from './read-lag.ts';
+import type { WorkerContext } from './worker.ts';
+
+/**
+ * A property body in two steps: `send` makes the requests for one input (one at a time) and
+ * `receive` judges what came back without sending anything, so the next inputs' requests can be on
+ * the wire meanwhile. Inputs must not depend on each other's answers.
+ */
+export interface Probe<T, R> {
+  send: (value: T) => Promise<R>;
+  receive: (value: T, result: R) => void;
+}
+
+export type PropertyBody<T, R> = ((value: T) => Promise<void>) | Probe<T, R>;
+
+export class BudgetExhausted extends Error {
+  override name = 'BudgetExhausted';
+  constructor() {
+    super('the run budget (--max-duration) ran out before this scenario');
+  }
+}
+
+type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path'>) => void;
+
+const PROPERTY_BUDGET_MS = 30_000;
+
+/** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
+const MAX_INPUTS_WAITING = 64;
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Runs a scenario's fast-check properties: seeded from the run's seed, pipelined where given a Probe, failures shrunk and recorded. */
+export class PropertyRunner {
+  constructor(
+    private readonly ctx: WorkerContext,
+    private readonly title: string,
+    private readonly recordFailures: RecordFailures,
+  ) {}
+
+  private get config() {
+    return this.ctx.config;
+  }
+
+  /**
+   * Runs a property whose body sends and judges. A MUST failure is shrunk, recorded with its
+   * counterexample, seed and path, and the scenario goes on; returns whether it held. Given a Probe
+   * instead of a body, the inputs are pipelined (see runPipelined).
+   */
+  async property<T, R>(label: string, arbitrary: fc.Arbitrary<T>, body: PropertyBody<T, R>, options: { runs?: number; examples?: T[] } = {}): Promise<boolean> {
+    const remaining = this.config.deadline - Date.now();
+    if (remaining <= 0) throw new BudgetExhausted();
+    const sequential = typeof body === 'function' ? body : async (value: T) => body.receive(value, await body.send(value));
+    const examples = options.examples ?? [];
+    const runs = options.runs ?? this.config.runs;
+    const seed = this.seedOf(label);
+    const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
+    // Edge values first, outside fast-check: its `examples` would map each value back through the
+    // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
+    // Given a Probe, they lead the same pipeline as the sampled inputs, still one at a time and
+    // whatever the time limit, but reads waiting out a lag wait side by side.
+    if (typeof body !== 'function') {
+      const failure = await this.runPipelined([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], body, Date.now() + timeLimit, examples.length);
+      if (!failure) return true;
+      if (failure.index >= examples.length) {
+        // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
+        const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
+        if (replayLimit > 0 && !(await this.checkProperty(arbitrary, sequential, runs, seed, replayLimit))) return false;
+      }
+      this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), seed: this.config.seed });
+      return false;
+    }
+    for (const example of examples) {
+      try {
+        await sequential(example);
+      } catch (error) {
+        if (!(error instanceof ConformanceFailures)) throw error;
+        this.recordFailures(error, { counterexample: stringifyJson(example), seed: this.config.seed });
+        return false;
+      }
+    }
+    return runs === 0 || this.checkProperty(arbitrary, sequential, runs, seed, timeLimit);
+  }
+
+  /**
+   * One small property per case (e.g. per rule an invalid input can break), so every case is
+   * visited whatever the random draw (`runs` draws of each; by default a fifth of --runs); returns whether all held.
+   */
+  async everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: PropertyBody<T, R>, options: { runs?: number } = {}): Promise<boolean> {
+    const runs = options.runs ?? Math.max(1, Math.ceil(this.config.runs / 5));
+    let held = true;
+    for (const [index, arbitrary] of cases.entries()) {
+      const name = `${label} #${index}`;
+      // A case of few values (an fc.constant) would send the same request again and again: each once.
+      const drawn = fc.sample(arbitrary, { seed: this.seedOf(name), numRuns: runs });
+      const distinct = [...new Map(drawn.map((value) => [stringifyJson(value), value])).values()];
+      const plan = distinct.length < drawn.length ? { runs: 0, examples: distinct } : { runs };
+      held = (await this.property(name, arbitrary, body, plan)) && held;
+    }
+    return held;
+  }
+
+  /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
+  private seedOf(label: string): number {
+    return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
+  }
+
+  private async checkProperty<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, runs: number, seed: number, timeLimit: number): Promise<boolean> {
+    const details = await fc.check(fc.asyncProperty(arbitrary, body), {
+      numRuns: runs,
+      seed,
+      interruptAfterTimeLimit: timeLimit,
+      markInterruptAsFailure: false,
+    });
+    if (!details.failed) return true;
+    const error = details.errorInstance;
+    if (!(error instanceof ConformanceFailures)) throw error;
+    this.recordFailures(error, {
+      counterexample: details.counterexample ? stringifyJson(details.counterexample[0]) : undefined,
+      // The run's seed: `--seed` with it regenerates this property's inputs (its own seed derives from it).
+      seed: this.config.seed,
+      path: details.counterexamplePath ?? undefined,
+    });
+    return false;
+  }
+
+  /**
+   * Keeps pipelineDepth inputs' requests on the wire (never more than --concurrency) and judges each
+   * answer, in input order, while the next ones are out: the judging no longer waits for the
+   * network, nor the network for the judging. The first `examples` values (edge values) go one at a
+   * time, as they did before they joined the pipeline, and whatever `stopAt` says. An input whose
+   * read waits out a lag (src/suite/read-lag.ts) holds no request on the wire meanwhile, so the next
+   * inputs go out, up to MAX_INPUTS_WAITING of them ahead. Returns the first MUST failure, its input
+   * and the input's index; every request sent is awaited before it returns.
+   */
+  private async runPipelined<T, R>(values: T[], probe: Probe<T, R>, stopAt: number, examples = 0): Promise<{ error: ConformanceFailures; value: T; index: number } | undefined> {
+    const depth = this.config.pipelineDepth;
+    const inFlight: Promise<R>[] = [];
+    let sent = 0;
+    let answered = 0;
+    const launch = () => {
+      const pending = probe.send(values[sent++]!);
+      // Awaited in turn; until then a rejection must not count as unhandled.
+      pending.catch(() => undefined);
+      inFlight.push(pending);
+    };
+    const more = () => sent < values.length && (sent < examples || Date.now() < stopAt);
+    const room = () => inFlight.length - waitingReads(this.ctx) < (answered < examples ? 1 : depth) && inFlight.length < depth + MAX_INPUTS_WAITING;
+    const fill = () => {
+      while (room() && more()) launch();
+    };
+    const stopListening = onReadWaiting(this.ctx, fill);
+    try {
+      fill();
+      for (let i = 0; inFlight.length; i++) {
+        let result: R;
+        try {
+          result = await inFlight.shift()!;
+        } catch (error) {
+          await Promise.allSettled(inFlight);
+          throw error;
+        }
+        answered++;
+        fill();
+        // undici writes a request on a reused connection in the next check phase: let it go out first.
+        if (inFlight.length) await new Promise<void>((resolve) => setImmediate(resolve));
+        try {
+          probe.receive(values[i]!, result);
+        } catch (error) {
+          await Promise.allSettled(inFlight);
+          if (error instanceof ConformanceFailures) return { error, value: values[i]!, index: i };
+          throw error;
+        }
+      }
+      return undefined;
+    } finally {
+      stopListening();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { Authorization, OutgoingRequest } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { SuiteConfig } from './config.ts';
+import type { WorkerContext } from './worker.ts';
+
+export interface SendOptions {
+  path?: Record<string, string>;
+  /** Raw query string, sent as written (so invalid values stay invalid). */
+  query?: string;
+  body?: string;
+  /** null: send no Content-Type. Default application/json when there is a body. */
+  contentType?: string | null;
+  /** null: send no Authorization. Default: the valid key. */
+  authorization?: Authorization | null;
+  /** Absolute URL instead of the operation's (e.g. a Location header). */
+  url?: string;
+  /** Instead of the operation's method (e.g. HEAD). */
+  method?: string;
+}
+
+/** Per route template, a pattern its paths match (a base URL's prefix before it). */
+const ROUTE_PATTERNS = new Map<string, RegExp>();
+
+/** `GET /v1/pets/{petId}` for the operation's template, else the method and the path as sent (an alias probe). */
+function routeOf(method: string, template: string, url: string): string {
+  let path = template;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return `${method} ${template}`;
+  }
+  let pattern = ROUTE_PATTERNS.get(template);
+  if (!pattern) {
+    pattern = new RegExp(`${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+    ROUTE_PATTERNS.set(template, pattern);
+  }
+  return `${method} ${pattern.test(path) ? template : path}`;
+}
+
+/** The Authorization §5 shows, with the key as curl lines and reports show it. */
+export function validAuthorization(config: Pick<SuiteConfig, 'apiKey'>): Authorization {
+  return { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' };
+}
+
+/** The URL of an operation on the base URL its server is configured with. */
+export function operationUrl(ctx: WorkerContext, operationId: string, path: Record<string, string> = {}, query?: string): string {
+  const op = ctx.contract.operations[operationId];
+  if (!op) throw new Error(`no operation ${operationId}`);
+  const base = op.server === 'messages' ? ctx.config.messagesBaseUrl : `${ctx.config.baseUrl}/v1`;
+  if (!base) throw new Error(`no base URL configured for ${operationId}`);
+  const filled = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ''));
+  return `${base}${filled}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Builds an operation's request (the valid key unless told otherwise) and sends it through the
+ * worker's one client; `route` is the operation it counts against (its method and route template).
+ */
+export async function sendOperation(ctx: WorkerContext, operationId: string, options: SendOptions = {}): Promise<{ exchange: Exchange; route: string }> {
+  const op = ctx.contract.operations[operationId];
+  if (!op) throw new Error(`no operation ${operationId}`);
+  // identity: with no Accept-Encoding a server may pick any coding, and the bodies are judged as sent.
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Encoding': 'identity' };
+  const contentType = options.contentType === undefined ? (options.body === undefined ? null : 'application/json') : options.contentType;
+  if (contentType !== null) headers['Content-Type'] = contentType;
+  const request: OutgoingRequest = {
+    method: options.method ?? op.method,
+    url: options.url ?? operationUrl(ctx, operationId, options.path, options.query),
+    headers,
+  };
+  const authorization = options.authorization === undefined ? validAuthorization(ctx.config) : options.authorization;
+  if (authorization) request.authorization = authorization;
+  if (options.body !== undefined) request.body = options.body;
+  const base = op.server === 'messages' ? '' : '/v1';
+  request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
+  const exchange = await ctx.client.send(request);
+  exchange.operationId = operationId;
+  return { exchange, route: request.operation };
+}
