@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { operation, parameterSchema, type Contract } from '../src/contract/model.ts';
+import { limitBounds, operation, parameterSchema, type Contract } from '../src/contract/model.ts';
+
+export { limitBounds };
 
 export interface QueryInput {
   /** The query string as sent, e.g. `limit=5&status=sold`; empty for none. */
@@ -13,22 +15,13 @@ export interface InvalidQuery {
   text: string;
 }
 
-function limitSchema(contract: Contract) {
-  const schema = parameterSchema(operation(contract, 'listPets'), 'limit');
-  return { min: schema.minimum ?? 1, max: schema.maximum ?? Number.MAX_SAFE_INTEGER, fallback: Number(schema.default) };
-}
-
 function statusEnum(contract: Contract): string[] {
   return (parameterSchema(operation(contract, 'listPets'), 'status').enum ?? []).map(String);
 }
 
-export function limitBounds(contract: Contract): { min: number; max: number; fallback: number } {
-  return limitSchema(contract);
-}
-
 /** Valid limit values, both bounds drawn often. */
 export function validLimit(contract: Contract): fc.Arbitrary<number> {
-  const { min, max } = limitSchema(contract);
+  const { min, max } = limitBounds(contract);
   return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
 }
 
@@ -52,7 +45,7 @@ export function invalidQuery(contract: Contract): fc.Arbitrary<InvalidQuery> {
 
 /** The invalid query rules one by one, so a suite visits each. */
 export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery>[] {
-  const { min, max } = limitSchema(contract);
+  const { min, max } = limitBounds(contract);
   const limit = (rule: string, value: string): InvalidQuery => ({ rule, text: `limit=${encodeURIComponent(value)}` });
   const fixed: [string, string][] = [
     [`limit below the minimum ${min}`, String(min - 1)],

@@ -7,14 +7,15 @@ import type { BlockedBy } from '../src/report/model.ts';
 import { scenario, type Judgements, type Scenario } from '../src/suite/scenario.ts';
 import { categoryBasis, knownCategories } from './support/categories.ts';
 import { createdBody, listed, petIdText, plainPet, type Pet } from './support/store.ts';
+import { removalOf } from '../src/contract/removal.ts';
 
 // Not one of them is a decimal int64; forms a lenient parser might read as a number (1e3, 0x10) are left out.
 const MALFORMED_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '12abc', '%20'];
 
 function removal(s: Scenario): Date {
-  const deprecation = s.contract.deprecations.find((d) => d.operationId === 'getPet');
-  if (!deprecation) throw new Error('the contract marks no removal date for getPet');
-  return new Date(deprecation.removal);
+  const date = removalOf(s.contract, 'getPet');
+  if (!date) throw new Error('the contract marks no removal date for getPet');
+  return date;
 }
 
 /**

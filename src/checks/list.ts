@@ -1,4 +1,5 @@
 import { describeResponse, jsonBody } from '../http/exchange.ts';
+import { limitBounds } from '../contract/model.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
@@ -32,18 +33,24 @@ export const listLimitRespected = defineCheck<{ limit: number }>({
 });
 
 export const listLimitDefault = defineCheck({
-  description: 'Without limit, a listing holds at most the default of 20',
-  judge: (exchange) => atMost(exchange, 20, 'limit omitted, default 20'),
+  description: 'Without limit, a listing holds at most the default (20)',
+  judge(exchange, { env }) {
+    const { fallback } = limitBounds(env.contract);
+    return atMost(exchange, fallback, `limit omitted, default ${fallback}`);
+  },
 });
 
 /** `query`: the query string sent, as it is to be shown ("?limit=0&status=sold", "no query"). */
 export const listLimitMax = defineCheck<{ query: string }>({
-  description: 'A listing never holds more than 100 animals',
-  judge: (exchange, { query }) => atMost(exchange, 100, `${query}, maximum 100`),
+  description: 'A listing never holds more than the maximum limit (100) animals',
+  judge(exchange, { query, env }) {
+    const { max } = limitBounds(env.contract);
+    return atMost(exchange, max, `${query}, maximum ${max}`);
+  },
 });
 
 export const listLimitAccepted = defineCheck<{ limit: number }>({
-  description: 'Every limit from 1 to 100 is answered with 200',
+  description: 'Every limit from the minimum to the maximum (1 to 100) is answered with 200',
   judge(exchange, { limit }) {
     return exchange.response?.status === 200 ? PASS : fail(`200 for limit=${limit}`, describeResponse(exchange));
   },

@@ -17,6 +17,16 @@ export interface Clause {
   basis?: string;
   /** The least evidence a pass needs besides a judged exchange on each of its operations. */
   minimum?: Minimum;
+  /** Its line in the server's profile (what it chose where the spec leaves a choice open). */
+  profile?: Profile;
+}
+
+export interface Profile {
+  title: string;
+  /** Shown for a pass (e.g. "present"); without it a pass shows nothing. */
+  pass?: string;
+  /** Shown for a warning; without it a warning shows nothing. */
+  warn?: string;
 }
 
 export interface Minimum {
@@ -50,6 +60,7 @@ export function parseClauses(text: string): Clause[] {
     if (!LEVELS.includes(clause.level)) throw new Error(`clause ${clause.id} has level ${clause.level}`);
     if (!/^\d+(\.\d+)*$/.test(String(clause.section))) throw new Error(`clause ${clause.id} has section ${clause.section}`);
     if (!clause.sentence || !clause.title || !clause.operations?.length) throw new Error(`clause ${clause.id} lacks a sentence, title or operations`);
+    if (clause.profile !== undefined && typeof clause.profile.title !== 'string') throw new Error(`clause ${clause.id}: profile needs a title`);
     const minimum = clause.minimum;
     if (minimum !== undefined) {
       if (clause.level === 'OBSERVE') throw new Error(`clause ${clause.id} is OBSERVE: it has no minimum to pass`);

@@ -47,6 +47,12 @@ export function operation(contract: Contract, id: string): Operation {
   return op;
 }
 
+/** GET /pets `limit` as the contract bounds it (§4.1, §8): its minimum, maximum and default. */
+export function limitBounds(contract: Contract): { min: number; max: number; fallback: number } {
+  const schema = parameterSchema(operation(contract, 'listPets'), 'limit');
+  return { min: schema.minimum ?? 1, max: schema.maximum ?? Number.MAX_SAFE_INTEGER, fallback: Number(schema.default) };
+}
+
 export function parameterSchema(op: Operation, name: string): SchemaObject {
   const parameter = op.parameters.find((p) => p.name === name);
   if (!parameter?.schema) throw new Error(`operation ${op.id} has no parameter ${name}`);

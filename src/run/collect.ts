@@ -2,7 +2,7 @@ import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
 import { addFailure, addWarning, capClauseFailures } from '../report/failures.ts';
 import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
-import { NO_429_JUDGED } from '../checks/limits.ts';
+import { rateLimitNote } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 import { shortfallsOf, type Coverage, type LeftOut } from './coverage.ts';
 
@@ -144,48 +144,26 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   noteWaitedOut(clauses, rateLimited, unavailable);
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
-  return { clauses, summary, capabilities: capabilities(clauses, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
+  return { clauses, summary, capabilities: capabilities(clauses, catalogue, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
 }
 
-/**
- * limits.rate-limit judges only the answers that reached the suite; the 429s (and 503s with
- * Retry-After) the client retried never do, so the run's counts replace its "none reached" note.
- */
+/** limits.rate-limit judges only the answers that reached the suite: the run's counts complete its note. */
 function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable: number): void {
-  const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks.find((c) => c.check === 'limits.rate-limit');
-  if (!check || (rateLimited === 0 && unavailable === 0)) return;
-  const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
-  const judged = (check.note?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);
-  check.note = [`${counted} met by the client, retried within the bounds (those that outlasted them are judged as they came)`, ...judged].join('; ');
+  const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks[0];
+  if (!check) return;
+  const note = rateLimitNote(check.note, { rateLimited, unavailable });
+  if (note !== undefined) check.note = note;
 }
 
-const PROFILE: { clause: string; title: string; pass?: string; warn?: string }[] = [
-  { clause: 'auth.www-authenticate', title: 'WWW-Authenticate on 401', pass: 'present', warn: 'absent' },
-  { clause: 'create.location', title: 'Location on 201', pass: 'present', warn: 'absent' },
-  { clause: 'auth.scheme-variants', title: 'The valid key as "bearer <API_KEY>" or after two spaces' },
-  { clause: 'deprecation.signals', title: 'Deprecation headers on GET /pets/{petId}' },
-  { clause: 'list.invalid-query-handling', title: 'Invalid limit or status' },
-  { clause: 'pet.default-status', title: 'Status given when omitted' },
-  { clause: 'create.unknown-fields', title: 'Unknown NewPet fields' },
-  { clause: 'create.content-type', title: 'A NewPet under another Content-Type, or none' },
-  { clause: 'create.name-constraints', title: 'Names beyond the core (3 to 12 ASCII letters in words)' },
-  { clause: 'create.category-constraints', title: 'categoryIds not known to name a category' },
-  { clause: 'orders.access', title: 'GET /store/orders for the valid key' },
-  { clause: 'messages.success-status', title: 'Message operation success status' },
-  { clause: 'messages.text-constraints', title: 'Message texts beyond the core (1 to 100 printable ASCII characters)' },
-  { clause: 'get.read-lag', title: 'GET /pets/{petId} of an animal just created or listed' },
-  { clause: 'deprecation.after-removal', title: 'GET /pets/{petId} after its removal date' },
-];
-
-/** Where the spec leaves a choice open, what this server chose. */
-function capabilities(clauses: ClauseResult[], { rateLimited, retryAfter, unavailable }: { rateLimited: number; retryAfter: string[]; unavailable: number }): Capability[] {
+/** Where the spec leaves a choice open, what this server chose (the clauses' `profile` in spec/clauses.yaml). */
+function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { rateLimited, retryAfter, unavailable }: { rateLimited: number; retryAfter: string[]; unavailable: number }): Capability[] {
   const found: Capability[] = [];
-  for (const entry of PROFILE) {
-    const clause = clauses.find((c) => c.id === entry.clause);
-    if (!clause || clause.outcome === 'skip') continue;
+  for (const { id, profile } of catalogue) {
+    const clause = clauses.find((c) => c.id === id);
+    if (!profile || !clause || clause.outcome === 'skip') continue;
     const value =
-      clause.outcome === 'pass' ? entry.pass : clause.outcome === 'warn' ? entry.warn : clause.checks.map((c) => c.note).filter(Boolean).join('; ');
-    if (value) found.push({ id: entry.clause, title: entry.title, value });
+      clause.outcome === 'pass' ? profile.pass : clause.outcome === 'warn' ? profile.warn : clause.checks.map((c) => c.note).filter(Boolean).join('; ');
+    if (value) found.push({ id: clause.id, title: profile.title, value });
   }
   found.push({
     id: 'limits.rate-limit',

@@ -1,4 +1,5 @@
 import type { Refusable } from '../../src/checks/types.ts';
+import { limitBounds } from '../../src/contract/model.ts';
 import { jsonBody } from '../../src/http/exchange.ts';
 import { exactInteger, isInt64, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
 import type { BlockedBy } from '../../src/report/model.ts';
@@ -85,7 +86,7 @@ export function knownCategories(s: Scenario): Promise<KnownCategories> {
 
 async function learn(s: Scenario): Promise<KnownCategories> {
   if (s.config.categoryIds.length) return { ids: s.config.categoryIds.map(exactInteger), source: 'setting' };
-  const listing = await s.send('listPets', { query: 'limit=100' });
+  const listing = await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}` });
   s.verify(listing, { 'list.200-pets': {} });
   const body = listing.response?.status === 200 ? jsonBody(listing) : undefined;
   const listed: CategoryId[] = [];

@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { jsonBody, jsonObject } from '../../src/http/exchange.ts';
+import { limitBounds } from '../../src/contract/model.ts';
 import { isInt, stringifyJson } from '../../src/json/lossless.ts';
 import { readAfterWrite } from '../../src/suite/read-lag.ts';
 import type { Scenario } from '../../src/suite/scenario.ts';
@@ -64,7 +65,7 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, num
 export async function ensurePets(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const status of statuses) {
-    const exchange = await s.send('listPets', { query: `limit=100&status=${status}` });
+    const exchange = await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}&status=${status}` });
     // Recorded, not thrown: a listing that breaks Pet in one field must not keep the filter and the limits from being judged.
     s.verify(exchange, { 'list.200-pets': {} });
     let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
@@ -87,7 +88,7 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
 
 /**
  * Sends every invalid query of `cases` (a rule broken and the query text) and judges each answer:
- * a refusal (a 4xx Error) or a page of at most 100 animals, never a 5xx.
+ * a refusal (a 4xx Error) or a page of at most the maximum limit, never a 5xx.
  */
 export function checkInvalidQueries(s: Scenario, label: string, cases: readonly fc.Arbitrary<{ rule: string; text: string }>[], options: { runs?: number } = {}): Promise<boolean> {
   return s.everyCase(label, cases, {
