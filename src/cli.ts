@@ -405,6 +405,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       runs: settings.runs,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
+      scenarios: collected.scenarios.map(({ title, startedAt, ms, requests }) => ({ title, atMs: startedAt - started, ms, requests })),
       now: settings.now.toISOString(),
       nowGiven: settings.nowGiven,
       failOn: settings.failOn,

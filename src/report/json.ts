@@ -152,6 +152,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ['runs', report.runs],
     ['startedAt', report.startedAt],
     ['durationMs', report.durationMs],
+    ['scenarios', report.scenarios?.map((s) => ordered([['title', s.title], ['atMs', s.atMs], ['ms', s.ms], ['requests', s.requests]]))],
     ['now', report.now],
     ['nowGiven', report.nowGiven],
     ['failOn', report.failOn],

@@ -163,6 +163,8 @@ export interface RunReport {
   /** ISO 8601 */
   startedAt: string;
   durationMs: number;
+  /** Each scenario that ran: its title, when it began (ms after the run's start), how long it took, and the requests it sent. */
+  scenarios?: ScenarioTiming[];
   /** The clock the suite judged dates by, ISO 8601. */
   now: string;
   /** Whether --now (or NOW) set `now`; else it is the time of the run (unset in reports older than this field). */
@@ -182,4 +184,11 @@ export interface RunReport {
   engineErrors: string[];
   verdict: 'pass' | 'fail';
   exitCode: number;
+}
+
+export interface ScenarioTiming {
+  title: string;
+  atMs: number;
+  ms: number;
+  requests: number;
 }

@@ -77,6 +77,8 @@ export interface Collected {
   capabilities: Capability[];
   engineErrors: string[];
   requests: number;
+  /** Each scenario that ran, when it began (epoch ms), how long it took and what it sent. */
+  scenarios: { title: string; startedAt: number; ms: number; requests: number }[];
 }
 
 export interface CollectOptions {
@@ -144,7 +146,8 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   noteWaitedOut(clauses, rateLimited, unavailable);
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
-  return { clauses, summary, capabilities: capabilities(clauses, catalogue, { rateLimited, retryAfter, unavailable }), engineErrors, requests };
+  const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
+  return { clauses, summary, capabilities: capabilities(clauses, catalogue, { rateLimited, retryAfter, unavailable }), engineErrors, requests, scenarios: timings };
 }
 
 /** limits.rate-limit judges only the answers that reached the suite: the run's counts complete its note. */

@@ -29,6 +29,9 @@ export interface ScenarioMeta {
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
+  /** When it began (epoch ms) and how long it took: where a run's time goes. */
+  startedAt?: number;
+  ms?: number;
 }
 
 declare module 'vitest' {
@@ -146,6 +149,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     if (!(name in CHECKS)) throw new Error(`scenario "${title}" names unknown check ${name}`);
   }
   test(title, { timeout: 0 }, async ({ task, skip }) => {
+    const startedAt = Date.now();
     const ctx = await workerContext();
     const recorder = new Recorder();
     const records = recorder.records;
@@ -161,6 +165,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       meta.rateLimited = ctx.client.stats.rateLimited - before.rateLimited;
       meta.unavailable = ctx.client.stats.unavailable - before.unavailable;
       meta.retryAfter = ctx.client.stats.retryAfterSeen.slice(before.retryAfterSeen);
+      meta.startedAt = startedAt;
+      meta.ms = Date.now() - startedAt;
     };
     if (declared.length === 0) {
       finish();

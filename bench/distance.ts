@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { meanInFlight, startDelayProxy } from './delay-proxy.ts';
+import { startReferenceProcess } from '../selftest/support/reference-process.ts';
+import { runCli } from '../selftest/support/run-cli.ts';
+
+// `npm run bench -- distance` (bench/distance.ts): a default run against the reference server in its own process, through a
+// proxy that adds 0, 20 and 60 ms to every answer (a staging server that far away). For each: the
+// wall time, requests, the mean number in flight, peak RSS, and the ratio to the critical path: the
+// start-up (the run's time minus its scenarios' at 0 ms added) plus the longest chain of dependent
+// requests times the round trip, the floor no scheduler can beat. The chain is measured, not
+// assumed: each scenario's time grows by its own chain length for every ms added, so the longest
+// chain is the largest growth per ms of a scenario between 0 ms and the largest delay.
+// Options: --delays=0,20,60 --repeat=3 (medians) --seed=1 --args='--concurrency 16'.
+execFileSync(process.execPath, [fileURLToPath(new URL('../bin/build.mjs', import.meta.url))], { stdio: 'inherit' });
+const KEY = 'bench-key-0123456789';
+const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const DELAYS = (option('delays') ?? '0,20,60').split(',').map(Number);
+const REPEAT = Number(option('repeat') ?? 3);
+const SEED = option('seed') ?? '1';
+const EXTRA = (option('args') ?? '').split(' ').filter(Boolean);
+
+interface Row {
+  delayMs: number;
+  wallMs: number;
+  requests: number;
+  inFlight: number;
+  peakRssMb: number;
+  /** Per scenario, its time (ms). */
+  scenarios: Map<string, number>;
+  /** From the first scenario's start to the last one's end (ms). */
+  active: number;
+  exitCode: number | null;
+}
+
+async function once(delayMs: number): Promise<Row> {
+  const server = await startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
+  const main = await startDelayProxy(server.baseUrl, delayMs);
+  const messages = await startDelayProxy(server.messagesBaseUrl, delayMs);
+  try {
+    const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
+    const report = result.report;
+    const wallMs = report?.durationMs ?? result.ms;
+    const spans = [...main.spans, ...messages.spans];
+    return {
+      delayMs,
+      wallMs,
+      requests: spans.length,
+      inFlight: meanInFlight(spans, wallMs),
+      peakRssMb: result.peakRssMb ?? 0,
+      scenarios: new Map((report?.scenarios ?? []).map((s) => [s.title, s.ms])),
+      active: report?.scenarios?.length ? Math.max(...report.scenarios.map((s) => s.atMs + s.ms)) - Math.min(...report.scenarios.map((s) => s.atMs)) : wallMs,
+      exitCode: result.code,
+    };
+  } finally {
+    await main.close();
+    await messages.close();
+    server.child.kill('SIGTERM');
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const rows: Row[] = [];
+for (const delayMs of DELAYS) {
+  const runs: Row[] = [];
+  for (let i = 0; i < REPEAT; i++) runs.push(await once(delayMs));
+  const mid = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
+  rows.push({ ...mid, peakRssMb: median(runs.map((r) => r.peakRssMb)) });
+  if (runs.some((r) => r.exitCode !== 0)) console.log(`warning: at ${delayMs} ms a run exited ${runs.map((r) => r.exitCode).join(', ')}`);
+}
+
+const base = rows.find((r) => r.delayMs === 0) ?? rows[0]!;
+const far = rows.reduce((a, b) => (b.delayMs > a.delayMs ? b : a));
+/** Per scenario, its time at no delay and its chain: round trips its time grows by for each ms added. */
+const chains = [...base.scenarios].map(([title, ms]) => ({ title, ms, chain: far.delayMs > base.delayMs ? Math.max(0, ((far.scenarios.get(title) ?? ms) - ms) / (far.delayMs - base.delayMs)) : 0 }));
+const overhead = base.wallMs - base.active;
+const floorAt = (delayMs: number) => overhead + Math.max(0, ...chains.map((c) => c.ms + c.chain * delayMs));
+const longest = chains.reduce((a, b) => (b.chain > a.chain ? b : a), { title: 'n/a', ms: 0, chain: 0 });
+console.log(`\nDistance table (seed ${SEED}, median of ${REPEAT}${EXTRA.length ? `, ${EXTRA.join(' ')}` : ''}):`);
+console.log(`longest chain: ${longest.chain.toFixed(0)} round trips (${longest.title}); start-up and reports ${Math.round(overhead)} ms`);
+console.log('| added | wall | vs 0 ms | requests | mean in flight | peak RSS | floor | wall / floor |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const row of rows) {
+  const floor = floorAt(row.delayMs);
+  console.log(
+    `| ${row.delayMs} ms | ${(row.wallMs / 1000).toFixed(1)} s | ${(row.wallMs / base.wallMs).toFixed(1)}× | ${row.requests} | ${row.inFlight.toFixed(1)} | ${Math.round(row.peakRssMb)} MB | ${(floor / 1000).toFixed(1)} s | ${(row.wallMs / floor).toFixed(1)}× |`,
+  );
+}
