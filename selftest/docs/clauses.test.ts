@@ -14,7 +14,7 @@ describe('docs/clauses.md', () => {
   it('groups the clauses under the spec headings, in section order, each with its level and quoted sentence', () => {
     const yaml = [
       'clauses:',
-      "  - { id: b.two, section: '4.10', level: SHOULD, title: Second, sentence: 'Line one.\n\n    | a | b |', operations: [listPets] }",
+      '  - { id: b.two, section: "4.10", level: SHOULD, title: Second, sentence: "Line one.\\n\\n| a | b |", operations: [listPets] }',
       "  - { id: a.one, section: '4.2', level: MUST, title: First, sentence: 'Quoted.', basis: 'RFC 1 §2', operations: [createPet] }",
       "  - { id: c.three, section: '9', level: OBSERVE, title: Third, sentence: 'Silent.', operations: [getPet] }",
     ].join('\n');
