@@ -8,7 +8,7 @@ import { OPTIONS, VARIABLES } from '../../src/config/settings.ts';
 import { PACKAGE_ROOT, fromPackage } from '../../src/paths.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { tempDir } from '../support/temp-dir.ts';
-import { makeMachine, runCompositeAction, standIn, type ActionFile, type ActionRun, type Machine } from './runner.ts';
+import { makeMachine, runCompositeAction, standIn, yamlBlocks, type ActionFile, type ActionRun, type Machine } from './runner.ts';
 
 const action = parseYaml(readFileSync(fromPackage('action.yml'), 'utf8')) as ActionFile;
 const steps = action.runs.steps;
@@ -80,6 +80,21 @@ describe('action.yml: what it declares', () => {
     expect(last.if).toMatch(/^always\(\)/);
     expect(last.run).toMatch(/exit "\$EXIT_CODE"/);
     expect(steps.find((step) => step.run?.includes('GITHUB_STEP_SUMMARY'))?.if).toMatch(/^always\(\)/);
+  });
+});
+
+describe('docs/ci/github-workflow.yml, the workflow the README shows', () => {
+  const text = readFileSync(fromPackage('docs', 'ci', 'github-workflow.yml'), 'utf8');
+  const workflow = parseYaml(text) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }> };
+  const step = Object.values(workflow.jobs).flatMap((job) => job.steps).find((s) => /\/animal-store-conformance@/.test(s.uses ?? ''));
+
+  it('is in the README as it is here', () => {
+    expect(yamlBlocks(readFileSync(fromPackage('README.md'), 'utf8'))).toContain(text);
+  });
+
+  it('uses the action with inputs it declares, the key from a secret', () => {
+    expect(Object.keys(step?.with ?? {}).filter((name) => !(name in action.inputs))).toEqual([]);
+    expect(step?.with?.['api-key']).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
   });
 });
 

@@ -225,3 +225,8 @@ export async function runCompositeAction(action: ActionFile, actionPath: string,
   const outputs = Object.fromEntries(Object.entries(action.outputs ?? {}).map(([name, output]) => [name, substitute(output.value, context)]));
   return { steps: records, outputs, summary, code };
 }
+
+/** The ```yaml blocks of a Markdown text, each as written (ending in a newline). */
+export function yamlBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
