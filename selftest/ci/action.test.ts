@@ -68,7 +68,7 @@ describe('action.yml: what it declares', () => {
     const uses = steps.filter((step) => step.uses);
     for (const step of uses) expect(step.uses).toMatch(/^actions\/[\w-]+@v\d+$/);
     const setup = uses.find((step) => step.uses?.startsWith('actions/setup-node@'));
-    expect(setup?.with?.['node-version']).toBe('${{ inputs.node-version }}');
+    expect(setup?.with).toEqual({ 'node-version': '${{ inputs.node-version }}', 'package-manager-cache': false });
     expect(steps.indexOf(setup!)).toBe(0);
     const upload = uses.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.if).toMatch(/^always\(\)/);

@@ -12,6 +12,12 @@ describe('the README and docs/', () => {
     expect(targets.filter((target) => !existsSync(join(PACKAGE_ROOT, dirname(page), target)))).toEqual([]);
   });
 
+  it("show a proxy, a gateway header and a private CA in the README's \"Pointing it at a real deployment\"", () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Pointing it at a real deployment'), readme.indexOf('\n## ', readme.indexOf('## Pointing it at a real deployment') + 3));
+    for (const setting of ['HTTPS_PROXY=', 'NO_PROXY=', 'EXTRA_HEADERS=', '--ca-file ']) expect(section).toContain(setting);
+  });
+
   it('keep the README short: the details live in docs/', () => {
     expect(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
   });
