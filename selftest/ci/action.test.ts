@@ -123,7 +123,7 @@ describe('action.yml: its shell steps, run in bash as a runner runs them', () =>
     expect(failed).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.outputs).toEqual({ 'exit-code': '0', reports: join(machine.workspace, 'app', 'reports') });
-    expect(readFileSync(npmLog, 'utf8')).toBe(`${PACKAGE_ROOT}\tci --no-audit --no-fund\n`);
+    expect(readFileSync(npmLog, 'utf8')).toBe(`${PACKAGE_ROOT}\tci --no-audit --no-fund --include=dev\n`);
     const summary = readFileSync(join(run.outputs.reports!, 'summary.md'), 'utf8');
     expect(summary.length).toBeGreaterThan(100);
     expect(run.summary).toBe(summary);
