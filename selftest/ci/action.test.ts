@@ -88,8 +88,10 @@ describe('docs/ci/github-workflow.yml, the workflow the README shows', () => {
   const workflow = parseYaml(text) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }> };
   const step = Object.values(workflow.jobs).flatMap((job) => job.steps).find((s) => /\/animal-store-conformance@/.test(s.uses ?? ''));
 
-  it('is in the README as it is here', () => {
-    expect(yamlBlocks(readFileSync(fromPackage('README.md'), 'utf8'))).toContain(text);
+  it('is in the README as it is here, beside the list of every input', () => {
+    const readme = readFileSync(fromPackage('README.md'), 'utf8');
+    expect(yamlBlocks(readme)).toContain(text);
+    expect(Object.keys(action.inputs).filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('uses the action with inputs it declares, the key from a secret', () => {
