@@ -1,16 +1,26 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { fromPackage } from '../../src/paths.ts';
+import { MATRIX_DOC, withMatrix } from './doc.ts';
 import { renderMatrix, runMatrix } from './matrix.ts';
 
-// `npm run matrix`: the CLI against every deviation of the reference server, as a table.
+// `npm run matrix`: the CLI against every deviation of the reference server, as a table, written to
+// reports/matrix.md and, for a whole matrix (no --only), into docs/fault-matrix.md.
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true } },
 });
 const started = performance.now();
-const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids: values.only ?? [] });
+const ids = values.only ?? [];
+const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids });
 const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
 await writeFile('reports/matrix.md', `${table}\n`);
-process.stderr.write(`wall ${((performance.now() - started) / 1000).toFixed(1)} s · written to reports/matrix.md\n`);
+const written = ['reports/matrix.md'];
+if (ids.length === 0) {
+  const doc = fromPackage(...MATRIX_DOC);
+  await writeFile(doc, withMatrix(await readFile(doc, 'utf8'), table));
+  written.push(MATRIX_DOC.join('/'));
+}
+process.stderr.write(`wall ${((performance.now() - started) / 1000).toFixed(1)} s · written to ${written.join(' and ')}\n`);
 process.stdout.write(`${table}\n`);
 process.exitCode = rows.every((row) => row.ok) ? 0 : 1;

@@ -2,7 +2,7 @@
  * Bounds on a JSON text, checked in one pass over it before it is parsed, so that no parser, schema
  * or check ever works on a body no real answer needs. A real answer is at most a page of 100 Pets
  * (a handful of members each, two levels deep) or an Error (three members); the bounds leave a
- * hundredfold room. README "Hostile answers" lists them.
+ * hundredfold room. docs/fault-matrix.md ("Hostile answers") lists them.
  */
 export interface JsonBounds {
   /** Arrays and objects open at once. */
