@@ -33,12 +33,12 @@ interface Row {
   exitCode: number | null;
 }
 
-async function once(delayMs: number): Promise<Row> {
+async function once(delayMs: number, schedule: string): Promise<Row> {
   const server = await startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
   const main = await startDelayProxy(server.baseUrl, delayMs);
   const messages = await startDelayProxy(server.messagesBaseUrl, delayMs);
   try {
-    const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
+    const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', '--schedule', schedule, ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
     const report = result.report;
     const wallMs = report?.durationMs ?? result.ms;
     const spans = [...main.spans, ...messages.spans];
@@ -61,29 +61,38 @@ async function once(delayMs: number): Promise<Row> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const rows: Row[] = [];
-for (const delayMs of DELAYS) {
+/** The median run of REPEAT at one delay and schedule. */
+async function medianRun(delayMs: number, schedule: string): Promise<Row> {
   const runs: Row[] = [];
-  for (let i = 0; i < REPEAT; i++) runs.push(await once(delayMs));
+  for (let i = 0; i < REPEAT; i++) runs.push(await once(delayMs, schedule));
+  if (runs.some((r) => r.exitCode !== 0)) console.log(`warning: at ${delayMs} ms (${schedule}) a run exited ${runs.map((r) => r.exitCode).join(', ')}`);
   const mid = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
-  rows.push({ ...mid, peakRssMb: median(runs.map((r) => r.peakRssMb)) });
-  if (runs.some((r) => r.exitCode !== 0)) console.log(`warning: at ${delayMs} ms a run exited ${runs.map((r) => r.exitCode).join(', ')}`);
+  return { ...mid, peakRssMb: median(runs.map((r) => r.peakRssMb)) };
 }
 
-const base = rows.find((r) => r.delayMs === 0) ?? rows[0]!;
-const far = rows.reduce((a, b) => (b.delayMs > a.delayMs ? b : a));
+const sequential: Row[] = [];
+const auto: Row[] = [];
+for (const delayMs of DELAYS) {
+  sequential.push(await medianRun(delayMs, 'sequential'));
+  auto.push(await medianRun(delayMs, 'auto'));
+}
+
+// The chains come from the sequential runs, where each scenario has the client to itself.
+const base = sequential.find((r) => r.delayMs === 0) ?? sequential[0]!;
+const far = sequential.reduce((a, b) => (b.delayMs > a.delayMs ? b : a));
 /** Per scenario, its time at no delay and its chain: round trips its time grows by for each ms added. */
 const chains = [...base.scenarios].map(([title, ms]) => ({ title, ms, chain: far.delayMs > base.delayMs ? Math.max(0, ((far.scenarios.get(title) ?? ms) - ms) / (far.delayMs - base.delayMs)) : 0 }));
 const overhead = base.wallMs - base.active;
 const floorAt = (delayMs: number) => overhead + Math.max(0, ...chains.map((c) => c.ms + c.chain * delayMs));
 const longest = chains.reduce((a, b) => (b.chain > a.chain ? b : a), { title: 'n/a', ms: 0, chain: 0 });
+const loopback = auto.find((r) => r.delayMs === 0) ?? auto[0]!;
 console.log(`\nDistance table (seed ${SEED}, median of ${REPEAT}${EXTRA.length ? `, ${EXTRA.join(' ')}` : ''}):`);
-console.log(`longest chain: ${longest.chain.toFixed(0)} round trips (${longest.title}); start-up and reports ${Math.round(overhead)} ms`);
-console.log('| added | wall | vs 0 ms | requests | mean in flight | peak RSS | floor | wall / floor |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const row of rows) {
+console.log(`longest chain: ${longest.chain.toFixed(0)} round trips (${longest.title.slice(0, 90)}); start-up and reports ${Math.round(overhead)} ms`);
+console.log('| added | one after another | side by side (default) | vs 0 ms | requests | mean in flight | peak RSS | floor | wall / floor |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const [i, row] of auto.entries()) {
   const floor = floorAt(row.delayMs);
   console.log(
-    `| ${row.delayMs} ms | ${(row.wallMs / 1000).toFixed(1)} s | ${(row.wallMs / base.wallMs).toFixed(1)}× | ${row.requests} | ${row.inFlight.toFixed(1)} | ${Math.round(row.peakRssMb)} MB | ${(floor / 1000).toFixed(1)} s | ${(row.wallMs / floor).toFixed(1)}× |`,
+    `| ${row.delayMs} ms | ${(sequential[i]!.wallMs / 1000).toFixed(1)} s | ${(row.wallMs / 1000).toFixed(1)} s | ${(row.wallMs / loopback.wallMs).toFixed(1)}× | ${row.requests} | ${row.inFlight.toFixed(1)} | ${Math.round(row.peakRssMb)} MB | ${(floor / 1000).toFixed(1)} s | ${(row.wallMs / floor).toFixed(1)}× |`,
   );
 }

@@ -29,7 +29,7 @@ await build({
 rmSync(from('../dist/tests'), { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: readdirSync(from('../tests')).filter((name) => name.endsWith('.test.ts')).map((name) => from(`../tests/${name}`)),
+  entryPoints: readdirSync(from('../tests')).filter((name) => name.endsWith('.test.ts') || name === 'sections.ts').map((name) => from(`../tests/${name}`)),
   outdir: from('../dist/tests'),
   splitting: true,
 });

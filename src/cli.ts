@@ -22,7 +22,7 @@ import { type BlockedBy, type Outcome, type RunReport } from './report/model.ts'
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import { enumValues, operationsLeftOut } from './run/coverage.ts';
-import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
+import { concurrencyFor, isRemote, pipelineDepth, type SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
 
@@ -376,7 +376,9 @@ async function run(settings: Settings, io: Io): Promise<number> {
       return 0;
     }
     const { roundTripMs } = await preflight(config, settings.keySource);
+    if (!settings.concurrencyGiven) config.concurrency = concurrencyFor(roundTripMs);
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
+    config.concurrent = settings.schedule === 'auto' ? isRemote(roundTripMs) : settings.schedule === 'concurrent';
     const proxy = proxyFor(new URL(target.baseUrl), config.network?.proxy);
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
     if (config.trailFile) await rm(config.trailFile, { force: true });

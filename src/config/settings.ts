@@ -33,10 +33,14 @@ export interface Settings {
   maxDurationMs: number;
   maxBodyBytes: number;
   concurrency: number;
+  /** Whether --concurrency (or CONCURRENCY) set it; else the run chooses it from the target's round trip. */
+  concurrencyGiven: boolean;
   workers: number;
   maxRps: number;
   reportsDir: string;
   failOn: 'must' | 'should';
+  /** auto: scenarios side by side against a target 5 ms or more away, one after another nearer. */
+  schedule: 'auto' | 'sequential' | 'concurrent';
   only: string[];
   skip: string[];
   baseline?: string;
@@ -77,7 +81,8 @@ export const OPTIONS = {
   timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
   'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
   'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
-  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8; properties keep 2 in flight, or this many against a target whose round trip is 5 ms or more)' },
+  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8, and against a target 5 ms or more away 0.4 per ms of its round trip, up to 32: there scenarios run side by side and properties keep this many in flight; nearer, 2)' },
+  schedule: { type: 'string', env: 'SCHEDULE', help: 'auto | sequential | concurrent: whether scenarios run side by side (default auto: when the target is 5 ms or more away)' },
   workers: { type: 'string', env: 'WORKERS', help: 'Test files run side by side (default 1; each more worker costs ~40 MB and helps only against a slow remote target)' },
   'max-rps': { type: 'string', env: 'MAX_RPS', help: 'Requests per second across the run (default: unlimited)' },
   reports: { type: 'string', env: 'REPORTS_DIR', help: 'Folder for junit.xml, report.json, report.html, summary.md (default reports)' },
@@ -264,6 +269,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const nowText = raw.now as string | undefined;
   const now = nowText ? new Date(nowText) : new Date();
   if (Number.isNaN(now.getTime())) throw new UsageError(`${setting('now')}: ${JSON.stringify(nowText)} is not an ISO 8601 date`);
+  const schedule = (raw.schedule as string | undefined) ?? 'auto';
+  if (schedule !== 'auto' && schedule !== 'sequential' && schedule !== 'concurrent') throw new UsageError(`${setting('schedule')}: expected auto, sequential or concurrent, got ${JSON.stringify(schedule)}`);
   const failOn = (raw['fail-on'] as string | undefined) ?? 'must';
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`${setting('fail-on')}: expected must or should, got ${JSON.stringify(failOn)}`);
   const seedText = raw.seed as string | undefined;
@@ -307,10 +314,12 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     maxDurationMs: whole('max-duration', 600_000, 1_000, 86_400_000),
     maxBodyBytes: whole('max-body', 4 * 1024 * 1024, 1024, 1024 ** 3),
     concurrency: whole('concurrency', 8, 1, 256),
+    concurrencyGiven: setting('concurrency') !== undefined,
     workers: whole('workers', 1, 1, 16),
     maxRps: whole('max-rps', 0, 0, 100_000),
     reportsDir: (raw.reports as string | undefined) ?? 'reports',
     failOn,
+    schedule,
     only: list(raw.only),
     skip: list(raw.skip),
     baseline: raw.baseline as string | undefined,

@@ -156,7 +156,8 @@ export class HttpClient {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
   }
 
-  async send(outgoing: OutgoingRequest): Promise<Exchange> {
+  /** `tally`: the caller's own counts (one scenario's, where several share the client), kept besides the client's. */
+  async send(outgoing: OutgoingRequest, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange> {
     let url: URL;
     try {
       url = new URL(outgoing.url);
@@ -170,6 +171,7 @@ export class HttpClient {
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
       if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
       const exchange = await this.sendOnce(outgoing, url, plan);
+      if (tally) tally.sent++;
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
       const retryAfter = exchange.response?.headers['retry-after'];
@@ -178,17 +180,22 @@ export class HttpClient {
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
-      if (status === 429) {
-        this.stats.rateLimited++;
-        if (retryAfter) this.stats.retryAfterSeen.push(retryAfter);
-      } else this.stats.unavailable++;
+      for (const stats of tally ? [this.stats, tally] : [this.stats]) {
+        if (status === 429) {
+          stats.rateLimited++;
+          if (retryAfter) stats.retryAfterSeen.push(retryAfter);
+        } else stats.unavailable++;
+      }
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
       const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
       if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || this.stats.waitedMs + wait > budget) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
-        if (status === 429) this.stats.gaveUp429++;
+        if (status === 429) {
+          this.stats.gaveUp429++;
+          if (tally) tally.gaveUp429++;
+        }
         return exchange;
       }
       this.stats.waitedMs += wait;

@@ -16,9 +16,14 @@ export interface SuiteRun {
 
 export type ProgressListener = (event: { title: string; state: string; done: number }) => void;
 
-/** The conformance tests as the build bundled them (dist/tests) while that is fresh, else their sources. */
-export function testFiles(): string[] {
-  return isFresh(PACKAGE_ROOT, 'dist/tests', BUNDLE_SOURCES.tests) ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
+/**
+ * The conformance tests as the build bundled them (dist/tests) while that is fresh, else their
+ * sources; `concurrent`: the one module that imports every section (tests/sections.ts).
+ */
+export function testFiles(concurrent = false): string[] {
+  const bundled = isFresh(PACKAGE_ROOT, 'dist/tests', BUNDLE_SOURCES.tests);
+  if (concurrent) return [bundled ? 'dist/tests/sections.js' : 'tests/sections.ts'];
+  return bundled ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
 }
 
 /** Runs the tests of tests/ through vitest, in-process, against the target the config names. */
@@ -35,13 +40,16 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
     {
       root: PACKAGE_ROOT,
       config: false,
-      include: testFiles(),
+      include: testFiles(config.concurrent),
       exclude: ['**/node_modules/**'],
       watch: false,
       reporters: [progress],
       provide: { suite: config },
       pool: 'threads',
       isolate: false,
+      // Far from the target, scenarios wait side by side; the one client caps what is in flight.
+      sequence: { concurrent: config.concurrent === true },
+      maxConcurrency: config.concurrent ? 64 : 1,
       maxWorkers: options.maxWorkers ?? 1,
       testTimeout: 0,
       hookTimeout: 30_000,

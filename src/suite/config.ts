@@ -18,8 +18,29 @@ export const REMOTE_ROUND_TRIP_MS = 5;
 
 /** How many requests a property keeps in flight, given the target's round trip in ms (undefined: not measured). */
 export function pipelineDepth(roundTripMs: number | undefined, concurrency: number): number {
-  const wanted = roundTripMs !== undefined && roundTripMs >= REMOTE_ROUND_TRIP_MS ? concurrency : PIPELINE_DEPTH;
+  const wanted = isRemote(roundTripMs) ? concurrency : PIPELINE_DEPTH;
   return Math.max(1, Math.min(wanted, concurrency));
+}
+
+/** Whether a target is far enough away that the run waits on it rather than works (see REMOTE_ROUND_TRIP_MS). */
+export function isRemote(roundTripMs: number | undefined): boolean {
+  return roundTripMs !== undefined && roundTripMs >= REMOTE_ROUND_TRIP_MS;
+}
+
+/** The default --concurrency on loopback and nearby; further away it grows with the round trip (see concurrencyFor). */
+export const DEFAULT_CONCURRENCY = 8;
+
+/** The most requests in flight the suite chooses by itself, however far the target. */
+const MAX_CHOSEN_CONCURRENCY = 32;
+
+/**
+ * The in-flight cap when --concurrency is not given: enough that a target `roundTripMs` away
+ * still gets about 400 requests a second (a run's ~1,000 requests in under 3 s of waiting), at
+ * least DEFAULT_CONCURRENCY and at most MAX_CHOSEN_CONCURRENCY.
+ */
+export function concurrencyFor(roundTripMs: number | undefined): number {
+  if (!isRemote(roundTripMs)) return DEFAULT_CONCURRENCY;
+  return Math.min(MAX_CHOSEN_CONCURRENCY, Math.max(DEFAULT_CONCURRENCY, Math.ceil(roundTripMs! * 0.4)));
 }
 
 /** What the CLI hands every test worker (through vitest's provide/inject). */
@@ -46,6 +67,11 @@ export interface SuiteConfig {
   concurrency: number;
   /** Requests a property keeps in flight: pipelineDepth() of the preflight's round trip. */
   pipelineDepth: number;
+  /**
+   * Scenarios, and the cases of an everyCase, run side by side (a target REMOTE_ROUND_TRIP_MS or
+   * more away): under the one client's in-flight cap, only true data dependencies wait.
+   */
+  concurrent?: boolean;
   maxRps: number;
   only: string[];
   skip: string[];

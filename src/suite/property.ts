@@ -98,15 +98,23 @@ export class PropertyRunner {
    */
   async everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: PropertyBody<T, R>, options: { runs?: number } = {}): Promise<boolean> {
     const runs = options.runs ?? Math.max(1, Math.ceil(this.config.runs / 5));
-    let held = true;
-    for (const [index, arbitrary] of cases.entries()) {
+    const one = (arbitrary: fc.Arbitrary<T>, index: number) => {
       const name = `${label} #${index}`;
       // A case of few values (an fc.constant) would send the same request again and again: each once.
       const drawn = fc.sample(arbitrary, { seed: this.seedOf(name), numRuns: runs });
       const distinct = [...new Map(drawn.map((value) => [stringifyJson(value), value])).values()];
       const plan = distinct.length < drawn.length ? { runs: 0, examples: distinct } : { runs };
-      held = (await this.property(name, arbitrary, body, plan)) && held;
+      return this.property(name, arbitrary, body, plan);
+    };
+    // The cases are independent: far from the target they wait side by side (the client caps what is in flight).
+    if (this.config.concurrent) {
+      const settled = await Promise.allSettled(cases.map(one));
+      const broken = settled.find((result) => result.status === 'rejected');
+      if (broken) throw broken.reason;
+      return settled.every((result) => result.status === 'fulfilled' && result.value);
     }
+    let held = true;
+    for (const [index, arbitrary] of cases.entries()) held = (await one(arbitrary, index)) && held;
     return held;
   }
 

@@ -1,4 +1,4 @@
-import type { Authorization, OutgoingRequest } from '../http/client.ts';
+import type { Authorization, ClientStats, OutgoingRequest } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
 import type { WorkerContext } from './worker.ts';
@@ -54,9 +54,10 @@ export function operationUrl(ctx: WorkerContext, operationId: string, path: Reco
 
 /**
  * Builds an operation's request (the valid key unless told otherwise) and sends it through the
- * worker's one client; `route` is the operation it counts against (its method and route template).
+ * worker's one client, counted in `tally` too; `route` is the operation it counts against (its
+ * method and route template).
  */
-export async function sendOperation(ctx: WorkerContext, operationId: string, options: SendOptions = {}): Promise<{ exchange: Exchange; route: string }> {
+export async function sendOperation(ctx: WorkerContext, operationId: string, options: SendOptions = {}, tally?: Omit<ClientStats, 'waitedMs'>): Promise<{ exchange: Exchange; route: string }> {
   const op = ctx.contract.operations[operationId];
   if (!op) throw new Error(`no operation ${operationId}`);
   // identity: with no Accept-Encoding a server may pick any coding, and the bodies are judged as sent.
@@ -73,7 +74,7 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
   if (options.body !== undefined) request.body = options.body;
   const base = op.server === 'messages' ? '' : '/v1';
   request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
-  const exchange = await ctx.client.send(request);
+  const exchange = await ctx.client.send(request, tally);
   exchange.operationId = operationId;
   return { exchange, route: request.operation };
 }

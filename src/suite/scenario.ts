@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import { test } from 'vitest';
 import { CHECKS, type CheckName } from '../checks/registry.ts';
 import { isRemoved } from '../contract/removal.ts';
+import type { ClientStats } from '../http/client.ts';
 import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
@@ -48,8 +49,8 @@ export class Scenario {
   private readonly properties: PropertyRunner;
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
-  /** 429s given up on before this scenario: the ones after it may explain a skip. */
-  private readonly gaveUp429AtStart: number;
+  /** What this scenario's own requests met (other scenarios may share the client side by side). */
+  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
 
@@ -62,7 +63,6 @@ export class Scenario {
     /** The checks the scenario declares, selected: where a request that got no answer is reported. */
     private readonly declared: readonly CheckName[] = [],
   ) {
-    this.gaveUp429AtStart = ctx.client.stats.gaveUp429;
     this.properties = new PropertyRunner(ctx, title, (error, replay) => recorder.recordFailures(error, replay));
   }
 
@@ -88,7 +88,7 @@ export class Scenario {
   }
 
   async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
-    const { exchange, route } = await sendOperation(this.ctx, operationId, options);
+    const { exchange, route } = await sendOperation(this.ctx, operationId, options, this.stats);
     if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
     return exchange;
   }
@@ -139,7 +139,7 @@ export class Scenario {
 
   /** Records why a declared check could not be judged here (e.g. too few animals to page), unless something bore on it. */
   skipCheck(name: CheckName, reason: string, blockedBy?: BlockedBy): void {
-    this.recorder.skip(name, reason, this.ctx.client.stats.gaveUp429 - this.gaveUp429AtStart, blockedBy);
+    this.recorder.skip(name, reason, this.stats.gaveUp429, blockedBy);
   }
 }
 
@@ -153,18 +153,19 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const ctx = await workerContext();
     const recorder = new Recorder();
     const records = recorder.records;
-    const before = { ...ctx.client.stats, retryAfterSeen: ctx.client.stats.retryAfterSeen.length };
     const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [], unavailable: 0 };
     task.meta.conformance = meta;
     const selected = (name: CheckName) => clauseGate(ctx, name).selected;
     const declared = options.checks.filter(selected);
     meta.declared = declared;
+    const excluded = clockExclusions(ctx, options);
+    const s = new Scenario(ctx, title, recorder, excluded, declared);
     const finish = () => {
       meta.checks = [...records.values()];
-      meta.requests = ctx.client.stats.sent - before.sent;
-      meta.rateLimited = ctx.client.stats.rateLimited - before.rateLimited;
-      meta.unavailable = ctx.client.stats.unavailable - before.unavailable;
-      meta.retryAfter = ctx.client.stats.retryAfterSeen.slice(before.retryAfterSeen);
+      meta.requests = s.stats.sent;
+      meta.rateLimited = s.stats.rateLimited;
+      meta.unavailable = s.stats.unavailable;
+      meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;
     };
@@ -174,7 +175,6 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       return;
     }
     const reason = skipReason(ctx, options);
-    const excluded = clockExclusions(ctx, options);
     if (ctx.config.plan) {
       meta.plan = planOf(declared, selected, reason, excluded);
       finish();
@@ -192,7 +192,6 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       skip(reason ?? 'the run budget ran out');
       return;
     }
-    const s = new Scenario(ctx, title, recorder, excluded, declared);
     try {
       await body(s);
     } catch (error) {

@@ -63,6 +63,17 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, num
  * count on (capped by what one page shows).
  */
 export async function ensurePets(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
+  // Scenarios that run side by side fill one after another: the later one finds the earlier one's animals.
+  const previous = FILLING.get(s.ctx) ?? Promise.resolve();
+  const filled = previous.then(() => fill(s, statuses, perStatus));
+  FILLING.set(s.ctx, filled.catch(() => undefined));
+  return filled;
+}
+
+/** Per worker, the fill under way (see ensurePets). */
+const FILLING = new WeakMap<object, Promise<unknown>>();
+
+async function fill(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const status of statuses) {
     const exchange = await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}&status=${status}` });
