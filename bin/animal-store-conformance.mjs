@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { freshBundle } from './fresh.mjs';
+import { importSources } from './from-sources.mjs';
 
 // A closed pipe (`| head`) ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -19,15 +20,8 @@ if (process.argv[2] === 'reference') {
 }
 
 async function runCli() {
-  // The bundle when it is fresh, else the sources through tsx (see fresh.mjs).
+  // The bundle when it is fresh, else the sources through tsx (see fresh.mjs, from-sources.mjs).
   const bundle = freshBundle('cli');
-  let main;
-  if (bundle) {
-    ({ main } = await import(bundle));
-  } else {
-    const { register } = await import('tsx/esm/api');
-    register();
-    ({ main } = await import('../src/cli.ts'));
-  }
+  const { main } = bundle ? await import(bundle) : await importSources('../src/cli.ts', 'dist/cli.js');
   process.exitCode = await main(process.argv.slice(2));
 }

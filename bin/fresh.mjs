@@ -104,8 +104,9 @@ export function isFresh(root, output, sources) {
 }
 
 /**
- * The bundle dist/NAME.js (npm run build, run on install) when it is fresh; else undefined, and the
- * caller runs the sources through tsx, so an edit takes effect without a build.
+ * The bundle dist/NAME.js (npm run build: run by npm ci in a clone, shipped in the package) when it is
+ * fresh; else undefined, and the caller runs the sources through tsx (from-sources.mjs), so an edit in
+ * a clone takes effect without a build. Neither needs esbuild.
  */
 export function freshBundle(name) {
   globalThis[DIGESTS] ??= new Map();

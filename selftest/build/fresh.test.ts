@@ -129,7 +129,7 @@ describe('npm run build in a copy of the package, its mtimes flattened as npm pa
     expect(freshness(root)).toEqual(everyOutput(true));
 
     // An edit the user would see: the CLI's --help. dist/ still holds the bundles of the old text.
-    const cli = join(root, 'src/cli.ts');
+    const cli = join(root, 'src/cli/help.ts');
     writeFileSync(cli, readFileSync(cli, 'utf8').replace("'Checks a deployment of the Animal Store Service", "'Checks (edited) a deployment of the Animal Store Service"));
     flatten(root);
     expect(freshness(root)).toEqual({ ...everyOutput(true), 'dist/cli.js': false, 'dist/tests': false });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { OPTIONS, VARIABLES } from '../../src/config/settings.ts';
+import { OPTIONS, VARIABLES } from '../../src/config/options.ts';
 import { PACKAGE_ROOT, fromPackage } from '../../src/paths.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { tempDir } from '../support/temp-dir.ts';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
-import { bypassesProxy, proxyFor, proxySecrets, shownProxy, type NetworkOptions } from '../../src/http/network.ts';
+import type { NetworkOptions } from '../../src/http/network-options.ts';
+import { bypassesProxy, proxyFor, proxySecrets, shownProxy } from '../../src/http/proxy.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { CERTS, startGateway, type Gateway } from '../support/gateway.ts';
 

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from '../errors.ts';
-import { proxySecrets, type NetworkOptions } from '../http/network.ts';
+import { proxySecrets } from '../http/proxy.ts';
+import type { NetworkOptions } from '../http/network-options.ts';
+import { resolveNetwork, type NetworkInput } from './network-settings.ts';
+import { DEFAULT_RUNS, OPTIONS, VARIABLES } from './options.ts';
 import { CappedReadError, readCapped } from './read-capped.ts';
-import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
-import { resolveNetwork, type NetworkInput } from './network.ts';
+import { baseUrl, categoryIds, integer, list } from './values.ts';
 
 export type TargetEnv = 'production' | 'staging' | 'local';
 
@@ -59,109 +61,7 @@ export interface Settings {
   targetNote?: string;
 }
 
-export const DEFAULT_RUNS = 25;
-
-/** Each setting once: its flag, its environment variable, and what it means (also the --help text). */
-export const OPTIONS = {
-  'base-url': { type: 'string', env: 'BASE_URL', help: 'Production base URL, without /v1 (none: the embedded reference server)' },
-  'staging-base-url': { type: 'string', env: 'STAGING_BASE_URL', help: 'Staging base URL, without /v1; used with --env staging (unset: --env staging checks BASE_URL)' },
-  'messages-base-url': { type: 'string', env: 'MESSAGES_BASE_URL', help: 'Base URL of the message operation (POST /messages)' },
-  'api-key-file': { type: 'string', env: 'API_KEY_FILE', help: 'Read the API key from this file (else API_KEY from the environment or .env)' },
-  env: { type: 'string', env: 'CONFORMANCE_ENV', help: 'production | staging (default: a loopback target runs everything, any other is production)' },
-  'allow-writes': { type: 'boolean', env: 'ALLOW_WRITES', help: 'Let checks that create pets or send messages run against production' },
-  'allow-insecure-http': { type: 'boolean', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http:// to a host that is not loopback' },
-  proxy: { type: 'string', help: 'Proxy for both hosts, e.g. http://user:pass@proxy:3128 (default: HTTPS_PROXY, HTTP_PROXY; NO_PROXY still applies)' },
-  header: { type: 'string', multiple: true, env: 'EXTRA_HEADERS', help: "Gateway header 'Name: value' sent to both hosts (repeatable; EXTRA_HEADERS: one per line); a secret like the key" },
-  'ca-file': { type: 'string', env: 'CA_FILE', help: 'PEM file of CA certificates trusted on top of the usual roots (a private CA)' },
-  'client-cert': { type: 'string', env: 'CLIENT_CERT', help: 'PEM client certificate for mutual TLS (with --client-key)' },
-  'client-key': { type: 'string', env: 'CLIENT_KEY', help: 'PEM private key of --client-cert (unencrypted)' },
-  runs: { type: 'string', env: 'RUNS', help: `fast-check runs per property (default ${DEFAULT_RUNS})` },
-  seed: { type: 'string', env: 'SEED', help: 'fast-check seed; printed on every run, replays it' },
-  now: { type: 'string', env: 'NOW', help: 'The clock dates are judged by, ISO 8601 (default: the current time)' },
-  timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
-  'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
-  'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
-  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8, and against a target 5 ms or more away 0.4 per ms of its round trip, up to 32: there scenarios run side by side and properties keep this many in flight; nearer, 2)' },
-  schedule: { type: 'string', env: 'SCHEDULE', help: 'auto | sequential | concurrent: whether scenarios run side by side (default auto: when the target is 5 ms or more away)' },
-  workers: { type: 'string', env: 'WORKERS', help: 'Test files run side by side (default 1; each more worker costs ~40 MB and helps only against a slow remote target)' },
-  'max-rps': { type: 'string', env: 'MAX_RPS', help: 'Requests per second across the run (default: unlimited)' },
-  reports: { type: 'string', env: 'REPORTS_DIR', help: 'Folder for junit.xml, report.json, report.html, summary.md (default reports)' },
-  'fail-on': { type: 'string', env: 'FAIL_ON', help: 'must | should: which level fails the run (default must)' },
-  only: { type: 'string', multiple: true, help: 'Run only these sections, operations or clause ids (repeatable, or comma-separated)' },
-  skip: { type: 'string', multiple: true, help: 'Skip these sections, operations or clause ids' },
-  'category-ids': { type: 'string', env: 'CATEGORY_IDS', help: 'categoryIds the target is known to accept, comma-separated (e.g. 1,2,5); unset: those of the animals it lists' },
-  baseline: { type: 'string', env: 'BASELINE', help: 'A file of known failures; only new ones fail the run' },
-  'dry-run': { type: 'boolean', help: 'Print the plan and send nothing' },
-  quiet: { type: 'boolean', help: 'Print the summary only' },
-  help: { type: 'boolean', short: 'h', help: 'Show this help' },
-  version: { type: 'boolean', help: 'Print the version' },
-} as const satisfies Record<string, { type: 'string' | 'boolean'; env?: string; help: string; multiple?: boolean; short?: string }>;
-
-/** Settings with no flag, read from the environment or .env only (also the --help text). */
-export const VARIABLES = {
-  API_KEY: 'The API key, sent as "Authorization: Bearer <API_KEY>"; no flag, so it stays out of shell history (or --api-key-file)',
-  HTTPS_PROXY: 'Proxy for https:// targets (https_proxy too; unset: HTTP_PROXY); --proxy wins',
-  HTTP_PROXY: 'Proxy for http:// targets (http_proxy too)',
-  NO_PROXY: 'Hosts reached without the proxy: names, .domains, host:port, CIDR ranges, or * (no_proxy too)',
-} as const;
-
 type Raw = Record<string, string | boolean | string[] | undefined>;
-
-/** `setting` names where a value came from, as errors show it: `--runs`, `RUNS (environment)`, `RUNS (.env)`. */
-function integer(setting: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected a whole number, got ${JSON.stringify(text)}`);
-  const value = Number(text);
-  if (value < min || value > max) throw new UsageError(`${setting}: expected ${min} to ${max}, got ${value}`);
-  return value;
-}
-
-
-/** --category-ids: int64 decimals separated by commas, each once; empty means unset. */
-function categoryIds(setting: string, text: string | undefined): string[] {
-  if (text === undefined || text.trim() === '') return [];
-  const ids = new Set<string>();
-  for (const item of text.split(',').map((part) => part.trim())) {
-    if (!/^-?\d+$/.test(item)) throw new UsageError(`${setting}: expected integers separated by commas (e.g. 1,2,5), got ${JSON.stringify(text)}`);
-    const id = BigInt(item);
-    if (id < INT64_MIN || id > INT64_MAX) throw new UsageError(`${setting}: ${item} is not an int64 (§2.2)`);
-    ids.add(id.toString());
-  }
-  return [...ids];
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-export function isLoopbackUrl(url: string): boolean {
-  return isLoopback(new URL(url).hostname);
-}
-
-function baseUrl(setting: string, text: string | undefined, allowInsecure: boolean, forMessages: boolean): string | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new UsageError(`${setting}: ${JSON.stringify(text)} is not a URL (expected e.g. https://api.example.com)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${setting}: only http:// and https:// URLs are supported, got ${url.protocol}`);
-  if (url.search || url.hash) throw new UsageError(`${setting}: a base URL takes no query or fragment`);
-  if (url.username || url.password) throw new UsageError(`${setting}: put no credentials in the URL; use API_KEY`);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!forMessages && /\/v1$/i.test(path)) throw new UsageError(`${setting}: leave /v1 off the base URL (the suite adds it): use ${url.origin}${path.slice(0, -3)}`);
-  if (forMessages && /\/messages$/i.test(path)) throw new UsageError(`${setting}: leave /messages off (the suite adds it)`);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
-    throw new UsageError(`${setting}: refusing to send the API key over plain http:// to ${url.hostname}; use https:// or --allow-insecure-http`);
-  }
-  return `${url.origin}${path}`;
-}
-
-function list(value: string | boolean | string[] | undefined): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return items.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
-}
 
 /** A key file holds one key (a few hundred bytes at most); .env a few settings. */
 const MAX_KEY_FILE_BYTES = 4 * 1024;

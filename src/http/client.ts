@@ -1,11 +1,10 @@
-import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
-import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest, type TransportFailure } from './exchange.ts';
+import { Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
+import { hasHeader, type Exchange, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
-import { gatewayHeadersFor, originDispatcher, type NetworkOptions } from './network.ts';
-
-type DispatchController = Dispatcher.DispatchController;
-type DispatchHandler = Dispatcher.DispatchHandler;
+import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
+import { classify, MAX_HEADER_BYTES } from './transport-failure.ts';
 
 export interface Authorization {
   /** Sent on the wire. */
@@ -63,9 +62,6 @@ export const RETRY_WAIT_BUDGET_MS = 10_000;
  */
 export const USER_AGENT = `animal-store-conformance/${PACKAGE_VERSION}`;
 
-/** Response headers longer than this are a failure (curl's limit is 100 KiB; undici's default 16 KiB). */
-export const MAX_HEADER_BYTES = 128 * 1024;
-
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   timeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
@@ -88,32 +84,6 @@ export interface ClientStats {
   waitedMs: number;
 }
 
-function classify(error: unknown): { kind: TransportFailure; message: string } {
-  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code ?? '';
-  const message = (err.cause?.message ?? err.message ?? String(error)).split('\n')[0] ?? '';
-  if (error instanceof NoAnswerInTime) return { kind: 'timeout', message: error.message };
-  // undici's ProxyAgent refuses a tunnel the proxy did not open with an error named AbortError.
-  if (/^Proxy response \(\d{3}\)/.test(err.message ?? '')) return { kind: 'other', message: err.message };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return { kind: 'timeout', message: 'no complete answer within the request timeout' };
-  }
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message };
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
-  if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message: code && !message.includes(code) ? `${message} (${code})` : message };
-  return { kind: 'other', message: code ? `${code}: ${message}` : message };
-}
-
-/** The request's own deadline passed: what had come by then says which words fit. */
-class NoAnswerInTime extends Error {
-  override name = 'TimeoutError';
-  constructor(timeoutMs: number, status: number) {
-    super(status ? `the ${status} answer's body did not complete within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`);
-  }
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -121,11 +91,6 @@ function retryAfterMs(value: string | undefined, now = Date.now()): number | und
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-interface Deadline {
-  at: number;
-  expire: () => void;
 }
 
 /** The request as reports show it: the key replaced by its shown form. */
@@ -151,9 +116,11 @@ export class HttpClient {
   private readonly health: OperationHealth;
   /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else. */
   private readonly givenUpOn = new Map<string, number>();
+  private readonly deadlines: Deadlines;
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
+    this.deadlines = new Deadlines(options.timeoutMs);
   }
 
   /** `tally`: the caller's own counts (one scenario's, where several share the client), kept besides the client's. */
@@ -215,13 +182,6 @@ export class HttpClient {
     if (timedOut && plan.shortened) exchange.failure = { kind: 'cut-short', message: this.health.shortWaitReason(origin, label, plan) };
   }
 
-  /**
-   * Every request's deadline, checked by one interval rather than a timer set and cleared per
-   * request; a timeout fires up to a tenth of the timeout (at most 100 ms) late.
-   */
-  private readonly deadlines = new Set<Deadline>();
-  private sweeper: NodeJS.Timeout | undefined;
-
   private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
@@ -232,23 +192,8 @@ export class HttpClient {
     return pool;
   }
 
-  private watch(deadline: Deadline): void {
-    this.deadlines.add(deadline);
-    this.sweeper ??= setInterval(() => this.sweep(), Math.min(100, Math.max(1, this.options.timeoutMs / 10))).unref();
-  }
-
-  private sweep(): void {
-    const now = performance.now();
-    for (const deadline of this.deadlines) if (deadline.at <= now) deadline.expire();
-    if (this.deadlines.size === 0) {
-      clearInterval(this.sweeper);
-      this.sweeper = undefined;
-    }
-  }
-
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.deadlines.stop();
     await Promise.all([...this.pools.values()].map((pool) => pool.destroy()));
     this.pools.clear();
   }
@@ -283,7 +228,7 @@ export class HttpClient {
     const started = performance.now();
     try {
       this.stats.sent++;
-      const response = await this.dispatch(outgoing, url, headers, plan.timeoutMs);
+      const response = await dispatchRequest((origin) => this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs);
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       return exchange;
@@ -292,91 +237,5 @@ export class HttpClient {
     } finally {
       this.release();
     }
-  }
-
-  /**
-   * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
-   * up to the cap (the rest dropped with the connection), the whole exchange bounded in time.
-   */
-  private dispatch(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ReceivedResponse> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
-    const { maxBodyBytes } = this.options;
-    return new Promise((resolve, reject) => {
-      let controller: DispatchController | undefined;
-      let settled = false;
-      let status = 0;
-      let responseHeaders: Record<string, string> = {};
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const settle = (error: unknown, truncated = false) => {
-        if (settled) return;
-        settled = true;
-        this.deadlines.delete(deadline);
-        if (error) reject(error);
-        else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated });
-      };
-      const deadline: Deadline = {
-        at: performance.now() + timeoutMs,
-        expire: () => {
-          const error = new NoAnswerInTime(timeoutMs, status);
-          controller?.abort(error);
-          settle(error);
-        },
-      };
-      this.watch(deadline);
-      const handler: DispatchHandler = {
-        onRequestStart(c) {
-          controller = c;
-          if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-        },
-        onResponseStart(_c, statusCode, raw) {
-          status = statusCode;
-          responseHeaders = {};
-          for (const name in raw) {
-            const value = raw[name];
-            if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-          }
-        },
-        onResponseData(c, chunk) {
-          const room = maxBodyBytes - size;
-          if (chunk.length <= room) {
-            chunks.push(chunk);
-            size += chunk.length;
-            return;
-          }
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          settle(undefined, true);
-          c.abort(new Error('the body cap was reached'));
-        },
-        onResponseEnd() {
-          settle(undefined);
-        },
-        onResponseError(_c, error) {
-          settle(error);
-        },
-      };
-      try {
-        this.pool(url.origin).dispatch(
-          {
-            origin: url.origin,
-            path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-            method: outgoing.method as Dispatcher.HttpMethod,
-            headers,
-            body: outgoing.body ?? null,
-            // The request's own deadline (above) comes first and says what had come by then.
-            headersTimeout: timeoutMs + 1_000,
-            bodyTimeout: timeoutMs + 1_000,
-            // A server may refuse a body before reading it and then read nothing more on the
-            // connection (RFC 9112 §9.6 has it close the connection; not all do): a request that
-            // carries a body gets a connection of its own, so the next request never waits behind it.
-            ...(outgoing.body === undefined ? {} : { reset: true }),
-          },
-          handler,
-        );
-      } catch (error) {
-        settle(error);
-      }
-    });
   }
 }

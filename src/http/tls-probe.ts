@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { request as secureRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { connect, rootCertificates } from 'node:tls';
-import { proxyFor, type NetworkOptions } from './network.ts';
+import type { NetworkOptions } from './network-options.ts';
+import { proxyFor } from './proxy.ts';
 
 /** A CONNECT tunnel to host:port through the proxy, as undici's ProxyAgent opens one. */
 function tunnel(proxy: string, target: URL, timeoutMs: number): Promise<Socket> {

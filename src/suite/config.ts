@@ -1,7 +1,7 @@
 import type { TargetEnv } from '../config/settings.ts';
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
-import type { NetworkOptions } from '../http/network.ts';
+import type { NetworkOptions } from '../http/network-options.ts';
 
 /**
  * Requests a pipelined property keeps on the wire (never more than `concurrency`) against a target

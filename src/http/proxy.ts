@@ -1,50 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { rootCertificates } from 'node:tls';
-import { Pool, ProxyAgent, type Dispatcher } from 'undici';
-
-/**
- * How requests leave this machine: through which proxy, trusting which certificates, with which
- * gateway headers. Plain data (PEM texts, not paths), so the CLI hands it to every test worker.
- */
-export interface NetworkOptions {
-  proxy?: ProxySettings;
-  tls?: TlsSettings;
-  /** Sent on every request to `headerOrigins` (the configured base URLs), never to another origin. */
-  headers?: GatewayHeader[];
-  headerOrigins?: string[];
-}
-
-export interface ProxySettings {
-  /** For http:// targets (absolute-form requests, as curl sends them). */
-  http?: string;
-  /** For https:// targets (a CONNECT tunnel). */
-  https?: string;
-  /** NO_PROXY as given: hosts, domains (`.example.com`, `*.example.com`), host:port, IP ranges (CIDR), `*`. */
-  noProxy?: string;
-}
-
-export interface TlsSettings {
-  /** PEM texts trusted on top of Node's roots (NODE_EXTRA_CA_CERTS, --ca-file). */
-  ca?: string[];
-  cert?: string;
-  key?: string;
-}
-
-export interface GatewayHeader {
-  name: string;
-  /** Sent on the wire; a secret like the key. */
-  value: string;
-  /** The environment variable a curl line reads it from, e.g. HEADER_X_TENANT. */
-  variable: string;
-}
-
-/** What every origin's pool is built with, whichever way it goes. */
-export interface PoolSettings {
-  keepAliveTimeout: number;
-  connections: number;
-  maxHeaderSize: number;
-  connectTimeoutMs: number;
-}
+import type { ProxySettings } from './network-options.ts';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -117,39 +72,4 @@ export function proxySecrets(proxy: string | undefined): string[] {
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   return [user, password, url.username, url.password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64')].filter(Boolean);
-}
-
-/** Node's roots plus the extra CAs: a `ca` given to TLS replaces the roots (NODE_EXTRA_CA_CERTS included) rather than adding to them. */
-function trust(tls: TlsSettings | undefined): { ca?: string[]; cert?: string; key?: string } {
-  const options: { ca?: string[]; cert?: string; key?: string } = {};
-  if (tls?.ca?.length) options.ca = [...rootCertificates, ...tls.ca];
-  if (tls?.cert) options.cert = tls.cert;
-  if (tls?.key) options.key = tls.key;
-  return options;
-}
-
-/**
- * The one dispatcher an origin's requests go through for the whole run: a Pool straight to it, or,
- * when a proxy applies, a ProxyAgent holding one pool for the origin (a CONNECT tunnel per
- * connection for https://, absolute-form requests for http:// as curl sends them).
- */
-export function originDispatcher(origin: string, pool: PoolSettings, network: NetworkOptions | undefined): Dispatcher {
-  const url = new URL(origin);
-  const tls = trust(network?.tls);
-  const base = { keepAliveTimeout: pool.keepAliveTimeout, connections: pool.connections, maxHeaderSize: pool.maxHeaderSize };
-  const proxy = proxyFor(url, network?.proxy);
-  if (!proxy) return new Pool(origin, { ...base, connect: { timeout: pool.connectTimeoutMs, ...tls } });
-  return new ProxyAgent({
-    ...base,
-    uri: proxy,
-    proxyTunnel: url.protocol === 'https:',
-    requestTls: { timeout: pool.connectTimeoutMs, ...tls },
-    proxyTls: { timeout: pool.connectTimeoutMs, ...(tls.ca ? { ca: tls.ca } : {}) },
-  });
-}
-
-/** The gateway headers a request to `url` carries: those of the configured origins only. */
-export function gatewayHeadersFor(url: URL, network: NetworkOptions | undefined): GatewayHeader[] {
-  if (!network?.headers?.length || !network.headerOrigins?.includes(url.origin)) return [];
-  return network.headers;
 }

@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
-import type { GatewayHeader, NetworkOptions, ProxySettings, TlsSettings } from '../http/network.ts';
+import type { GatewayHeader, NetworkOptions, ProxySettings, TlsSettings } from '../http/network-options.ts';
 
 /** What the network settings are read from: each value with the name errors give it. */
 export interface NetworkInput {

@@ -1,0 +1,46 @@
+import type { BlockedBy, ClauseResult } from '../report/model.ts';
+
+/** MUST clauses left unjudged, in whole or in part, for a cause on the target's side: a gate must not pass such a target. */
+export interface Unvouched {
+  rateLimited: number;
+  unknownCategory: number;
+  outOfTime: number;
+  noAnswer: number;
+}
+
+export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
+  const blocked = (cause: BlockedBy) =>
+    clauses.filter(
+      (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
+    ).length;
+  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer') };
+}
+
+export function anyUnvouched(unvouched: Unvouched): boolean {
+  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer);
+}
+
+/** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
+export function runExitCode(engineErrors: number, gateFailures: number, unvouched: Unvouched): number {
+  return engineErrors ? 4 : gateFailures > 0 ? 1 : anyUnvouched(unvouched) ? 3 : 0;
+}
+
+/** The lines on stderr that say why a run exits 3, one per cause. */
+export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number): string[] {
+  const { rateLimited, outOfTime, noAnswer, unknownCategory } = unvouched;
+  const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
+  const lines: string[] = [];
+  if (rateLimited) {
+    lines.push(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429, so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+  }
+  if (outOfTime) {
+    lines.push(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped, or judged only in part, because --max-duration (${maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
+  }
+  if (noAnswer) {
+    lines.push(`animal-store-conformance: no answer: ${clauses(noAnswer)} left unjudged, in whole or in part, because requests of an operation went unanswered and its later ones were not sent (exit 3); see the shortfalls in summary.md or report.json\n`);
+  }
+  if (unknownCategory) {
+    lines.push(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);
+  }
+  return lines;
+}

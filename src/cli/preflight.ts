@@ -1,0 +1,103 @@
+import { TargetUnreachableError, UsageError } from '../errors.ts';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../http/client.ts';
+import { header, jsonObject, type Exchange } from '../http/exchange.ts';
+import type { NetworkOptions } from '../http/network-options.ts';
+import { proxyFor, shownProxy } from '../http/proxy.ts';
+import { tlsFailure } from '../http/tls-probe.ts';
+import type { SuiteConfig } from '../suite/config.ts';
+
+/**
+ * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
+ * then two more on the same connection, for the target's round trip (undefined: no answer).
+ */
+export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number }> {
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0, ...(config.network ? { network: config.network } : {}) });
+  const listOne = () =>
+    client.send({
+      method: 'GET',
+      url: `${config.baseUrl}/v1/pets?limit=1`,
+      headers: { Accept: 'application/json' },
+      authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },
+    });
+  try {
+    const exchange = await listOne();
+    const failure = exchange.failure;
+    if (failure?.kind === 'headers-too-large') {
+      throw new TargetUnreachableError(`${config.baseUrl}/v1/pets answered, but ${failure.message}, more than the suite reads`);
+    }
+    if (failure) throw new TargetUnreachableError(await unreachableLine(exchange, config));
+    const status = exchange.response?.status;
+    if (status === 401 || status === 403) {
+      const body = jsonObject(exchange);
+      const serviceError = typeof body?.code === 'string' && typeof body.message === 'string';
+      const gateway = serviceError
+        ? ''
+        : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
+      throw new UsageError(`${keySource}: ${config.baseUrl}/v1/pets answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+    }
+    if (config.messagesBaseUrl) {
+      const messages = await client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } });
+      if (messages.failure) throw new TargetUnreachableError(await unreachableLine(messages, config));
+    }
+    if (status === 404) {
+      const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
+      if (probe.response && probe.response.status !== 404) {
+        throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
+      }
+    }
+    if (!exchange.response) return {};
+    // The first paid for the connection (and TLS); the fastest of it and two more is the round trip a property waits for.
+    let roundTripMs = exchange.durationMs;
+    for (let i = 0; i < 2; i++) {
+      const again = await listOne();
+      if (!again.response) return {};
+      roundTripMs = Math.min(roundTripMs, again.durationMs);
+    }
+    return { roundTripMs };
+  } finally {
+    await client.close();
+  }
+}
+
+/** What a TLS failure most likely means, and what to give the suite. */
+function tlsHint(message: string, network: NetworkOptions | undefined): string {
+  if (/CERT_HAS_EXPIRED|expired/i.test(message)) return 'its certificate has expired';
+  if (/ALTNAME|does not match|not in the cert's/i.test(message)) return 'its certificate is not for this host name';
+  if (/self[- ]signed|UNABLE_TO_|unable to (get|verify)|issuer/i.test(message)) {
+    return `its certificate is not signed by a CA the suite trusts${network?.tls?.ca ? ' (nor by --ca-file)' : ': give that CA with --ca-file PATH (PEM)'}`;
+  }
+  if (/CERTIFICATE_REQUIRED|certificate required|handshake failure|BAD_CERTIFICATE|UNKNOWN_CA|unknown ca|bad certificate/i.test(message)) {
+    return network?.tls?.cert ? 'it refused the client certificate' : 'it asks for a client certificate: give --client-cert and --client-key';
+  }
+  return 'the TLS handshake failed';
+}
+
+/**
+ * The one line for a preflight request that got no answer: the URL (or, for TLS, the host) and the
+ * reason, naming the proxy when one was in the way. A reset, or bytes that are not HTTP (a wrong
+ * port, a non-HTTP service), is no answer to judge either.
+ */
+async function unreachableLine(exchange: Exchange, config: SuiteConfig): Promise<string> {
+  const url = new URL(exchange.request.url);
+  let failure = exchange.failure!;
+  if (failure.kind === 'reset' || failure.kind === 'other') {
+    // A TLS server that refuses the client (certificate) may just close the connection: ask it why.
+    const reason = await tlsFailure(url, config.network, config.timeoutMs);
+    if (reason) failure = { kind: 'tls', message: reason };
+  }
+  const proxy = proxyFor(url, config.network?.proxy);
+  const via = proxy ? `; through the proxy ${shownProxy(proxy)}` : '';
+  const shown = `${url.origin}${url.pathname}`;
+  const proxyStatus = /Proxy.*\((\d{3})\)/.exec(failure.message)?.[1];
+  if (proxy && proxyStatus) {
+    const why = proxyStatus === '407' ? ': check the credentials in the proxy URL' : '';
+    return `cannot reach ${shown}: the proxy ${shownProxy(proxy)} refused it with ${proxyStatus}${why}`;
+  }
+  if (failure.kind === 'tls') return `${url.host}: TLS failed, ${tlsHint(failure.message, config.network)}; ${failure.message}${via}`;
+  const reasons: Partial<Record<string, string>> = {
+    refused: proxy ? 'connection refused (by the proxy)' : 'connection refused',
+    dns: 'host name not found',
+    timeout: `no answer within ${config.timeoutMs} ms`,
+  };
+  return `cannot reach ${shown}: ${reasons[failure.kind] ?? 'no HTTP answer'} (${failure.message})${via}`;
+}

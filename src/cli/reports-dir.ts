@@ -1,0 +1,32 @@
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
+
+/**
+ * Creates the reports folder and writes a file into it before anything is sent, so a folder that
+ * cannot take the reports is one line (exit 2), not a crash after the whole run. Made one level at
+ * a time: mkdir's recursive mode never returns for a path under /proc.
+ */
+export async function prepareReportsDir(dir: string): Promise<void> {
+  const missing: string[] = [];
+  try {
+    for (let at = resolve(dir); ; at = dirname(at)) {
+      const found = await stat(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (found) {
+        if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), { code: 'ENOTDIR' });
+        break;
+      }
+      missing.unshift(at);
+      if (dirname(at) === at) break;
+    }
+    for (const folder of missing) await mkdir(folder);
+    const probe = join(dir, `.write-test-${process.pid}`);
+    await writeFile(probe, '');
+    await rm(probe);
+  } catch (error) {
+    throw new UsageError(`--reports: cannot write the reports to ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}

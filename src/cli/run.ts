@@ -1,0 +1,170 @@
+import { appendFile, rm } from 'node:fs/promises';
+import { PACKAGE_VERSION } from '../paths.ts';
+import { loadClauses } from '../contract/clauses.ts';
+import type { Settings } from '../config/settings.ts';
+import { UsageError } from '../errors.ts';
+import { shellQuote } from '../http/curl.ts';
+import { proxyFor, shownProxy } from '../http/proxy.ts';
+import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from '../report/baseline.ts';
+import { likelyCauses } from '../report/causes.ts';
+import { isFailing, keyForms, redactText, secretForms, SHORT_SECRET_LENGTH, uncheckedMustText } from '../report/common.ts';
+import { writeCreated } from '../report/created.ts';
+import { renderTerminal, writeReports } from '../report/index.ts';
+import type { Outcome, RunReport } from '../report/model.ts';
+import { collect } from '../run/collect.ts';
+import { enumValues, operationsLeftOut } from '../run/coverage.ts';
+import { concurrencyFor, isRemote, pipelineDepth } from '../suite/config.ts';
+import { isSelected, unknownSelectors } from '../suite/selection.ts';
+import { plan } from './dry-run.ts';
+import { anyUnvouched, runExitCode, unvouchedClauses, unvouchedLines } from './exit-code.ts';
+import type { Io } from './io.ts';
+import { preflight } from './preflight.ts';
+import { prepareReportsDir } from './reports-dir.ts';
+import { resolveTarget, suiteConfig } from './target.ts';
+
+/** What runs this run again, with the target and the key taken from the same settings. */
+function replayOf(settings: Settings): string {
+  const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
+  if (settings.env) args.push('--env', settings.env);
+  if (settings.nowGiven) args.push('--now', settings.now.toISOString());
+  if (settings.only.length) args.push('--only', settings.only.join(','));
+  if (settings.skip.length) args.push('--skip', settings.skip.join(','));
+  if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
+  if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
+  return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
+}
+
+/** A conformance run (with --dry-run, its plan): checks the target the settings name and writes the reports; returns the exit code. */
+export async function run(settings: Settings, io: Io): Promise<number> {
+  const started = Date.now();
+  const catalogue = loadClauses();
+  const unknown = unknownSelectors([...settings.only, ...settings.skip], catalogue);
+  if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
+  const baseline = settings.baseline
+    ? await loadBaseline(settings.baseline).catch((error: Error) => {
+        throw new UsageError(`--baseline: ${error.message}`);
+      })
+    : undefined;
+  // A dry run writes no reports.
+  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir);
+  const target = await resolveTarget(settings);
+  const secrets = target.embedded ? [] : [...keyForms(target.apiKey), ...settings.otherSecrets.flatMap(secretForms)];
+  const say = (text: string) => io.out(redactText(text, secrets));
+  if (settings.targetNote && !target.embedded) say(`animal-store-conformance: ${settings.targetNote}\n`);
+  if (!target.embedded && target.apiKey.length < SHORT_SECRET_LENGTH) {
+    io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
+  }
+  try {
+    const [{ loadContract }, { runSuite }] = await Promise.all([import('../contract/load.ts'), import('../run/vitest.ts')]);
+    const contract = await loadContract();
+    const config = suiteConfig(settings, target, started, contract, catalogue);
+    if (settings.dryRun) {
+      // Every scenario is visited in plan mode: it works out whether it would be skipped and sends nothing.
+      const suite = await runSuite({ ...config, plan: true }, { maxWorkers: 1 });
+      const errors = [...suite.fileErrors, ...suite.scenarios.flatMap((s) => s.engineError ?? s.meta?.engineError ?? [])];
+      if (suite.timedOut) errors.push('the visit overran --max-duration');
+      if (suite.scenarios.length === 0) errors.push('no scenario was found in tests/');
+      if (errors.length > 0) throw new Error(`the dry run could not visit every scenario: ${errors.join('; ')}`);
+      plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
+      return 0;
+    }
+    const { roundTripMs } = await preflight(config, settings.keySource);
+    if (!settings.concurrencyGiven) config.concurrency = concurrencyFor(roundTripMs);
+    config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
+    config.concurrent = settings.schedule === 'auto' ? isRemote(roundTripMs) : settings.schedule === 'concurrent';
+    const proxy = proxyFor(new URL(target.baseUrl), config.network?.proxy);
+    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
+    if (config.trailFile) await rm(config.trailFile, { force: true });
+    const suite = await runSuite(config, {
+      maxWorkers: settings.workers,
+      onProgress: ({ title, state, done }) => {
+        if (settings.quiet) return;
+        if (io.isTty) io.out(`\r\x1b[2K[${done}] ${title.slice(0, 100)}`);
+        else if (state !== 'skipped') say(`${state === 'failed' ? 'FAIL' : 'ok  '} ${title}\n`);
+      },
+    });
+    if (io.isTty && !settings.quiet) io.out('\r\x1b[2K');
+    const collected = collect(catalogue, suite.scenarios, {
+      isSelected: (clause) => isSelected(clause, settings.only, settings.skip),
+      leftOut: operationsLeftOut(config),
+      enumValues: (name) => enumValues(contract, name),
+    });
+    const engineErrors = [...suite.fileErrors, ...collected.engineErrors];
+    if (suite.timedOut) engineErrors.push('the run overran --max-duration and was cancelled');
+    const failing = collected.summary.fail + (settings.failOn === 'should' ? collected.summary.warn : 0);
+    const report: RunReport = {
+      tool: { name: 'animal-store-conformance', version: PACKAGE_VERSION },
+      spec: { title: contract.title, version: contract.version },
+      target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env, embedded: target.embedded },
+      seed: settings.seed,
+      runs: settings.runs,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      scenarios: collected.scenarios.map(({ title, startedAt, ms, requests }) => ({ title, atMs: startedAt - started, ms, requests })),
+      now: settings.now.toISOString(),
+      nowGiven: settings.nowGiven,
+      failOn: settings.failOn,
+      replay: replayOf(settings),
+      pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },
+      summary: collected.summary,
+      clauses: collected.clauses,
+      capabilities: collected.capabilities,
+      engineErrors,
+      verdict: failing > 0 ? 'fail' : 'pass',
+      exitCode: 0,
+    };
+    const causes = likelyCauses(report.clauses);
+    if (causes.length) report.causes = causes;
+    let gateFailures = failing;
+    if (baseline) {
+      const result = applyBaseline(report, baseline, settings.now);
+      markKnown(report, result);
+      gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
+      say(`${renderBaselineResult(result)}\n`);
+    }
+    // A gate must not pass a target it could not judge for a cause on the target's side.
+    const unvouched = unvouchedClauses(report.clauses);
+    report.exitCode = runExitCode(engineErrors.length, gateFailures, unvouched);
+    report.verdict = gateFailures > 0 || anyUnvouched(unvouched) ? 'fail' : 'pass';
+    const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
+    const created = config.trailFile
+      ? await writeCreated(settings.reportsDir, { target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env }, seed: settings.seed, startedAt: report.startedAt }, secrets)
+      : undefined;
+    if (created) {
+      written.created = created.path;
+      await appendFile(written.summary!, `\n${createdText(created)}\n`);
+    }
+    const terminal = renderTerminal(report, { color: io.isTty, secrets });
+    if (settings.quiet) {
+      const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
+      const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
+      if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
+    }
+    say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);
+    if (!target.embedded && !settings.keyExported && (report.summary.fail > 0 || report.summary.warn > 0)) {
+      const file = settings.apiKeyFile;
+      const from = file ? `the key came from ${settings.keySource}` : 'API_KEY came from .env';
+      const how = file ? `export API_KEY="$(cat ${shellQuote(file)})"` : 'export API_KEY=<the key>';
+      say(`Note: the curl lines read the key from $API_KEY, which this shell does not export (${from}): run ${how} before pasting them.\n`);
+    }
+    const variables = config.network?.headers?.map((h) => `$${h.variable}`) ?? [];
+    if (variables.length && (report.summary.fail > 0 || report.summary.warn > 0)) {
+      say(`Note: the curl lines read the gateway header${variables.length > 1 ? 's' : ''} from ${variables.join(', ')}: export ${variables.length > 1 ? 'them' : 'it'} before pasting them.\n`);
+    }
+    if (created) say(`${createdText(created)}\n`);
+    const unchecked = uncheckedMustText(report);
+    if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
+    if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
+    const usage = process.resourceUsage();
+    const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+    say(`Requests sent: ${collected.requests} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
+    return report.exitCode;
+  } finally {
+    await target.close();
+  }
+}
+
+function createdText(created: { animals: number; messages: number }): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; their ids are in created.json, for clean-up.`;
+}

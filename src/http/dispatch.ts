@@ -1,0 +1,179 @@
+import { rootCertificates } from 'node:tls';
+import { errors as undiciErrors, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { OutgoingRequest } from './client.ts';
+import type { ReceivedResponse } from './exchange.ts';
+import type { NetworkOptions, TlsSettings } from './network-options.ts';
+import { proxyFor } from './proxy.ts';
+import { NoAnswerInTime } from './transport-failure.ts';
+
+type DispatchController = Dispatcher.DispatchController;
+type DispatchHandler = Dispatcher.DispatchHandler;
+
+/** What every origin's pool is built with, whichever way it goes. */
+export interface PoolSettings {
+  keepAliveTimeout: number;
+  connections: number;
+  maxHeaderSize: number;
+  connectTimeoutMs: number;
+}
+
+/** Node's roots plus the extra CAs: a `ca` given to TLS replaces the roots (NODE_EXTRA_CA_CERTS included) rather than adding to them. */
+function trust(tls: TlsSettings | undefined): { ca?: string[]; cert?: string; key?: string } {
+  const options: { ca?: string[]; cert?: string; key?: string } = {};
+  if (tls?.ca?.length) options.ca = [...rootCertificates, ...tls.ca];
+  if (tls?.cert) options.cert = tls.cert;
+  if (tls?.key) options.key = tls.key;
+  return options;
+}
+
+/**
+ * The one dispatcher an origin's requests go through for the whole run: a Pool straight to it, or,
+ * when a proxy applies, a ProxyAgent holding one pool for the origin (a CONNECT tunnel per
+ * connection for https://, absolute-form requests for http:// as curl sends them).
+ */
+export function originDispatcher(origin: string, pool: PoolSettings, network: NetworkOptions | undefined): Dispatcher {
+  const url = new URL(origin);
+  const tls = trust(network?.tls);
+  const base = { keepAliveTimeout: pool.keepAliveTimeout, connections: pool.connections, maxHeaderSize: pool.maxHeaderSize };
+  const proxy = proxyFor(url, network?.proxy);
+  if (!proxy) return new Pool(origin, { ...base, connect: { timeout: pool.connectTimeoutMs, ...tls } });
+  return new ProxyAgent({
+    ...base,
+    uri: proxy,
+    proxyTunnel: url.protocol === 'https:',
+    requestTls: { timeout: pool.connectTimeoutMs, ...tls },
+    proxyTls: { timeout: pool.connectTimeoutMs, ...(tls.ca ? { ca: tls.ca } : {}) },
+  });
+}
+
+interface Deadline {
+  at: number;
+  expire: () => void;
+}
+
+/**
+ * Every request's deadline, checked by one interval rather than a timer set and cleared per
+ * request; a timeout fires up to a tenth of the timeout (at most 100 ms) late.
+ */
+export class Deadlines {
+  private readonly deadlines = new Set<Deadline>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  watch(deadline: Deadline): void {
+    this.deadlines.add(deadline);
+    this.sweeper ??= setInterval(() => this.sweep(), Math.min(100, Math.max(1, this.timeoutMs / 10))).unref();
+  }
+
+  delete(deadline: Deadline): void {
+    this.deadlines.delete(deadline);
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const deadline of this.deadlines) if (deadline.at <= now) deadline.expire();
+    if (this.deadlines.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
+
+/**
+ * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
+ * up to the cap (the rest dropped with the connection), the whole exchange bounded in time.
+ */
+export function dispatchRequest(
+  pool: (origin: string) => Dispatcher,
+  deadlines: Deadlines,
+  maxBodyBytes: number,
+  outgoing: OutgoingRequest,
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<ReceivedResponse> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
+  return new Promise((resolve, reject) => {
+    let controller: DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let responseHeaders: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error: unknown, truncated = false) => {
+      if (settled) return;
+      settled = true;
+      deadlines.delete(deadline);
+      if (error) reject(error);
+      else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated });
+    };
+    const deadline: Deadline = {
+      at: performance.now() + timeoutMs,
+      expire: () => {
+        const error = new NoAnswerInTime(timeoutMs, status);
+        controller?.abort(error);
+        settle(error);
+      },
+    };
+    deadlines.watch(deadline);
+    const handler: DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      },
+      onResponseStart(_c, statusCode, raw) {
+        status = statusCode;
+        responseHeaders = {};
+        for (const name in raw) {
+          const value = raw[name];
+          if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        }
+      },
+      onResponseData(c, chunk) {
+        const room = maxBodyBytes - size;
+        if (chunk.length <= room) {
+          chunks.push(chunk);
+          size += chunk.length;
+          return;
+        }
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        settle(undefined, true);
+        c.abort(new Error('the body cap was reached'));
+      },
+      onResponseEnd() {
+        settle(undefined);
+      },
+      onResponseError(_c, error) {
+        settle(error);
+      },
+    };
+    try {
+      pool(url.origin).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: outgoing.method as Dispatcher.HttpMethod,
+          headers,
+          body: outgoing.body ?? null,
+          // The request's own deadline (above) comes first and says what had come by then.
+          headersTimeout: timeoutMs + 1_000,
+          bodyTimeout: timeoutMs + 1_000,
+          // A server may refuse a body before reading it and then read nothing more on the
+          // connection (RFC 9112 §9.6 has it close the connection; not all do): a request that
+          // carries a body gets a connection of its own, so the next request never waits behind it.
+          ...(outgoing.body === undefined ? {} : { reset: true }),
+        },
+        handler,
+      );
+    } catch (error) {
+      settle(error);
+    }
+  });
+}

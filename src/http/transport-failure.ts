@@ -1,0 +1,31 @@
+import { errors as undiciErrors } from 'undici';
+import type { TransportFailure } from './exchange.ts';
+
+/** Response headers longer than this are a failure (curl's limit is 100 KiB; undici's default 16 KiB). */
+export const MAX_HEADER_BYTES = 128 * 1024;
+
+export function classify(error: unknown): { kind: TransportFailure; message: string } {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code ?? '';
+  const message = (err.cause?.message ?? err.message ?? String(error)).split('\n')[0] ?? '';
+  if (error instanceof NoAnswerInTime) return { kind: 'timeout', message: error.message };
+  // undici's ProxyAgent refuses a tunnel the proxy did not open with an error named AbortError.
+  if (/^Proxy response \(\d{3}\)/.test(err.message ?? '')) return { kind: 'other', message: err.message };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return { kind: 'timeout', message: 'no complete answer within the request timeout' };
+  }
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message };
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message: code && !message.includes(code) ? `${message} (${code})` : message };
+  return { kind: 'other', message: code ? `${code}: ${message}` : message };
+}
+
+/** The request's own deadline passed: what had come by then says which words fit. */
+export class NoAnswerInTime extends Error {
+  override name = 'TimeoutError';
+  constructor(timeoutMs: number, status: number) {
+    super(status ? `the ${status} answer's body did not complete within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`);
+  }
+}
