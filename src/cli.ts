@@ -15,16 +15,18 @@ import { tlsFailure } from './http/tls-probe.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from './report/baseline.ts';
 import { likelyCauses } from './report/causes.ts';
 import { compareReports, renderComparison } from './report/compare.ts';
-import { isFailing, keyForms, redactText, secretForms, SHORT_SECRET_LENGTH, uncheckedMustText } from './report/common.ts';
+import { uncheckedMustText } from './report/format.ts';
+import { isFailing } from './report/grouping.ts';
 import { TRAIL_FILE, writeCreated } from './report/created.ts';
 import { renderTerminal, writeReports } from './report/index.ts';
 import { type BlockedBy, type Outcome, type RunReport } from './report/model.ts';
 import { PROBE_CATEGORY_IDS } from './suite/categories.ts';
 import { collect } from './run/collect.ts';
 import { enumValues, operationsLeftOut } from './run/coverage.ts';
-import { pipelineDepth, type SuiteConfig } from './suite/config.ts';
+import { PIPELINE_DEPTH, pipelineDepth, type SuiteConfig } from './suite/config.ts';
 import type { ScenarioPlan } from './suite/scenario.ts';
 import { isSelected, unknownSelectors } from './suite/selection.ts';
+import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from './secrets.ts';
 
 
 export interface Io {
@@ -446,7 +448,7 @@ async function run(settings: Settings, io: Io): Promise<number> {
       written.created = created.path;
       await appendFile(written.summary!, `\n${createdText(created)}\n`);
     }
-    const terminal = renderTerminal(report, { color: io.isTty, secrets });
+    const terminal = renderTerminal(report, { color: io.isTty, secrets, usualPipelineDepth: PIPELINE_DEPTH });
     if (settings.quiet) {
       const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
       const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/common.ts';
+import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/grouping.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { CHROMIUM_ARGS, findChromium } from '../support/chromium.ts';
 import { makeReport } from './fixture.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { keyForms, nearMissKeys, redactReport, redactText } from '../../src/report/common.ts';
+import { keyForms, nearMissKeys, redactReport, redactText } from '../../src/secrets.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';

@@ -4,30 +4,10 @@
  */
 import { failuresOf, moreFailuresOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
-import {
-  OUTCOMES,
-  OUTCOME_LABEL,
-  countOutcomes,
-  formatDuration,
-  groupBySection,
-  isFailing,
-  knownText,
-  moreFailuresText,
-  notableChecks,
-  oneLine,
-  redactReport,
-  redactText,
-  replayCommand,
-  replayText,
-  skipReason,
-  totalOf,
-  uncheckedMust,
-  uncheckedMustText,
-  judgedPerOperation,
-  shortfallLines,
-  zeroCounts,
-  type RenderOptions,
-} from './common.ts';
+import { redactReport, redactText } from '../secrets.ts';
+import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shortfallLines, uncheckedMustText, type RenderOptions } from './format.ts';
+import { countOutcomes, groupBySection, isFailing, notableChecks, OUTCOMES, skipReason, totalOf, uncheckedMust, zeroCounts } from './grouping.ts';
+import { oneLine } from './sanitize.ts';
 
 /** Failure lines shown before the list is cut. */
 export const SUMMARY_MAX_FAILURES = 30;
@@ -66,7 +46,7 @@ function problemLine(clause: ClauseResult, check: CheckResult | undefined, failu
   if (parts.length === 0 && check.note !== undefined) parts.push(md(check.note));
   const replay = replayText(failure);
   const on = failure.operation !== undefined ? ` on ${code(failure.operation, 80)}` : '';
-  return `- ${head} ${code(check.check, 80)}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
+  return `- ${head}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
 }
 
 /** One line per operation each notable check failed on (or per check), and how many were left out. */
@@ -84,7 +64,7 @@ function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number
       for (const failure of failures) lines.push(problemLine(clause, check, failure));
       count += failures.length;
       const more = moreFailuresText(check, '; report.html and junit.xml list those shown');
-      if (more) lines.push(`- **${code(clause.id, 80)}** ${code(check.check, 80)}: _${more}_`);
+      if (more) lines.push(`- **${code(clause.id, 80)}**: _${more}_`);
     }
   }
   return { lines, count };
