@@ -94,6 +94,11 @@ function capped(lines: string[], max: number, noun: string): string[] {
   ];
 }
 
+/** A `### heading`, its lines, and the blank lines around them. */
+function section(heading: string, lines: string[]): string[] {
+  return [`### ${heading}`, '', ...lines, ''];
+}
+
 /** The run as short GitHub-flavoured Markdown. Pure. */
 export function renderSummary(input: RunReport, options: RenderOptions = {}): string {
   const report = redactReport(input, options.secrets);
@@ -143,57 +148,36 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const failing = report.clauses.filter((c) => isFailing(c.outcome) && !c.known);
   if (failing.length > 0) {
     const { lines, count } = problemLines(failing);
-    out.push(`### Failures (${count})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'failure'));
-    out.push('');
+    out.push(...section(`Failures (${count})`, capped(lines, SUMMARY_MAX_FAILURES, 'failure')));
   }
   if (accepted.length > 0) {
-    const lines = knownLines(accepted);
-    out.push(`### Known failures (accepted by the baseline) (${accepted.length})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'known failure line'));
-    out.push('');
+    out.push(...section(`Known failures (accepted by the baseline) (${accepted.length})`, capped(knownLines(accepted), SUMMARY_MAX_FAILURES, 'known failure line')));
   }
   const warning = report.clauses.filter((c) => c.outcome === 'warn');
   if (warning.length > 0) {
     const { lines, count } = problemLines(warning);
-    out.push(`### Warnings (${count})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
-    out.push('');
+    out.push(...section(`Warnings (${count})`, capped(lines, SUMMARY_MAX_WARNINGS, 'warning')));
   }
   if (report.causes?.length) {
-    out.push(`### Likely one cause (${report.causes.length})`);
-    out.push('');
-    for (const cause of report.causes) out.push(`- ${md(cause.summary)}: ${cause.clauses.map((id) => code(id, 80)).join(', ')}`);
-    out.push('');
+    const lines = report.causes.map((cause) => `- ${md(cause.summary)}: ${cause.clauses.map((id) => code(id, 80)).join(', ')}`);
+    out.push(...section(`Likely one cause (${report.causes.length})`, lines));
   }
   if (partial.length > 0) {
-    out.push(`### Judged only in part (${partial.length})`);
-    out.push('');
     const lines = partial.map((clause) => {
       const judged = judgedPerOperation(clause);
       return `- **${code(clause.id, 80)}** (§${md(clause.section)}, ${clause.level}) ${md(clause.title)}: ${md(shortfallLines(clause).join('; '))}${judged ? ` (judged: ${md(judged)})` : ''}`;
     });
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
-    out.push('');
+    out.push(...section(`Judged only in part (${partial.length})`, capped(lines, SUMMARY_MAX_FAILURES, 'clause')));
   }
   if (unchecked.length > 0) {
-    out.push(`### MUST clauses not checked (${unchecked.length})`);
-    out.push('');
     const lines = unchecked.map((clause) => {
       const reason = skipReason(clause);
       return `- **${code(clause.id, 80)}** (§${md(clause.section)}) ${md(clause.title)}${reason !== undefined ? `: ${md(reason)}` : ''}`;
     });
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
-    out.push('');
+    out.push(...section(`MUST clauses not checked (${unchecked.length})`, capped(lines, SUMMARY_MAX_FAILURES, 'clause')));
   }
   if (report.engineErrors.length > 0) {
-    out.push(`### Engine errors (${report.engineErrors.length})`);
-    out.push('');
-    out.push(...capped(report.engineErrors.map((e) => `- ${code(e, 200)}`), 10, 'engine error'));
-    out.push('');
+    out.push(...section(`Engine errors (${report.engineErrors.length})`, capped(report.engineErrors.map((e) => `- ${code(e, 200)}`), 10, 'engine error')));
   }
   out.push(`Replay: ${code(replayCommand(report), 200)}`);
   out.push('');
