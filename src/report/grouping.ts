@@ -10,7 +10,7 @@ export type OutcomeCounts = Record<Outcome, number>;
 
 export interface SectionGroup {
   section: string;
-  /** Heading text without the number ('' when the section is not in the table). */
+  /** Heading text without the number ('' when the spec has no heading of that number). */
   title: string;
   /** `§4.1 List animals: GET /pets` */
   label: string;
