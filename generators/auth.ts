@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Authorization } from '../src/http/client.ts';
-import { nearMissKeys } from '../src/report/common.ts';
+import { nearMissKeys } from '../src/secrets.ts';
 
 /** An Authorization header to send (null: none), with how it is shown: `$API_KEY`, never the key. */
 export interface AuthVariant {

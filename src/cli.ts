@@ -1,7 +1,7 @@
 import { resolveSettings } from './config/settings.ts';
 import { exitCodeOf } from './errors.ts';
 import { PACKAGE_VERSION } from './paths.ts';
-import { keyForms, redactText, secretForms } from './report/common.ts';
+import { keyForms, redactText, secretForms } from './secrets.ts';
 import { compare } from './cli/compare.ts';
 import { helpText } from './cli/help.ts';
 import { processIo, type Io } from './cli/io.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { badAuthorizations, validAuthorization } from '../../generators/auth.ts';
 import { curlLine } from '../../src/http/curl.ts';
-import { nearMissKeys } from '../../src/report/common.ts';
+import { nearMissKeys } from '../../src/secrets.ts';
 import type { SentRequest } from '../../src/http/exchange.ts';
 
 const KEY = 'sk_live_9f3Kq2ZxP7mW4tR8yB1nV6cH0dJ5gL';

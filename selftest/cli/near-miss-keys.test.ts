@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nearMissKeys } from '../../src/report/common.ts';
+import { nearMissKeys } from '../../src/secrets.ts';
 import { runCli } from '../support/run-cli.ts';
 import { shows } from '../support/secrets.ts';
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
-import { keyForms } from '../../src/report/common.ts';
+import { keyForms } from '../../src/secrets.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { CERTS, startGateway, type Gateway } from '../support/gateway.ts';
 import { BIN, runCli, type CliResult } from '../support/run-cli.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { badAuthorizations, validAuthorization, wrongBearer, type AuthVariant } from '../../generators/index.ts';
 import { curlLine } from '../../src/http/curl.ts';
-import { nearMissKeys } from '../../src/report/common.ts';
+import { nearMissKeys } from '../../src/secrets.ts';
 import { SEED } from './helpers.ts';
 
 /** API keys as a service would issue them: 16 to 64 token characters. */

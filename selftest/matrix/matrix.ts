@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { DEVIATIONS } from '../../reference/deviations.ts';
 import { loadClauses } from '../../src/contract/clauses.ts';
-import { nearMissKeys } from '../../src/report/common.ts';
+import { nearMissKeys } from '../../src/secrets.ts';
 import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';

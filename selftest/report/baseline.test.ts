@@ -16,16 +16,16 @@ describe('loadBaseline', () => {
   it('reads YAML and JSON', async () => {
     const yamlPath = file(
       'baseline.yaml',
-      `# known failures\nknown:\n  - clause: 4.1-limit-max\n    reason: clamps instead of rejecting (PETS-123)\n    expires: 2025-12-31\n  - clause: "4.2-create-400"\n    reason: fix scheduled\n`,
+      `# known failures\nknown:\n  - clause: list.limit-max\n    reason: clamps instead of rejecting (PETS-123)\n    expires: 2025-12-31\n  - clause: "create.invalid-400"\n    reason: fix scheduled\n`,
     );
     expect(await loadBaseline(yamlPath)).toEqual({
       known: [
-        { clause: '4.1-limit-max', reason: 'clamps instead of rejecting (PETS-123)', expires: '2025-12-31' },
-        { clause: '4.2-create-400', reason: 'fix scheduled' },
+        { clause: 'list.limit-max', reason: 'clamps instead of rejecting (PETS-123)', expires: '2025-12-31' },
+        { clause: 'create.invalid-400', reason: 'fix scheduled' },
       ],
     });
-    const jsonPath = file('baseline.json', JSON.stringify({ known: [{ clause: '5-missing-key-401', reason: 'flaky proxy' }] }));
-    expect(await loadBaseline(jsonPath)).toEqual({ known: [{ clause: '5-missing-key-401', reason: 'flaky proxy' }] });
+    const jsonPath = file('baseline.json', JSON.stringify({ known: [{ clause: 'auth.required', reason: 'flaky proxy' }] }));
+    expect(await loadBaseline(jsonPath)).toEqual({ known: [{ clause: 'auth.required', reason: 'flaky proxy' }] });
     expect(await loadBaseline(file('empty-list.yml', 'known: []\n'))).toEqual({ known: [] });
   });
 
@@ -38,8 +38,8 @@ describe('loadBaseline', () => {
       ['noknown.yaml', 'known_failures: []\n', /unknown top-level key "known_failures"/],
       ['notlist.yaml', 'known: true\n', /"known" must be a list, got boolean true/],
       ['noclause.yaml', 'known:\n  - reason: y\n', /known entry 1 \(known\[0\]\) has no clause: give the id of the clause whose failure it accepts/],
-      ['noreason.yaml', 'known:\n  - clause: 4.1-limit-max\n', /known entry 1 \(known\[0\]\) \(clause 4\.1-limit-max\) has no reason: say why its failure is accepted/],
-      ['nullreason.yaml', 'known:\n  - clause: 4.1-limit-max\n    reason:\n', /known entry 1 \(known\[0\]\): reason must be a non-empty string .*clause 4\.1-limit-max\), got null/],
+      ['noreason.yaml', 'known:\n  - clause: list.limit-max\n', /known entry 1 \(known\[0\]\) \(clause list\.limit-max\) has no reason: say why its failure is accepted/],
+      ['nullreason.yaml', 'known:\n  - clause: list.limit-max\n    reason:\n', /known entry 1 \(known\[0\]\): reason must be a non-empty string .*clause list\.limit-max\), got null/],
       ['baddate.yaml', 'known:\n  - clause: a\n    reason: b\n    expires: 2025-13-01\n', /known entry 1 \(known\[0\]\): expires must be a date written YYYY-MM-DD \(clause a\), got "2025-13-01"/],
       ['baddate2.json', '{"known":[{"clause":"a","reason":"b","expires":"31/12/2025"}]}', /expires must be a date written YYYY-MM-DD/],
       ['extra.yaml', 'known:\n  - clause: a\n    reason: b\n    owner: me\n', /known entry 1 \(known\[0\]\) has an unknown key "owner"/],
@@ -78,14 +78,14 @@ describe('loadBaseline', () => {
 });
 
 describe('applyBaseline', () => {
-  // Fixture failing clauses: 4.1-limit-max (fail), 4.2-create-400 (fail), 5-missing-key-401 (error).
+  // Fixture failing clauses, in report order: create.invalid-400 (fail), auth.required (error), list.limit-max (fail).
   const report = makeReport();
   const baseline: Baseline = {
     known: [
-      { clause: '4.1-limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' },
-      { clause: '4.2-create-400', reason: 'fix scheduled', expires: '2025-05-31' },
-      { clause: '7-error-shape', reason: 'used to fail' },
-      { clause: '4.5-message-queued', reason: 'messages host down' },
+      { clause: 'list.limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' },
+      { clause: 'create.invalid-400', reason: 'fix scheduled', expires: '2025-05-31' },
+      { clause: 'errors.shape', reason: 'used to fail' },
+      { clause: 'messages.status-queued', reason: 'messages host down' },
       { clause: '4.9-renamed', reason: 'typo or renamed' },
     ],
   };
@@ -95,11 +95,11 @@ describe('applyBaseline', () => {
 
   it('sorts failures into known, expired and new; reports entries that can go', () => {
     const result = applyBaseline(report, baseline, new Date('2025-06-01T12:00:00Z'), catalogue);
-    expect(result.known).toEqual([{ clause: '4.1-limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' }]);
-    expect(result.expired).toEqual([{ clause: '4.2-create-400', reason: 'fix scheduled', expires: '2025-05-31' }]);
-    expect(result.newFailures).toEqual(['4.2-create-400', '5-missing-key-401']);
-    expect(result.nowPassing).toEqual([{ clause: '7-error-shape', reason: 'used to fail' }]);
-    expect(result.notJudged).toEqual([{ clause: '4.5-message-queued', reason: 'messages host down' }]);
+    expect(result.known).toEqual([{ clause: 'list.limit-max', reason: 'clamps (PETS-123)', expires: '2025-06-30' }]);
+    expect(result.expired).toEqual([{ clause: 'create.invalid-400', reason: 'fix scheduled', expires: '2025-05-31' }]);
+    expect(result.newFailures).toEqual(['create.invalid-400', 'auth.required']);
+    expect(result.nowPassing).toEqual([{ clause: 'errors.shape', reason: 'used to fail' }]);
+    expect(result.notJudged).toEqual([{ clause: 'messages.status-queued', reason: 'messages host down' }]);
     expect(result.unknownClauses).toEqual([{ clause: '4.9-renamed', reason: 'typo or renamed' }]);
     expect(result.noSuchClause).toEqual([]);
   });
@@ -122,34 +122,34 @@ describe('applyBaseline', () => {
 
   it('an entry covers its expiry day and expires the day after (UTC)', () => {
     const onDay = applyBaseline(report, baseline, new Date('2025-06-30T23:59:59Z'), catalogue);
-    expect(onDay.known.map((e) => e.clause)).toEqual(['4.1-limit-max']);
+    expect(onDay.known.map((e) => e.clause)).toEqual(['list.limit-max']);
     const after = applyBaseline(report, baseline, new Date('2025-07-01T00:00:00Z'), catalogue);
     expect(after.known).toEqual([]);
-    expect(after.expired.map((e) => e.clause)).toEqual(['4.1-limit-max', '4.2-create-400']);
-    expect(after.newFailures).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
+    expect(after.expired.map((e) => e.clause)).toEqual(['create.invalid-400', 'list.limit-max']);
+    expect(after.newFailures).toEqual(['create.invalid-400', 'auth.required', 'list.limit-max']);
   });
 
   it('with an empty baseline every failing clause is new', () => {
     const result = applyBaseline(report, { known: [] }, new Date('2025-06-01'));
-    expect(result.newFailures).toEqual(['4.1-limit-max', '4.2-create-400', '5-missing-key-401']);
+    expect(result.newFailures).toEqual(['create.invalid-400', 'auth.required', 'list.limit-max']);
     expect(result.known).toEqual([]);
   });
 
   it('marks the clauses it accepts, with reason and expiry, and no other', () => {
     const marked = makeReport();
-    markKnown(marked, applyBaseline(marked, { known: [...baseline.known, { clause: '5-missing-key-401', reason: 'proxy resets' }] }, new Date('2025-06-01T12:00:00Z')));
+    markKnown(marked, applyBaseline(marked, { known: [...baseline.known, { clause: 'auth.required', reason: 'proxy resets' }] }, new Date('2025-06-01T12:00:00Z')));
     const known = marked.clauses.filter((c) => c.known).map((c) => [c.id, c.known]);
     expect(known).toEqual([
-      ['4.1-limit-max', { reason: 'clamps (PETS-123)', expires: '2025-06-30' }],
-      ['5-missing-key-401', { reason: 'proxy resets' }],
+      ['auth.required', { reason: 'proxy resets' }],
+      ['list.limit-max', { reason: 'clamps (PETS-123)', expires: '2025-06-30' }],
     ]);
   });
 
   it('renders an account of the result', () => {
     const text = renderBaselineResult(applyBaseline(report, baseline, new Date('2025-06-01T12:00:00Z'), catalogue));
-    expect(text).toContain('Baseline: 2 new failures: 4.2-create-400, 5-missing-key-401');
-    expect(text).toContain('Known failures (accepted by the baseline) (1):\n- 4.1-limit-max: clamps (PETS-123) (expires 2025-06-30)');
-    expect(text).toContain('Now passing: remove these entries from the baseline (1):\n- 7-error-shape: used to fail');
+    expect(text).toContain('Baseline: 2 new failures: create.invalid-400, auth.required');
+    expect(text).toContain('Known failures (accepted by the baseline) (1):\n- list.limit-max: clamps (PETS-123) (expires 2025-06-30)');
+    expect(text).toContain('Now passing: remove these entries from the baseline (1):\n- errors.shape: used to fail');
     expect(text).toContain('Expired entries, failing again (1)');
   });
 });

@@ -1,9 +1,29 @@
 /**
- * A realistic RunReport for the report writers' self-tests: several sections, a MUST failure with
- * full evidence and a hostile response body, a second failure, a SHOULD warning, an observation,
- * skips, an engine error (clause and engine level) and a capability profile.
+ * A realistic RunReport for the report writers' self-tests, its clauses those of the catalogue
+ * (spec/clauses.yaml), each judged by its one check: several sections, a MUST failure with full
+ * evidence and a hostile response body, a second failure, a SHOULD warning, an observation, skips,
+ * an engine error (clause and engine level) and a capability profile.
  */
+import { loadClauses } from '../../src/contract/clauses.ts';
 import type { CheckResult, ClauseResult, RunReport } from '../../src/report/model.ts';
+
+const CATALOGUE = loadClauses();
+
+/** The catalogue's clause `id` as a run reports it, judged by `check` (a pass judged on `judged` exchanges when a number). */
+function clause(id: string, check: Omit<CheckResult, 'check' | 'clause'> | number): ClauseResult {
+  const found = CATALOGUE.find((c) => c.id === id);
+  if (!found) throw new Error(`fixture: spec/clauses.yaml has no clause ${id}`);
+  const { section, title, sentence, level, operations } = found;
+  const result: CheckResult = typeof check === 'number' ? { check: id, clause: id, outcome: 'pass', judged: check } : { ...check, check: id, clause: id };
+  return { id, section, title, sentence, level, operations, outcome: result.outcome, checks: [result] };
+}
+
+/** The clause `id` of a report (the fixture's clauses are looked up by id, not position). */
+export function clauseIn(report: RunReport, id: string): ClauseResult {
+  const found = report.clauses.find((c) => c.id === id);
+  if (!found) throw new Error(`the report has no clause ${id}`);
+  return found;
+}
 
 const BASE = 'https://api.example.test/v1';
 const MESSAGES = 'https://messages.example.test';
@@ -23,11 +43,9 @@ const curl = (method: string, url: string, body?: string): string =>
   `curl -sS -X ${method} '${url}' -H "Authorization: Bearer $API_KEY" -H 'Accept: application/json'` +
   (body ? ` -H 'Content-Type: application/json' --data-raw '${body}'` : '');
 
-const pass = (clause: string, check: string, judged: number): CheckResult => ({ check, clause, outcome: 'pass', judged });
-
 export const LIMIT_FAILURE: CheckResult = {
-  check: 'limit-above-maximum-rejected',
-  clause: '4.1-limit-max',
+  check: 'list.limit-max',
+  clause: 'list.limit-max',
   outcome: 'fail',
   expected: '400 with an Error body (limit=101 is above the maximum 100)',
   actual: '200 with 101 animals, no Error body',
@@ -51,9 +69,7 @@ export const LIMIT_FAILURE: CheckResult = {
   judged: 37,
 };
 
-const CREATE_FAILURE: CheckResult = {
-  check: 'missing-required-field-rejected',
-  clause: '4.2-create-400',
+const CREATE_FAILURE = {
   outcome: 'fail',
   expected: '400 with an Error body when categoryId is missing',
   actual: '201 Created, animal stored with categoryId null',
@@ -76,30 +92,31 @@ const CREATE_FAILURE: CheckResult = {
   seed: 1234567,
   path: '3:0',
   judged: 12,
-};
+} as const;
 
-const DEPRECATION_WARNING: CheckResult = {
-  check: 'deprecation-signalled',
-  clause: '4.3-deprecation-signalled',
+const LOCATION_WARNING = {
   outcome: 'warn',
-  expected: 'a Deprecation or Sunset header (removal scheduled for 2030-12-05)',
-  actual: 'no Deprecation, Sunset or Link rel="deprecation" header',
+  expected: 'a Location header naming the created animal',
+  actual: '201 without a Location header',
   evidence: {
-    request: { method: 'GET', url: `${BASE}/pets/991`, headers: { Authorization: 'Bearer $API_KEY' } },
+    request: {
+      method: 'POST',
+      url: `${BASE}/pets`,
+      headers: { Authorization: 'Bearer $API_KEY', 'Content-Type': 'application/json' },
+      body: '{"name":"b","categoryId":2}',
+    },
     response: {
-      status: 200,
+      status: 201,
       headers: { 'content-type': 'application/json' },
-      bodyExcerpt: '{"id":991,"name":"a","categoryId":2,"status":"available"}',
+      bodyExcerpt: '{"id":992,"name":"b","categoryId":2,"status":"available"}',
       bodyTruncated: false,
     },
-    curl: curl('GET', `${BASE}/pets/991`),
+    curl: curl('POST', `${BASE}/pets`, '{"name":"b","categoryId":2}'),
   },
   judged: 8,
-};
+} as const;
 
-const AUTH_ERROR: CheckResult = {
-  check: 'missing-key-401',
-  clause: '5-missing-key-401',
+const AUTH_ERROR = {
   outcome: 'error',
   note: 'the connection was reset before a response arrived; the clause could not be judged',
   evidence: {
@@ -108,152 +125,28 @@ const AUTH_ERROR: CheckResult = {
     curl: `curl -sS -X GET '${BASE}/pets' -H 'Accept: application/json'`,
   },
   judged: 0,
-};
+} as const;
 
+/** In section order, as a run reports them. */
 export const CLAUSES: ClauseResult[] = [
-  {
-    id: '2.1-pet-shape',
-    section: '2.1',
-    title: 'A returned Pet has id, name and categoryId',
-    sentence: 'An `Pet` is a `NewPet` plus an identifier.',
-    level: 'MUST',
-    operations: ['listPets', 'getPet', 'createPet'],
-    outcome: 'pass',
-    checks: [pass('2.1-pet-shape', 'pet-required-fields', 142), pass('2.1-pet-shape', 'pet-field-types', 142)],
-  },
-  {
-    id: '4.1-list-200',
-    section: '4.1',
-    title: 'GET /pets returns an array of Pet',
-    sentence: 'Returns a paginated list of animals.',
-    level: 'MUST',
-    operations: ['listPets'],
-    outcome: 'pass',
-    checks: [pass('4.1-list-200', 'list-returns-array', 60)],
-  },
-  {
-    id: '4.1-limit-max',
-    section: '4.1',
-    title: 'limit above 100 is rejected',
-    sentence: 'limit: integer, minimum 1, maximum 100, default 20. Maximum number of animals returned.',
-    level: 'MUST',
-    operations: ['listPets'],
-    outcome: 'fail',
-    checks: [LIMIT_FAILURE, pass('4.1-limit-max', 'limit-within-range-accepted', 40)],
-  },
-  {
-    id: '4.1-status-filter',
-    section: '4.1',
-    title: 'status filters the list',
-    sentence: '`status` is usable as a filter when listing.',
-    level: 'MUST',
-    operations: ['listPets'],
-    outcome: 'pass',
-    checks: [pass('4.1-status-filter', 'status-filter-matches', 45)],
-  },
-  {
-    id: '4.1-pagination',
-    section: '4.1',
-    title: 'Pagination mechanism beyond limit',
-    sentence: 'Pagination mechanism beyond `limit` (page token, offset, or a wrapper around the array): not shown.',
-    level: 'OBSERVE',
-    operations: ['listPets'],
+  clause('create.echo', 142),
+  clause('list.200-pets', 60),
+  clause('list.status-filter', 45),
+  clause('list.invalid-query-handling', {
     outcome: 'observe',
-    checks: [
-      {
-        check: 'pagination-mechanism',
-        clause: '4.1-pagination',
-        outcome: 'observe',
-        actual: 'plain array; no Link header, no page token, offset ignored',
-        note: 'no pagination beyond limit was seen',
-        judged: 6,
-      },
-    ],
-  },
-  {
-    id: '4.2-create-201',
-    section: '4.2',
-    title: 'POST /pets returns 201 with the created Pet',
-    sentence: '201: `Pet` (the created animal, including `id`).',
-    level: 'MUST',
-    operations: ['createPet'],
-    outcome: 'pass',
-    checks: [pass('4.2-create-201', 'create-returns-pet-with-id', 30)],
-  },
-  {
-    id: '4.2-create-400',
-    section: '4.2',
-    title: 'Missing required fields yield 400',
-    sentence: '400: `Error` (required fields missing or values invalid).',
-    level: 'MUST',
-    operations: ['createPet'],
-    outcome: 'fail',
-    checks: [CREATE_FAILURE],
-  },
-  {
-    id: '4.3-deprecation-signalled',
-    section: '4.3',
-    title: 'getPet signals its deprecation',
-    sentence: 'The operation is marked deprecated. Its removal is scheduled for 5 December 2030.',
-    level: 'SHOULD',
-    operations: ['getPet'],
-    outcome: 'warn',
-    checks: [DEPRECATION_WARNING],
-  },
-  {
-    id: '4.4-store-orders',
-    section: '4.4',
-    title: 'GET /store/orders exists',
-    sentence: 'This operation exists.',
-    level: 'OBSERVE',
-    operations: ['GET /store/orders'],
-    outcome: 'skip',
-    checks: [
-      { check: 'store-orders-exists', clause: '4.4-store-orders', outcome: 'skip', note: 'not exercised: --include-store was not given', judged: 0 },
-    ],
-  },
-  {
-    id: '4.5-message-queued',
-    section: '4.5',
-    title: 'A sent message starts queued',
-    sentence: 'The initial value is `queued`, meaning the request may be only queued.',
-    level: 'MUST',
-    operations: ['POST {messages_base_url}/messages'],
-    outcome: 'skip',
-    checks: [
-      { check: 'message-initial-status', clause: '4.5-message-queued', outcome: 'skip', note: 'messages base URL not reachable in this environment', judged: 0 },
-    ],
-  },
-  {
-    id: '5-missing-key-401',
-    section: '5',
-    title: 'A missing key yields 401 with an Error body',
-    sentence: 'A missing or invalid key yields status 401 with an `Error` body.',
-    level: 'MUST',
-    operations: ['listPets', 'createPet', 'getPet'],
-    outcome: 'error',
-    checks: [AUTH_ERROR],
-  },
-  {
-    id: '7-error-shape',
-    section: '7',
-    title: 'Error bodies have code, message, status',
-    sentence: 'All error bodies use the `Error` shape (part 2.4): `code`, `message`, `status`.',
-    level: 'MUST',
-    operations: ['listPets', 'createPet', 'getPet'],
-    outcome: 'pass',
-    checks: [pass('7-error-shape', 'error-body-shape', 51)],
-  },
-  {
-    id: '8-limit-default',
-    section: '8',
-    title: 'limit defaults to 20',
-    sentence: '`limit` query parameter: Default 20, minimum 1, maximum 100.',
-    level: 'MUST',
-    operations: ['listPets'],
-    outcome: 'pass',
-    checks: [pass('8-limit-default', 'default-page-size', 10)],
-  },
+    actual: 'limit=0 gives 400; limit=101 gives 200',
+    note: 'limit=0 is refused with 400; limit=101 is taken',
+    judged: 6,
+  }),
+  clause('create.invalid-400', CREATE_FAILURE),
+  clause('create.location', LOCATION_WARNING),
+  clause('get.200-pet', 30),
+  clause('orders.access', { outcome: 'skip', note: 'not exercised: --include-store was not given', judged: 0 }),
+  clause('messages.status-queued', { outcome: 'skip', note: 'messages base URL not reachable in this environment', judged: 0 }),
+  clause('auth.required', AUTH_ERROR),
+  clause('errors.shape', 51),
+  clause('list.limit-max', LIMIT_FAILURE),
+  clause('list.limit-default', 10),
 ];
 
 export function makeReport(overrides: Partial<RunReport> = {}): RunReport {
@@ -285,27 +178,10 @@ export function makeReport(overrides: Partial<RunReport> = {}): RunReport {
   return { ...report, ...overrides };
 }
 
-/** A report with n failing MUST clauses, for truncation tests. */
+/** A report whose first n clauses of the catalogue fail, for truncation tests. */
 export function makeManyFailures(n: number): RunReport {
-  const clauses: ClauseResult[] = Array.from({ length: n }, (_, i) => ({
-    id: `4.2-generated-${String(i + 1).padStart(3, '0')}`,
-    section: '4.2',
-    title: `generated failure ${i + 1}`,
-    sentence: '400: `Error` (required fields missing or values invalid).',
-    level: 'MUST',
-    operations: ['createPet'],
-    outcome: 'fail',
-    checks: [
-      {
-        check: `generated-check-${i + 1}`,
-        clause: `4.2-generated-${String(i + 1).padStart(3, '0')}`,
-        outcome: 'fail',
-        expected: '400',
-        actual: `201 (case ${i + 1})`,
-        judged: 1,
-      },
-    ],
-  }));
+  if (n > CATALOGUE.length) throw new Error(`fixture: the catalogue has only ${CATALOGUE.length} clauses`);
+  const clauses = CATALOGUE.slice(0, n).map((c, i) => clause(c.id, { outcome: 'fail', expected: '400', actual: `201 (case ${i + 1})`, judged: 1 }));
   return makeReport({
     clauses,
     summary: { pass: 0, fail: n, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 },
@@ -338,39 +214,25 @@ export const AUTH_HOLES = {
 };
 
 /** One MUST clause that failed on two operations (no key needed on POST /v1/pets nor POST /messages). */
-export const AUTH_REQUIRED: ClauseResult = {
-  id: 'auth.required',
-  section: '5',
-  title: 'A missing or invalid key gives 401',
-  sentence: 'A missing or invalid key yields status 401 with an `Error` body.',
-  level: 'MUST',
-  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'sendMessage'],
+export const AUTH_REQUIRED: ClauseResult = clause('auth.required', {
   outcome: 'fail',
-  checks: [
-    {
-      check: 'auth.required',
-      clause: 'auth.required',
-      outcome: 'fail',
-      ...withoutOperation(AUTH_HOLES.createPet),
-      failures: [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage],
-      judged: 40,
-    },
-    pass('auth.required', 'auth.required', 5),
-  ],
-};
+  ...withoutOperation(AUTH_HOLES.createPet),
+  failures: [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage],
+  judged: 40,
+});
 
-/** makeReport with AUTH_REQUIRED in place of the errored §5 clause. */
+/** makeReport with AUTH_REQUIRED failing where the §5 clause errored. */
 export function makeMultiFailureReport(): RunReport {
   const report = makeReport();
-  report.clauses = report.clauses.map((c) => (c.id === '5-missing-key-401' ? structuredClone(AUTH_REQUIRED) : c));
+  report.clauses = report.clauses.map((c) => (c.id === 'auth.required' ? structuredClone(AUTH_REQUIRED) : c));
   report.summary = { ...report.summary, fail: report.summary.fail + 1, error: report.summary.error - 1 };
   return report;
 }
 
-/** makeReport with 4.1-limit-max accepted by a baseline entry, as the CLI marks it. */
+/** makeReport with list.limit-max accepted by a baseline entry, as the CLI marks it. */
 export function makeKnownFailureReport(): RunReport {
   const report = makeReport();
-  report.clauses.find((c) => c.id === '4.1-limit-max')!.known = { reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' };
+  clauseIn(report, 'list.limit-max').known = { reason: 'clamps (PETS-123) <b>', expires: '2025-06-30' };
   return report;
 }
 
@@ -391,30 +253,17 @@ export const NO_CHALLENGE = {
 };
 
 /** One SHOULD clause that warned on two operations (a 401 without WWW-Authenticate on GET /v1/pets and POST /messages). */
-export const WWW_AUTHENTICATE: ClauseResult = {
-  id: 'auth.www-authenticate',
-  section: '5',
-  title: 'A 401 carries WWW-Authenticate',
-  sentence: 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.',
-  level: 'SHOULD',
-  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'sendMessage'],
+export const WWW_AUTHENTICATE: ClauseResult = clause('auth.www-authenticate', {
   outcome: 'warn',
-  checks: [
-    {
-      check: 'auth.www-authenticate',
-      clause: 'auth.www-authenticate',
-      outcome: 'warn',
-      ...withoutOperation(NO_CHALLENGE.listPets),
-      warnings: [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage],
-      judged: 12,
-    },
-  ],
-};
+  ...withoutOperation(NO_CHALLENGE.listPets),
+  warnings: [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage],
+  judged: 12,
+});
 
 /** makeReport with WWW_AUTHENTICATE beside the other §5 clause. */
 export function makeMultiWarningReport(): RunReport {
   const report = makeReport();
-  const at = report.clauses.findIndex((c) => c.id === '5-missing-key-401');
+  const at = report.clauses.findIndex((c) => c.id === 'auth.required');
   report.clauses.splice(at + 1, 0, structuredClone(WWW_AUTHENTICATE));
   report.summary = { ...report.summary, warn: report.summary.warn + 1 };
   return report;

@@ -32,12 +32,12 @@ describe('report.html header', () => {
     const html = renderHtml(ships);
     const verdict = html.slice(html.indexOf('<div class="verdict'), html.indexOf('</div>', html.indexOf('<div class="verdict')));
     expect(verdict).toContain('<span class="word">Ships</span>');
-    // The fixture skips one MUST clause (4.5-message-queued) and one OBSERVE clause.
+    // The fixture skips one MUST clause (messages.status-queued) and one OBSERVE clause.
     expect(verdict).toContain(
-      '<p class="unchecked" id="unchecked-must"><strong>1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it</strong> (each says why below): <a href="#clause-4-5-message-queued"><code>4.5-message-queued</code></a></p>',
+      '<p class="unchecked" id="unchecked-must"><strong>1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it</strong> (each says why below): <a href="#clause-messages-status-queued"><code>messages.status-queued</code></a></p>',
     );
     const more = makeReport({ verdict: 'pass', exitCode: 0 });
-    more.clauses.find((c) => c.id === '8-limit-default')!.outcome = 'skip';
+    more.clauses.find((c) => c.id === 'list.limit-default')!.outcome = 'skip';
     expect(renderHtml(more)).toContain('<strong>2 MUST clauses were not checked in this run: the SHIPS verdict does not vouch for them</strong>');
     expect(renderHtml(makeReport())).toContain('<strong>1 MUST clause was not checked in this run</strong>');
     const all = makeReport({ verdict: 'pass', exitCode: 0 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/common.ts';
+import { countOutcomes, groupBySection, OUTCOMES } from '../../src/report/grouping.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { CHROMIUM_ARGS, findChromium } from '../support/chromium.ts';
 import { makeReport } from './fixture.ts';
@@ -127,7 +127,7 @@ describe('report.html in headless Chromium', () => {
         expect(await matrix.locator(`tfoot td[data-outcome="${o}"]`).innerText()).toBe(String(total[o]));
       }
       // Failing cells are coloured.
-      const failBg = await matrix.locator('tbody tr[data-section="4.1"] td[data-outcome="fail"]').evaluate((el) => String(el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor));
+      const failBg = await matrix.locator('tbody tr[data-section="8"] td[data-outcome="fail"]').evaluate((el) => String(el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor));
       const zeroBg = await matrix.locator('tbody tr[data-section="2.1"] td[data-outcome="fail"]').evaluate((el) => String(el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor));
       expect(failBg).toBe('rgb(207, 34, 46)');
       expect(failBg).not.toBe(zeroBg);
@@ -140,7 +140,7 @@ describe('report.html in headless Chromium', () => {
     const s = await open();
     try {
       const { page } = s;
-      const clause = page.locator('details[data-clause="4.1-limit-max"]');
+      const clause = page.locator('details[data-clause="list.limit-max"]');
       const expected = clause.locator('.check.fail .ea .expected');
       const actual = clause.locator('.check.fail .ea .actual');
       await expected.waitFor({ state: 'visible', timeout: WAIT });
@@ -153,11 +153,11 @@ describe('report.html in headless Chromium', () => {
       expect(Math.abs(e.y - a.y)).toBeLessThan(2);
       expect(e.x + e.width).toBeLessThanOrEqual(a.x);
       const body = await clause.innerText();
-      for (const text of ['limit: integer, minimum 1, maximum 100', '{"limit":101}', 'seed 1234567, path "14:2:0"', 'GET https://api.example.test/v1/pets?limit=101', 'HTTP 200', `"name":"<script>alert('owned')</script>"`, 'curl -sS -X GET']) {
+      for (const text of ['Default 20, minimum 1, maximum 100', '{"limit":101}', 'seed 1234567, path "14:2:0"', 'GET https://api.example.test/v1/pets?limit=101', 'HTTP 200', `"name":"<script>alert('owned')</script>"`, 'curl -sS -X GET']) {
         expect(body).toContain(text);
       }
       // The hostile body is text, not markup.
-      expect(await page.locator('details[data-clause="4.1-limit-max"] pre img').count()).toBe(0);
+      expect(await page.locator('details[data-clause="list.limit-max"] pre img').count()).toBe(0);
       // Copy button is there (JS on) and reacts.
       const copy = clause.locator('button.copy');
       await copy.waitFor({ state: 'visible', timeout: WAIT });
@@ -181,20 +181,20 @@ describe('report.html in headless Chromium', () => {
     const s = await open();
     try {
       const { page } = s;
-      for (const id of ['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']) {
+      for (const id of ['create.invalid-400', 'create.location', 'auth.required', 'list.limit-max']) {
         expect(await page.locator(`details[data-clause="${id}"] .clause-body`).isVisible(), id).toBe(true);
       }
-      for (const id of ['2.1-pet-shape', '4.1-pagination', '4.5-message-queued']) {
+      for (const id of ['create.echo', 'list.invalid-query-handling', 'messages.status-queued']) {
         expect(await page.locator(`details[data-clause="${id}"] .clause-body`).isVisible(), id).toBe(false);
       }
-      const failing = page.locator('details[data-clause="4.1-limit-max"]');
+      const failing = page.locator('details[data-clause="list.limit-max"]');
       await failing.locator('summary').click({ timeout: WAIT });
       await failing.locator('.clause-body').waitFor({ state: 'hidden', timeout: WAIT });
       await page.locator('#collapse-all').click({ timeout: WAIT });
-      await page.locator('details[data-clause="4.2-create-400"] .clause-body').waitFor({ state: 'hidden', timeout: WAIT });
+      await page.locator('details[data-clause="create.invalid-400"] .clause-body').waitFor({ state: 'hidden', timeout: WAIT });
       await page.locator('#expand-problems').click({ timeout: WAIT });
       await failing.locator('.clause-body').waitFor({ state: 'visible', timeout: WAIT });
-      expect(await page.locator('details[data-clause="2.1-pet-shape"] .clause-body').isVisible()).toBe(false);
+      expect(await page.locator('details[data-clause="create.echo"] .clause-body').isVisible()).toBe(false);
       expect(s.problems).toEqual([]);
     } finally {
       await s.context.close();
@@ -205,13 +205,13 @@ describe('report.html in headless Chromium', () => {
     const s = await open(false);
     try {
       const { page } = s;
-      const clause = page.locator('details[data-clause="4.2-create-400"]');
+      const clause = page.locator('details[data-clause="create.invalid-400"]');
       const expected = clause.locator('.ea .expected');
       await expected.waitFor({ state: 'visible', timeout: WAIT });
       expect(await clause.locator('.ea .actual').innerText()).toContain('201 Created');
       await clause.locator('summary').click({ timeout: WAIT });
       await expected.waitFor({ state: 'hidden', timeout: WAIT });
-      const passing = page.locator('details[data-clause="2.1-pet-shape"]');
+      const passing = page.locator('details[data-clause="create.echo"]');
       expect(await passing.locator('.clause-body').isVisible()).toBe(false);
       await passing.locator('summary').click({ timeout: WAIT });
       await passing.locator('.clause-body').waitFor({ state: 'visible', timeout: WAIT });
@@ -240,7 +240,7 @@ describe('report.html in headless Chromium', () => {
       // The matrix fits its box rather than scrolling inside it.
       expect(closed.matrix).toBeLessThanOrEqual(closed.matrixBox);
       await page.locator('#expand-all').click({ timeout: WAIT });
-      await page.locator('details[data-clause="2.1-pet-shape"] .clause-body').waitFor({ state: 'visible', timeout: WAIT });
+      await page.locator('details[data-clause="create.echo"] .clause-body').waitFor({ state: 'visible', timeout: WAIT });
       const opened = await widths();
       expect(opened.page).toBeLessThanOrEqual(opened.viewport);
       mkdirSync(SELFTEST_DIR, { recursive: true });
@@ -256,9 +256,9 @@ describe('report.html in headless Chromium', () => {
     try {
       const { page } = s;
       const said = async (id: string) => (await page.locator(`details[data-clause="${id}"] > summary`).innerText()).match(/OBSERVE/g)?.length ?? 0;
-      expect(await said('4.1-pagination')).toBe(1); // level OBSERVE, observed
-      expect(await said('4.4-store-orders')).toBe(1); // level OBSERVE, skipped: SKIP and OBSERVE
-      expect(await page.locator('details[data-clause="4.4-store-orders"] > summary').innerText()).toMatch(/SKIP/);
+      expect(await said('list.invalid-query-handling')).toBe(1); // level OBSERVE, observed
+      expect(await said('orders.access')).toBe(1); // level OBSERVE, skipped: SKIP and OBSERVE
+      expect(await page.locator('details[data-clause="orders.access"] > summary').innerText()).toMatch(/SKIP/);
     } finally {
       await s.context.close();
     }
@@ -268,7 +268,7 @@ describe('report.html in headless Chromium', () => {
     const s = await open(false);
     try {
       const { page } = s;
-      const clause = page.locator('details[data-clause="4.1-limit-max"]');
+      const clause = page.locator('details[data-clause="list.limit-max"]');
       await clause.locator('summary').click({ timeout: WAIT });
       const expected = clause.locator('.check.fail .ea .expected');
       await expected.waitFor({ state: 'hidden', timeout: WAIT });

@@ -49,7 +49,7 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
   it('starts failing, erroring and warning clauses open, the others closed', () => {
     const tags = [...html.matchAll(/<details class="clause [^"]*"[^>]*>/g)].map((m) => m[0]);
     const opened = tags.filter((t) => / open(?=[ >])/.test(t)).map((t) => /data-clause="([^"]*)"/.exec(t)?.[1]);
-    expect(opened).toEqual(['4.1-limit-max', '4.2-create-400', '4.3-deprecation-signalled', '5-missing-key-401']);
+    expect(opened).toEqual(['create.invalid-400', 'create.location', 'auth.required', 'list.limit-max']);
     expect(tags.length).toBe(makeReport().clauses.length);
   });
 
@@ -70,6 +70,10 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     }
     expect([...clause.matchAll(/<pre id="curl-/g)].length).toBe(2);
     expect(clause).toContain('…and 2 more operations it failed on, not listed here');
+    // Named once, by its id (the data-clause attribute and the summary): the check shows no name of its own.
+    expect(clause.match(/auth\.required/g)).toHaveLength(2);
+    expect(clause).toContain('<h4><span class="mark fail" aria-hidden="true">✖</span><span class="badge o-fail">Fail</span> <span class="judged">judged 40 exchanges</span></h4>');
+    expect(out).not.toContain('data-check');
     const tags = new Set([...renderHtml(poison(makeMultiFailureReport(), 3)).matchAll(/<\/?([a-zA-Z0-9!]+)/g)].map((m) => m[1]!.toLowerCase()));
     expect(tags.has('img')).toBe(false);
   });
@@ -98,10 +102,10 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
     const start = out.indexOf('<li><details class="clause fail known"');
     expect(start).toBeGreaterThan(0);
     const clause = out.slice(start, out.indexOf('</details>', start));
-    expect(clause).toContain('data-clause="4.1-limit-max"');
+    expect(clause).toContain('data-clause="list.limit-max"');
     expect(clause).toContain('<span class="badge known">Known</span>');
     expect(clause).toContain('<p class="known-note"><strong>Accepted by the baseline:</strong> clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)</p>');
-    expect(out).toContain('1 failing clause accepted by the baseline (known): <a href="#clause-4-1-limit-max"><code>4.1-limit-max</code></a>');
+    expect(out).toContain('1 failing clause accepted by the baseline (known): <a href="#clause-list-limit-max"><code>list.limit-max</code></a>');
     expect([...out.matchAll(/class="clause fail known"/g)].length).toBe(1);
   });
 
@@ -111,5 +115,7 @@ describe('renderHtml (static checks; the browser test is html.browser.test.ts)',
       expect(html).toContain(s);
     }
     expect(renderHtml(makeReport({ verdict: 'pass', exitCode: 0 }))).toContain('<span class="word">Ships</span>');
+    // A passing clause tells how much its check judged, under no name of its own.
+    expect(html).toContain('<p class="check-line"><span class="mark pass" aria-hidden="true">✔</span> pass, judged 142 exchanges</p>');
   });
 });

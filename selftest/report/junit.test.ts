@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import { AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
+import { clauseIn, AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { hasXmlIllegal, poison, xmllint } from './helpers.ts';
 
 function failureText(xml: string, testcase: string): string {
@@ -34,11 +34,11 @@ describe('renderJunit', () => {
   it('the XSD really checks structure (a misplaced <failure> is rejected)', async () => {
     const broken = xml.replace('<testsuite ', '<failure message="x"/><testsuite ');
     expect((await xmllint(broken)).ok).toBe(false);
-    const badCount = xml.replace(/tests="16"/, 'tests="sixteen"');
+    const badCount = xml.replace(/tests="14"/, 'tests="fourteen"');
     expect((await xmllint(badCount)).ok).toBe(false);
   });
 
-  it('has one testsuite per section and one testcase per check', () => {
+  it('has one testsuite per section and one testcase per clause, named by its id', () => {
     const suites = [...xml.matchAll(/<testsuite name="([^"]*)"/g)].map((m) => unescapeXml(m[1]!));
     expect(suites).toEqual([
       '§2.1 Animal (Pet) as returned',
@@ -54,9 +54,11 @@ describe('renderJunit', () => {
     ]);
     const checks = report.clauses.reduce((n, c) => n + c.checks.length, 0);
     expect([...xml.matchAll(/<testcase /g)].length).toBe(checks + report.engineErrors.length);
-    expect(xml).toContain('<testcase name="4.1-limit-max › limit-above-maximum-rejected" classname="service-spec.4.1">');
-    expect(xml).toMatch(/<testsuites [^>]*tests="16" failures="2" errors="2" time="48\.250"/);
-    expect(xml).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="1" errors="0" skipped="0"/);
+    const names = [...xml.matchAll(/<testcase name="([^"]*)" classname="service-spec\./g)].map((m) => m[1]);
+    expect(names).toEqual(report.clauses.map((c) => c.id));
+    expect(xml).toContain('<testcase name="list.limit-max" classname="service-spec.8">');
+    expect(xml).toMatch(/<testsuites [^>]*tests="14" failures="2" errors="2" time="48\.250"/);
+    expect(xml).toMatch(/<testsuite name="§8 Limits" tests="2" failures="1" errors="0" skipped="0"/);
   });
 
   it('gives the run its time and no testcase or section a made-up one (checks span scenarios)', async () => {
@@ -67,11 +69,13 @@ describe('renderJunit', () => {
   });
 
   it('keeps every detail of a failure: clause, sentence, Expected, Actual, counterexample, replay, request, response, curl', () => {
-    const text = unescapeXml(failureText(xml, '4.1-limit-max › limit-above-maximum-rejected'));
-    expect(text).toContain('<failure message="4.1-limit-max: MUST violated; expected 400 with an Error body');
+    const text = unescapeXml(failureText(xml, 'list.limit-max'));
+    expect(text).toContain('<failure message="list.limit-max: MUST violated; expected 400 with an Error body');
     expect(text).toContain('type="MUST"');
-    expect(text).toContain('Clause:   4.1-limit-max (§4.1 List animals: GET /pets, MUST)');
-    expect(text).toContain('Sentence: "limit: integer, minimum 1, maximum 100, default 20.');
+    expect(text).toContain('Clause:   list.limit-max (§8 Limits, MUST) Never more than 100 animals, whatever limit says');
+    expect(text).toContain('Sentence: "`limit` query parameter | `GET /pets` | Default 20, minimum 1, maximum 100."');
+    expect(text).toContain('Outcome:  fail, judged 37 exchanges');
+    expect(text).not.toContain('Check:');
     expect(text).toContain('Expected: 400 with an Error body (limit=101 is above the maximum 100)');
     expect(text).toContain('Actual:   200 with 101 animals, no Error body');
     expect(text).toContain('Counterexample: {"limit":101}');
@@ -88,7 +92,7 @@ describe('renderJunit', () => {
   it('keeps the evidence of every operation a check failed on, and names them in the message', async () => {
     const out = renderJunit(makeMultiFailureReport());
     expect((await xmllint(out)).ok).toBe(true);
-    const text = unescapeXml(failureText(out, 'auth.required › auth.required'));
+    const text = unescapeXml(failureText(out, 'auth.required'));
     expect(text).toContain(`<failure message="auth.required: MUST violated on 2 operations (createPet, sendMessage); first, on createPet: expected ${AUTH_HOLES.createPet.expected}; actual ${AUTH_HOLES.createPet.actual}"`);
     expect(text).toContain('Failed on: createPet, sendMessage');
     for (const hole of [AUTH_HOLES.createPet, AUTH_HOLES.sendMessage]) {
@@ -101,7 +105,7 @@ describe('renderJunit', () => {
     expect(text.indexOf('On createPet')).toBeLessThan(text.indexOf('On sendMessage'));
     const r = makeMultiFailureReport();
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 4;
-    expect(unescapeXml(failureText(renderJunit(r), 'auth.required › auth.required'))).toContain('…and 4 more operations it failed on, not listed');
+    expect(unescapeXml(failureText(renderJunit(r), 'auth.required'))).toContain('…and 4 more operations it failed on, not listed');
   });
 
   it('keeps the evidence of every operation a check warned on in its system-out, not as a failure', async () => {
@@ -109,7 +113,7 @@ describe('renderJunit', () => {
     r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 3;
     const out = renderJunit(r);
     expect((await xmllint(out)).ok).toBe(true);
-    const text = unescapeXml(failureText(out, 'auth.www-authenticate › auth.www-authenticate'));
+    const text = unescapeXml(failureText(out, 'auth.www-authenticate'));
     expect(text).not.toContain('<failure');
     expect(text).toContain('<system-out>WARNING: auth.www-authenticate (SHOULD) not met');
     expect(text).toContain('Warned on: listPets, sendMessage');
@@ -125,29 +129,29 @@ describe('renderJunit', () => {
   it('skips a failure the baseline accepts, with the reason, and keeps its details in system-out', async () => {
     const out = renderJunit(makeKnownFailureReport());
     expect((await xmllint(out)).ok).toBe(true);
-    const text = failureText(out, '4.1-limit-max › limit-above-maximum-rejected');
+    const text = failureText(out, 'list.limit-max');
     expect(text).not.toContain('<failure');
     expect(unescapeXml(text)).toContain('<skipped message="accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)"/>');
-    expect(unescapeXml(text)).toContain('<system-out>KNOWN FAILURE (accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)): 4.1-limit-max');
+    expect(unescapeXml(text)).toContain('<system-out>KNOWN FAILURE (accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)): list.limit-max');
     expect(unescapeXml(text)).toContain('Actual:   200 with 101 animals, no Error body');
-    expect(out).toMatch(/<testsuites [^>]*tests="16" failures="1" errors="2"/);
-    expect(out).toMatch(/<testsuite name="§4\.1 List animals: GET \/pets" tests="5" failures="0" errors="0" skipped="1"/);
+    expect(out).toMatch(/<testsuites [^>]*tests="14" failures="1" errors="2"/);
+    expect(out).toMatch(/<testsuite name="§8 Limits" tests="2" failures="0" errors="0" skipped="1"/);
   });
 
   it('maps error, skip, warn and observe', () => {
-    const err = failureText(xml, '5-missing-key-401 › missing-key-401');
+    const err = failureText(xml, 'auth.required');
     expect(err).toContain('<error message="the connection was reset');
     expect(err).toContain('ECONNRESET');
-    expect(failureText(xml, '4.5-message-queued › message-initial-status')).toContain(
+    expect(failureText(xml, 'messages.status-queued')).toContain(
       '<skipped message="messages base URL not reachable in this environment"/>',
     );
-    const warn = failureText(xml, '4.3-deprecation-signalled › deprecation-signalled');
-    expect(warn).toContain('<system-out>WARNING: 4.3-deprecation-signalled');
-    expect(warn).toContain('Expected: a Deprecation or Sunset header');
+    const warn = failureText(xml, 'create.location');
+    expect(warn).toContain('<system-out>WARNING: create.location');
+    expect(warn).toContain('Expected: a Location header naming the created animal');
     expect(warn).not.toContain('<failure');
-    const obs = failureText(xml, '4.1-pagination › pagination-mechanism');
-    expect(obs).toContain('<system-out>OBSERVED: 4.1-pagination');
-    expect(obs).toContain('plain array');
+    const obs = failureText(xml, 'list.invalid-query-handling');
+    expect(obs).toContain('<system-out>OBSERVED: list.invalid-query-handling');
+    expect(obs).toContain('limit=0 gives 400; limit=101 gives 200');
     expect(xml).toContain('<testcase name="engine error 1" classname="animal-store-conformance.engine"');
   });
 
@@ -174,10 +178,10 @@ describe('renderJunit', () => {
 
   it('keeps the whitespace of a value exact in a failure message (a trimmed name stays visible)', async () => {
     const r = makeReport();
-    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: 'name = "padded name"\n\tsecond line' });
+    Object.assign(clauseIn(r, 'list.limit-max').checks[0]!, { expected: 'name = "  padded name  "', actual: 'name = "padded name"\n\tsecond line' });
     const out = renderJunit(r);
-    const message = /<failure message="([^"]*)"/.exec(failureText(out, '4.1-limit-max › limit-above-maximum-rejected'))?.[1];
-    expect(unescapeXml(message ?? '')).toBe('4.1-limit-max: MUST violated; expected name = "  padded name  "; actual name = "padded name"\\n\tsecond line');
+    const message = /<failure message="([^"]*)"/.exec(failureText(out, 'list.limit-max'))?.[1];
+    expect(unescapeXml(message ?? '')).toBe('list.limit-max: MUST violated; expected name = "  padded name  "; actual name = "padded name"\\n\tsecond line');
     expect((await xmllint(out)).ok).toBe(true);
   });
 
@@ -185,7 +189,7 @@ describe('renderJunit', () => {
     const r = makeReport();
     r.clauses[0] = { ...r.clauses[0]!, outcome: 'skip', checks: [] };
     const out = renderJunit(r);
-    expect(out).toContain('<testcase name="2.1-pet-shape" classname="service-spec.2.1">');
+    expect(out).toContain('<testcase name="create.echo" classname="service-spec.2.1">');
     expect((await xmllint(out)).ok).toBe(true);
   });
 });

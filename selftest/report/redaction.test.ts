@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderTerminal, writeReports } from '../../src/report/index.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { keyForms, nearMissKeys, redactReport, redactText } from '../../src/report/common.ts';
+import { keyForms, nearMissKeys, redactReport, redactText } from '../../src/secrets.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { makeReport } from './fixture.ts';
+import { clauseIn, makeReport } from './fixture.ts';
 import { tempDir } from './helpers.ts';
 import { shows } from '../support/secrets.ts';
 
@@ -15,14 +15,14 @@ const ODD = 'tok&<en>"42"\'x';
 function leaky(): RunReport {
   const r = makeReport();
   r.target.baseUrl = `https://api.example.test/v1?api_key=${KEY}`;
-  const fail = r.clauses[2]!.checks[0]!;
+  const fail = clauseIn(r, 'list.limit-max').checks[0]!;
   fail.evidence!.request.headers.Authorization = `Bearer ${KEY}`;
   fail.evidence!.request.headers[`X-${KEY}`] = ODD;
   fail.evidence!.response!.bodyExcerpt = `{"echo":"Bearer ${KEY}","odd":"${ODD}"} <script>${KEY}</script>`;
   fail.evidence!.curl = `curl -H 'Authorization: Bearer ${KEY}' https://api.example.test/v1/pets`;
   fail.actual = `the key ${KEY} was echoed back`;
   fail.counterexample = JSON.stringify({ key: KEY, odd: ODD });
-  r.clauses[7]!.checks[0]!.expected = `no ${ODD} in a header`;
+  clauseIn(r, 'create.location').checks[0]!.expected = `no ${ODD} in a header`;
   r.engineErrors.push(`401 for key ${KEY}`);
   r.capabilities.push({ id: 'echo', title: 'Echoes the key', value: KEY, detail: ODD });
   return r;
@@ -49,7 +49,7 @@ describe('secrets are redacted in every output', () => {
     }
     const json = JSON.parse(readFileSync(paths.json, 'utf8')) as RunReport;
     expect(json.target.baseUrl).toBe('https://api.example.test/v1?api_key=$API_KEY');
-    expect(json.clauses[2]!.checks[0]!.evidence!.request.headers).toEqual({
+    expect(clauseIn(json, 'list.limit-max').checks[0]!.evidence!.request.headers).toEqual({
       Accept: 'application/json',
       Authorization: 'Bearer $API_KEY',
       'X-$API_KEY': '$API_KEY',
@@ -77,7 +77,7 @@ describe('secrets are redacted in every output', () => {
 function echoing(tokens: readonly string[]): RunReport {
   const r = makeReport();
   const echo = tokens.map((t) => `Bearer ${t}`).join(', ');
-  const fail = r.clauses[2]!.checks[0]!;
+  const fail = clauseIn(r, 'list.limit-max').checks[0]!;
   fail.evidence!.request.headers['X-Echo'] = echo;
   fail.evidence!.response!.headers['www-authenticate'] = `Bearer error="invalid_token", error_description="${echo}"`;
   fail.evidence!.response!.bodyExcerpt = JSON.stringify({ code: 'unauthorized', message: `invalid key: ${echo}`, status: 401 });
@@ -155,7 +155,7 @@ describe('a short secret (fewer than 8 characters)', () => {
 
   it('leaves the text of a report whole while an echoed key is still replaced', () => {
     const r = makeReport();
-    r.clauses[2]!.checks[0]!.actual = 'the key e was echoed back';
+    clauseIn(r, 'list.limit-max').checks[0]!.actual = 'the key e was echoed back';
     const title = r.clauses[0]!.title;
     expect(title).toMatch(/\w*e\w/);
     const out = renderTerminal(r, { color: false, secrets: ['e'] });
@@ -165,7 +165,7 @@ describe('a short secret (fewer than 8 characters)', () => {
 
   it('keeps the HTML and JUnit markup whole (tag and attribute names are no data)', async () => {
     const r = makeReport();
-    r.clauses[2]!.checks[0]!.actual = 'the key a was echoed back; class div';
+    clauseIn(r, 'list.limit-max').checks[0]!.actual = 'the key a was echoed back; class div';
     const secrets = ['a', 'class', 'div'];
     const dir = tempDir('short-');
     const paths = await writeReports(r, dir, { secrets });
@@ -222,8 +222,8 @@ describe('an echoed key in the forms a server may write it back (audit 8 M1)', (
 
   it('the same in every artifact: a report whose excerpt ends inside the echoed key', () => {
     const r = makeReport();
-    r.clauses[2]!.checks[0]!.actual = '404 {"echo":"Bearer sk-Test\\/Key+12345678","more":"…"} and Bearer sk-Test%2FKey%2B12345678';
-    r.clauses[2]!.checks[0]!.evidence = {
+    clauseIn(r, 'list.limit-max').checks[0]!.actual = '404 {"echo":"Bearer sk-Test\\/Key+12345678","more":"…"} and Bearer sk-Test%2FKey%2B12345678';
+    clauseIn(r, 'list.limit-max').checks[0]!.evidence = {
       request: { method: 'GET', url: 'https://api.example.test/v1/pets/1', headers: {} },
       curl: 'curl',
       response: { status: 404, headers: {}, bodyExcerpt: '{"echo":"Bearer sk-Test/Ke', bodyTruncated: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_MAX_FAILURES } from '../../src/report/summary.ts';
-import { AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
+import { clauseIn, AUTH_HOLES, makeKnownFailureReport, makeManyFailures, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 import { hasLoneSurrogate, poison } from './helpers.ts';
 
 /** The text of every code span on a line, read back as CommonMark does (one space stripped each side when both are there). */
@@ -21,19 +21,20 @@ describe('renderSummary', () => {
 
   it('has a counts table by section with a total row', () => {
     expect(md).toContain('| Section | Pass | Fail | Warn | Partial | Skip | Observe | Error |');
-    expect(md).toContain('| §4.1 List animals: GET /pets | 2 | **1** | 0 | 0 | 0 | 1 | 0 |');
+    expect(md).toContain('| §4.1 List animals: GET /pets | 2 | 0 | 0 | 0 | 0 | 1 | 0 |');
+    expect(md).toContain('| §8 Limits | 1 | **1** | 0 | 0 | 0 | 0 | 0 |');
     expect(md).toContain('| §5 Authentication | 0 | 0 | 0 | 0 | 0 | 0 | **1** |');
     expect(md).toContain('| **Total** | **6** | **2** | **1** | **0** | **2** | **1** | **1** |');
   });
 
-  it('lists each failure on one line with clause id, section, expected and actual', () => {
+  it('lists each failure on one line with clause id (its only name), section, expected and actual', () => {
     const lines = md.split('\n');
-    const limit = lines.find((l) => l.includes('4.1-limit-max'));
+    const limit = lines.find((l) => l.includes('list.limit-max'));
     expect(limit).toBe(
-      '- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0")',
+      '- **`list.limit-max`** (§8, MUST): expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0")',
     );
-    expect(lines.find((l) => l.includes('4.2-create-400'))).toContain('actual `201 Created, animal stored with categoryId null`');
-    expect(lines.find((l) => l.includes('5-missing-key-401'))).toContain('engine error');
+    expect(lines.find((l) => l.includes('create.invalid-400'))).toContain('actual `201 Created, animal stored with categoryId null`');
+    expect(lines.find((l) => l.includes('auth.required'))).toContain('engine error');
     expect(md).toContain('### Failures (3)');
     expect(md).toContain('### Warnings (1)');
     expect(md).toContain('Replay: `npx animal-store-conformance --seed 1234567 --runs 100`');
@@ -41,8 +42,8 @@ describe('renderSummary', () => {
 
   it('keeps the whitespace of a value exact in its code span (a trimmed name stays visible)', () => {
     const r = makeReport();
-    Object.assign(r.clauses[2]!.checks[0]!, { expected: 'name = "  padded name  "', actual: '  leading and trailing  ' });
-    const line = renderSummary(r).split('\n').find((l) => l.includes('4.1-limit-max'))!;
+    Object.assign(clauseIn(r, 'list.limit-max').checks[0]!, { expected: 'name = "  padded name  "', actual: '  leading and trailing  ' });
+    const line = renderSummary(r).split('\n').find((l) => l.includes('list.limit-max'))!;
     expect(codeSpans(line)).toContain('name = "  padded name  "');
     expect(codeSpans(line)).toContain('  leading and trailing  ');
   });
@@ -52,12 +53,12 @@ describe('renderSummary', () => {
     const lines = renderSummary(r).split('\n');
     const auth = lines.filter((l) => l.startsWith('- **`auth.required`**'));
     expect(auth).toEqual([
-      `- **\`auth.required\`** (§5, MUST) \`auth.required\` on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
-      `- **\`auth.required\`** (§5, MUST) \`auth.required\` on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
+      `- **\`auth.required\`** (§5, MUST) on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
+      `- **\`auth.required\`** (§5, MUST) on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
     ]);
     expect(lines).toContain('### Failures (4)');
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
-    expect(renderSummary(r)).toContain('- **`auth.required`** `auth.required`: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
+    expect(renderSummary(r)).toContain('- **`auth.required`**: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
   });
 
   it('gives every operation a check warned on its own line, as it does a failure', () => {
@@ -65,12 +66,12 @@ describe('renderSummary', () => {
     const md = renderSummary(r);
     const warnings = md.slice(md.indexOf('### Warnings'), md.indexOf('### Engine errors'));
     expect(warnings.split('\n').filter((l) => l.startsWith('- **`auth.www-authenticate`**'))).toEqual([
-      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth.www-authenticate\` on \`listPets\`: expected \`${NO_CHALLENGE.listPets.expected}\` · actual \`${NO_CHALLENGE.listPets.actual}\``,
-      `- **\`auth.www-authenticate\`** (§5, SHOULD) \`auth.www-authenticate\` on \`sendMessage\`: expected \`${NO_CHALLENGE.sendMessage.expected}\` · actual \`${NO_CHALLENGE.sendMessage.actual}\``,
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) on \`listPets\`: expected \`${NO_CHALLENGE.listPets.expected}\` · actual \`${NO_CHALLENGE.listPets.actual}\``,
+      `- **\`auth.www-authenticate\`** (§5, SHOULD) on \`sendMessage\`: expected \`${NO_CHALLENGE.sendMessage.expected}\` · actual \`${NO_CHALLENGE.sendMessage.actual}\``,
     ]);
     expect(md).toContain('### Warnings (3)');
     r.clauses.find((c) => c.id === 'auth.www-authenticate')!.checks[0]!.moreWarnings = 2;
-    expect(renderSummary(r)).toContain('- **`auth.www-authenticate`** `auth.www-authenticate`: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
+    expect(renderSummary(r)).toContain('- **`auth.www-authenticate`**: _…and 2 more operations it warned on; report.html and junit.xml list those shown_');
   });
 
   it('says how many MUST clauses were not checked, and that a SHIPS verdict does not vouch for them, and lists them with the reason', () => {
@@ -78,11 +79,11 @@ describe('renderSummary', () => {
     const lines = ships.split('\n');
     expect(lines.slice(0, 8)).toContain('> **Note:** 1 MUST clause was not checked in this run: the SHIPS verdict does not vouch for it (see "MUST clauses not checked" below).');
     const section = ships.slice(ships.indexOf('### MUST clauses not checked (1)'));
-    expect(section).toContain('- **`4.5-message-queued`** (§4.5) A sent message starts queued: messages base URL not reachable in this environment');
-    expect(section).not.toContain('4.4-store-orders'); // an OBSERVE clause
+    expect(section).toContain('- **`messages.status-queued`** (§4.5) The initial status is queued: messages base URL not reachable in this environment');
+    expect(section).not.toContain('orders.access'); // an OBSERVE clause
     expect(md).toContain('> **Note:** 1 MUST clause was not checked in this run (see "MUST clauses not checked" below).');
     const all = makeReport({ verdict: 'pass', exitCode: 0 });
-    all.clauses = all.clauses.filter((c) => c.id !== '4.5-message-queued');
+    all.clauses = all.clauses.filter((c) => c.id !== 'messages.status-queued');
     expect(renderSummary(all)).not.toMatch(/not checked/);
   });
 
@@ -90,21 +91,21 @@ describe('renderSummary', () => {
     const md = renderSummary(makeKnownFailureReport());
     const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Known failures'));
     expect(md).toContain('### Failures (2)');
-    expect(failures).not.toContain('4.1-limit-max');
+    expect(failures).not.toContain('list.limit-max');
     const known = md.slice(md.indexOf('### Known failures (accepted by the baseline) (1)'), md.indexOf('### Warnings'));
     // One line for the clause: its failure, then the entry's reason and expiry.
-    expect(known.split('\n').filter((l) => l.includes('4.1-limit-max'))).toEqual([
-      '- **`4.1-limit-max`** (§4.1, MUST) `limit-above-maximum-rejected`: expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0") — accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)',
+    expect(known.split('\n').filter((l) => l.includes('list.limit-max'))).toEqual([
+      '- **`list.limit-max`** (§8, MUST): expected `400 with an Error body (limit=101 is above the maximum 100)` · actual `200 with 101 animals, no Error body` (seed 1234567, path "14:2:0") — accepted by the baseline: clamps (PETS-123) &lt;b&gt; (expires 2025-06-30)',
     ]);
     const twice = makeMultiFailureReport();
     twice.clauses.find((c) => c.id === 'auth.required')!.known = { reason: 'ticket 9' };
     const accepted = renderSummary(twice);
     const lines = accepted.slice(accepted.indexOf('### Known failures')).split('\n').filter((l) => l.includes('auth.required'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/`auth.required` on `createPet`: .* · 1 more in report\.html — accepted by the baseline: ticket 9$/);
+    expect(lines[0]).toMatch(/^- \*\*`auth\.required`\*\* \(§5, MUST\) on `createPet`: .* · 1 more in report\.html — accepted by the baseline: ticket 9$/);
     expect(md).toMatch(/\*\*13 clauses:\*\* [^\n]*2 fail[^\n]*· 1 failure accepted by the baseline/);
     const allKnown = makeKnownFailureReport();
-    allKnown.clauses = allKnown.clauses.filter((c) => c.id !== '4.2-create-400' && c.id !== '5-missing-key-401');
+    allKnown.clauses = allKnown.clauses.filter((c) => c.id !== 'create.invalid-400' && c.id !== 'auth.required');
     const shipped = renderSummary({ ...allKnown, verdict: 'pass', exitCode: 0 });
     expect(shipped).not.toContain('### Failures');
     expect(shipped).toContain('### Known failures (accepted by the baseline) (1)');
@@ -112,7 +113,7 @@ describe('renderSummary', () => {
 
   it('is cut politely after ~30 failures', () => {
     const many = renderSummary(makeManyFailures(45));
-    const items = many.split('\n').filter((l) => l.startsWith('- **`4.2-generated-'));
+    const items = many.split('\n').filter((l) => l.startsWith('- **`'));
     expect(items.length).toBe(SUMMARY_MAX_FAILURES);
     expect(many).toContain('### Failures (45)');
     expect(many).toContain('…and 15 more failures not shown here; the HTML report and junit.xml list them all.');
@@ -121,9 +122,9 @@ describe('renderSummary', () => {
 
   it('cannot be broken by hostile text (code spans are fenced, no raw HTML, one line per item)', () => {
     const r = makeReport();
-    r.clauses[2]!.checks[0]!.actual = 'got `<script>` | and ``` fences\nand a second line';
+    clauseIn(r, 'list.limit-max').checks[0]!.actual = 'got `<script>` | and ``` fences\nand a second line';
     const out = renderSummary(r);
-    const line = out.split('\n').find((l) => l.includes('4.1-limit-max'))!;
+    const line = out.split('\n').find((l) => l.includes('list.limit-max'))!;
     expect(line).toContain('actual ````got `<script>` \\| and ``` fences\\nand a second line````');
     const poisoned = renderSummary(poison(makeReport(), 5));
     expect(hasLoneSurrogate(poisoned)).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTerminal } from '../../src/report/terminal.ts';
-import { AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
+import { clauseIn, AUTH_HOLES, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -9,29 +9,29 @@ describe('renderTerminal', () => {
   const plain = renderTerminal(makeReport(), { color: false });
 
   it('groups by section with h2spec-style marks', () => {
-    expect(plain).toContain('§4.1 List animals: GET /pets (4 clauses)');
-    expect(plain).toContain('  ✔ 4.1-list-200 GET /pets returns an array of Pet [MUST]');
-    expect(plain).toContain('  ✖ 4.1-limit-max limit above 100 is rejected [MUST]');
-    expect(plain).toContain('  ⚠ 4.3-deprecation-signalled getPet signals its deprecation [SHOULD]');
-    expect(plain).toContain('  ○ 4.5-message-queued A sent message starts queued [MUST] — messages base URL not reachable in this environment');
-    expect(plain).toContain('  ℹ 4.1-pagination Pagination mechanism beyond limit [OBSERVE] — no pagination beyond limit was seen');
-    expect(plain).toContain('  ‼ 5-missing-key-401 A missing key yields 401 with an Error body [MUST]');
+    expect(plain).toContain('§4.1 List animals: GET /pets (3 clauses)');
+    expect(plain).toContain('  ✔ list.200-pets A listing is an array of Pet [MUST]');
+    expect(plain).toContain('  ✖ list.limit-max Never more than 100 animals, whatever limit says [MUST]');
+    expect(plain).toContain('  ⚠ create.location A 201 names the created resource in Location [SHOULD]');
+    expect(plain).toContain('  ○ messages.status-queued The initial status is queued [MUST] — messages base URL not reachable in this environment');
+    expect(plain).toContain('  ℹ list.invalid-query-handling How out-of-range query values are handled (the responses list no status for them) [OBSERVE] — limit=0 is refused with 400; limit=101 is taken');
+    expect(plain).toContain('  ‼ auth.required A missing or invalid key gives 401 [MUST]');
     expect(plain.indexOf('§2.1')).toBeLessThan(plain.indexOf('§4.1'));
     expect(plain.indexOf('§4.5')).toBeLessThan(plain.indexOf('§5 '));
   });
 
   it('prints the sentence, Expected, Actual, counterexample and curl for failures and warnings', () => {
     const lines = plain.split('\n');
-    const at = lines.findIndex((l) => l.includes('✖ 4.1-limit-max'));
+    const at = lines.findIndex((l) => l.includes('✖ list.limit-max'));
     const block = lines.slice(at, at + 10).join('\n');
-    expect(block).toContain('"limit: integer, minimum 1, maximum 100, default 20. Maximum number of animals returned."');
+    expect(block).toContain('"`limit` query parameter | `GET /pets` | Default 20, minimum 1, maximum 100."');
     expect(block).toContain('Expected:       400 with an Error body (limit=101 is above the maximum 100)');
     expect(block).toContain('Actual:         200 with 101 animals, no Error body');
     expect(block).toContain('Counterexample: {"limit":101}');
     expect(block).toContain('Replay:         seed 1234567, path "14:2:0"');
     expect(block).toContain(`Reproduce:      curl -sS -X GET 'https://api.example.test/v1/pets?limit=101' -H "Authorization: Bearer $API_KEY"`);
-    const warn = lines.findIndex((l) => l.includes('⚠ 4.3-deprecation-signalled'));
-    expect(lines.slice(warn, warn + 5).join('\n')).toContain('Actual:         no Deprecation, Sunset or Link rel="deprecation" header');
+    const warn = lines.findIndex((l) => l.includes('⚠ create.location'));
+    expect(lines.slice(warn, warn + 5).join('\n')).toContain('Actual:         201 without a Location header');
   });
 
   it('prints the evidence of every operation a check failed on', () => {
@@ -46,6 +46,8 @@ describe('renderTerminal', () => {
       expect(block).toContain(`Reproduce:      ${hole.evidence.curl}`);
     }
     expect(block.indexOf('on createPet')).toBeLessThan(block.indexOf('on sendMessage'));
+    // The clause is named once, by its id: its check has no name of its own.
+    expect(block.match(/auth\.required/g)).toHaveLength(1);
     expect(block).toContain('…and 2 more operations it failed on (report.json lists those shown)');
   });
 
@@ -65,8 +67,8 @@ describe('renderTerminal', () => {
 
   it('marks a failure the baseline accepts as known', () => {
     const out = renderTerminal(makeKnownFailureReport(), { color: false });
-    expect(out).toContain('  ✖ 4.1-limit-max limit above 100 is rejected [MUST] — known, accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)');
-    expect(out).toContain('  ✖ 4.2-create-400 Missing required fields yield 400 [MUST]\n');
+    expect(out).toContain('  ✖ list.limit-max Never more than 100 animals, whatever limit says [MUST] — known, accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)');
+    expect(out).toContain('  ✖ create.invalid-400 An invalid NewPet is refused with 400 and an Error [MUST]\n');
   });
 
   it('ends with counts, verdict, seed and the replay command', () => {
@@ -75,6 +77,13 @@ describe('renderTerminal', () => {
     expect(plain).toContain('Seed 1234567 · runs 100 · 48.3 s');
     expect(plain.trimEnd().split('\n').at(-1)).toBe('Replay: npx animal-store-conformance --seed 1234567 --runs 100');
     expect(plain).toContain('Engine errors (1)');
+  });
+
+  it('names the requests kept in flight only above the usual depth the caller gives', () => {
+    const r = makeReport({ pipeline: { depth: 8, roundTripMs: 42.4 } });
+    expect(renderTerminal(r, { color: false, usualPipelineDepth: 2 })).toContain('Seed 1234567 · runs 100 · 48.3 s · 8 requests in flight (round trip 42 ms)');
+    expect(renderTerminal(r, { color: false, usualPipelineDepth: 8 })).not.toMatch(/in flight/);
+    expect(renderTerminal(r, { color: false })).not.toMatch(/in flight/);
   });
 
   it('colours only when asked, and the coloured text is the plain text plus SGR codes', () => {
@@ -87,7 +96,7 @@ describe('renderTerminal', () => {
 
   it('a hostile server cannot drive the terminal', () => {
     const r = makeReport();
-    r.clauses[2]!.checks[0]!.actual = 'evil \u001b]0;pwned\u0007 \u001b[2J\u009b31m\rOVERWRITE';
+    clauseIn(r, 'list.limit-max').checks[0]!.actual = 'evil \u001b]0;pwned\u0007 \u001b[2J\u009b31m\rOVERWRITE';
     const out = renderTerminal(r, { color: false });
     // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);

@@ -1,4 +1,4 @@
-import { SHORT_SECRET_LENGTH } from '../../src/report/common.ts';
+import { SHORT_SECRET_LENGTH } from '../../src/secrets.ts';
 
 /** Whether `form` shows up where redaction promises to replace it: anywhere, or as a token when short. */
 export function shows(text: string, form: string): boolean {

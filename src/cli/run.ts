@@ -7,13 +7,15 @@ import { shellQuote } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
-import { isFailing, keyForms, redactText, secretForms, SHORT_SECRET_LENGTH, uncheckedMustText } from '../report/common.ts';
+import { uncheckedMustText } from '../report/format.ts';
+import { isFailing } from '../report/grouping.ts';
+import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from '../secrets.ts';
 import { writeCreated } from '../report/created.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
 import type { Outcome, RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
 import { enumValues, operationsLeftOut } from '../run/coverage.ts';
-import { concurrencyFor, isRemote, pipelineDepth } from '../suite/config.ts';
+import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, unknownSelectors } from '../suite/selection.ts';
 import { plan } from './dry-run.ts';
 import { anyUnvouched, runExitCode, unvouchedClauses, unvouchedLines } from './exit-code.ts';
@@ -134,7 +136,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       written.created = created.path;
       await appendFile(written.summary!, `\n${createdText(created)}\n`);
     }
-    const terminal = renderTerminal(report, { color: io.isTty, secrets });
+    const terminal = renderTerminal(report, { color: io.isTty, secrets, usualPipelineDepth: PIPELINE_DEPTH });
     if (settings.quiet) {
       const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
       const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);

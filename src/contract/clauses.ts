@@ -73,13 +73,23 @@ export function parseClauses(text: string): Clause[] {
   return clauses;
 }
 
-/** Orders sections numerically: 2.4 < 4 < 4.1 < 4.10. */
+/**
+ * Orders section numbers naturally: 2.4 < 4 < 4.1 < 4.10 < 10. A part that is not a number (in a
+ * report.json written by another version) compares as text.
+ */
 export function compareSections(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
+  const pa = a.split('.');
+  const pb = b.split('.');
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
-    if (d !== 0) return d;
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
+      if (Number(x) !== Number(y)) return Number(x) - Number(y);
+    } else if (x !== y) {
+      return x < y ? -1 : 1;
+    }
   }
   return 0;
 }

@@ -15,7 +15,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { loadClauses } from '../contract/clauses.ts';
 import type { Outcome, RunReport } from './model.ts';
-import { isFailing } from './common.ts';
+import { isFailing } from './grouping.ts';
 
 export interface BaselineEntry {
   clause: string;

@@ -17,8 +17,9 @@
  * - unchanged: same outcome in both runs (warn -> warn included).
  */
 import type { ClauseResult, Level, Outcome, RunReport } from './model.ts';
-import { oneLine, skipReason } from './common.ts';
-import { compareSections } from './sections.ts';
+import { compareSections } from '../contract/clauses.ts';
+import { skipReason } from './grouping.ts';
+import { oneLine } from './sanitize.ts';
 
 export type ClauseCategory = 'failing' | 'warning' | 'passing' | 'unjudged' | 'absent';
 

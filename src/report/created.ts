@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CreatedItem } from '../suite/trail.ts';
-import { redactText } from './common.ts';
+import { redactText } from '../secrets.ts';
 
 /** The file, in the reports folder, that lists what a run created on the target. */
 export const CREATED_FILE = 'created.json';

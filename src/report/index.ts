@@ -6,7 +6,7 @@ import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary.ts';
-import type { RenderOptions } from './common.ts';
+import type { RenderOptions } from './format.ts';
 
 export type * from './model.ts';
 export { renderJunit } from './junit.ts';
@@ -31,8 +31,10 @@ export {
   type BaselineEntry,
   type BaselineResult,
 } from './baseline.ts';
-export { redactReport, redactText, sanitizeText, SECRET_PLACEHOLDER, type RenderOptions } from './common.ts';
-export { sectionLabel, sectionTitle, compareSections } from './sections.ts';
+export { redactReport, redactText, SECRET_PLACEHOLDER } from '../secrets.ts';
+export type { RenderOptions } from './format.ts';
+export { sanitizeText } from './sanitize.ts';
+export { sectionLabel, sectionTitle } from './sections.ts';
 
 export interface WriteReportsOptions extends RenderOptions {
   /** File names inside dir; defaults junit.xml, report.json, report.html, summary.md. */

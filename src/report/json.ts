@@ -12,8 +12,9 @@ import type {
   RecordedResponse,
   RunReport,
 } from './model.ts';
-import { redactReport, type RenderOptions } from './common.ts';
-import { compareSections } from './sections.ts';
+import { compareSections } from '../contract/clauses.ts';
+import { redactReport } from '../secrets.ts';
+import type { RenderOptions } from './format.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,7 +1,8 @@
 /**
  * JUnit XML (Jenkins / Ant structure, validated against selftest/report/junit.xsd):
- * one <testsuite> per spec section, one <testcase> per check. A failure an unexpired --baseline
- * entry accepts is a <skipped> with the reason, its details in <system-out>.
+ * one <testsuite> per spec section, one <testcase> per clause, named by its id (its check bears the
+ * same name). A failure an unexpired --baseline entry accepts is a <skipped> with the reason, its
+ * details in <system-out>.
  *
  * Only <testsuites> carries a time, the run's: a check is judged across the exchanges of several
  * scenarios, and a section gathers checks of many, so neither has a duration of its own. `time` is
@@ -9,19 +10,11 @@
  * a reader that sums durations gets nothing rather than a made-up 0.000.
  */
 import type { CheckResult, ClauseResult, RunReport } from './model.ts';
-import {
-  checkDetailText,
-  groupBySection,
-  judgedPerOperation,
-  knownText,
-  oneLine,
-  redactReport,
-  redactMarkup,
-  replayCommand,
-  sanitizeText,
-  shortfallLines,
-  type RenderOptions,
-} from './common.ts';
+import { redactMarkup, redactReport } from '../secrets.ts';
+import { checkDetailText } from './detail.ts';
+import { judgedPerOperation, knownText, replayCommand, shortfallLines, type RenderOptions } from './format.ts';
+import { groupBySection } from './grouping.ts';
+import { oneLine, sanitizeText } from './sanitize.ts';
 import { failuresOf, moreFailuresOf, operationsOf } from './failures.ts';
 
 /** Sanitises (no characters illegal in XML 1.0 remain) and escapes text content. */
@@ -84,7 +77,6 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
     outcome: clause.outcome,
     judged: 0,
   };
-  const name = check ? `${clause.id} › ${check.check}` : clause.id;
   const detail = checkDetailText(report, clause, subject);
   let body = '';
   let failure = false;
@@ -96,13 +88,13 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
     body =
       `<skipped${attrs([['message', oneLine(known, 500)]])}/>\n      ` +
       `<system-out>${xmlText(`KNOWN FAILURE (${known}): ${clause.id}\n${detail}`)}</system-out>`;
-    return { name, classname, body, failure, error, skipped: true };
+    return { name: clause.id, classname, body, failure, error, skipped: true };
   }
   if (clause.outcome === 'partial' && (subject.outcome === 'pass' || subject.outcome === 'partial')) {
     // Nothing failed, but the evidence fell short: not a pass a CI widget may count as one.
     const judged = judgedPerOperation(clause);
     const message = `PARTIAL: ${shortfallLines(clause).join('; ')}${judged ? ` (judged: ${judged})` : ''}`;
-    return { name, classname, body: `<skipped${attrs([['message', oneLine(message, 500)]])}/>`, failure, error, skipped: true };
+    return { name: clause.id, classname, body: `<skipped${attrs([['message', oneLine(message, 500)]])}/>`, failure, error, skipped: true };
   }
   switch (subject.outcome) {
     case 'fail':
@@ -137,7 +129,7 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
     case 'partial':
       break;
   }
-  return { name, classname, body, failure, error, skipped };
+  return { name: clause.id, classname, body, failure, error, skipped };
 }
 
 function testcaseXml(c: Case): string {

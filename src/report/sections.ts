@@ -1,58 +1,44 @@
 /**
- * Headings of the service specification (`/work/shared/service-spec.md`), by section number.
- * The report model carries only the section number of a clause; the writers use this table to
- * name a section (`§4.1 List animals: GET /pets`). An unknown section is shown by its number.
+ * The headings of the service specification (spec/service-spec.md) by section number, read from the
+ * spec on first use. The report model carries only a clause's section number; the writers name the
+ * section with these (`§4.1 List animals: GET /pets`). An unknown section is shown by its number.
  */
-const SECTION_TITLES: Readonly<Record<string, string>> = {
-  '1': 'What the service does',
-  '2': 'Resources and their fields',
-  '2.1': 'Animal (Pet) as returned',
-  '2.2': 'Animal input (NewPet)',
-  '2.3': 'List of animals (Pets)',
-  '2.4': 'Error',
-  '2.5': 'Gaps',
-  '3': 'States and transitions',
-  '4': 'Endpoints',
-  '4.1': 'List animals: GET /pets',
-  '4.2': 'Add an animal: POST /pets',
-  '4.3': 'Get an animal: GET /pets/{petId} (deprecated)',
-  '4.4': 'Store orders: GET /store/orders',
-  '4.5': 'Quickstart message operation',
-  '5': 'Authentication',
-  '6': 'Events',
-  '7': 'Errors',
-  '8': 'Limits',
-  '9': 'Versioning',
-};
+import { readFileSync } from 'node:fs';
+import { fromPackage } from '../paths.ts';
+
+export const SERVICE_SPEC_PATH = fromPackage('spec', 'service-spec.md');
+
+/**
+ * A heading as the reports show it: code marks dropped, the operation's name left to the clause
+ * (`List animals: GET /pets`), a trailing `— deprecated` put in parentheses.
+ */
+function headingTitle(heading: string): string {
+  return heading
+    .replace(/\s*\(operation name `[^`]*`\)/g, '')
+    .replace(/\s+[—–]\s+(.+)$/, ' ($1)')
+    .replace(/`/g, '')
+    .trim();
+}
+
+/** Every numbered heading of a Markdown text (`## 1. What…`, `### 4.1 List…`): section number to title. */
+export function parseSectionTitles(markdown: string): ReadonlyMap<string, string> {
+  const titles = new Map<string, string>();
+  for (const [, section, heading] of markdown.matchAll(/^#{2,6}[ \t]+(\d+(?:\.\d+)*)\.?[ \t]+(.+)$/gm)) {
+    titles.set(section!, headingTitle(heading!));
+  }
+  return titles;
+}
+
+let titles: ReadonlyMap<string, string> | undefined;
 
 /** The heading text of a section, without its number; '' when unknown. */
 export function sectionTitle(section: string): string {
-  return SECTION_TITLES[section] ?? '';
+  titles ??= parseSectionTitles(readFileSync(SERVICE_SPEC_PATH, 'utf8'));
+  return titles.get(section) ?? '';
 }
 
 /** `§4.1 List animals: GET /pets`, or `§4.1` for an unknown section. */
 export function sectionLabel(section: string): string {
   const title = sectionTitle(section);
   return title ? `§${section} ${title}` : `§${section}`;
-}
-
-/** Orders section numbers naturally: 2.5 < 4.1 < 4.10 < 10; non-numeric parts compare as text. */
-export function compareSections(a: string, b: string): number {
-  const pa = a.split('.');
-  const pb = b.split('.');
-  const n = Math.max(pa.length, pb.length);
-  for (let i = 0; i < n; i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
-    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
-    if (!Number.isNaN(nx) && !Number.isNaN(ny)) {
-      if (nx !== ny) return nx - ny;
-    } else if (x !== y) {
-      return x < y ? -1 : 1;
-    }
-  }
-  return 0;
 }

@@ -4,30 +4,10 @@
  */
 import { failuresOf, moreFailuresOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
-import {
-  OUTCOMES,
-  OUTCOME_LABEL,
-  countOutcomes,
-  formatDuration,
-  groupBySection,
-  isFailing,
-  knownText,
-  moreFailuresText,
-  notableChecks,
-  oneLine,
-  redactReport,
-  redactText,
-  replayCommand,
-  replayText,
-  skipReason,
-  totalOf,
-  uncheckedMust,
-  uncheckedMustText,
-  judgedPerOperation,
-  shortfallLines,
-  zeroCounts,
-  type RenderOptions,
-} from './common.ts';
+import { redactReport, redactText } from '../secrets.ts';
+import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shortfallLines, uncheckedMustText, type RenderOptions } from './format.ts';
+import { countOutcomes, groupBySection, isFailing, notableChecks, OUTCOMES, skipReason, totalOf, uncheckedMust, zeroCounts } from './grouping.ts';
+import { oneLine } from './sanitize.ts';
 
 /** Failure lines shown before the list is cut. */
 export const SUMMARY_MAX_FAILURES = 30;
@@ -66,7 +46,7 @@ function problemLine(clause: ClauseResult, check: CheckResult | undefined, failu
   if (parts.length === 0 && check.note !== undefined) parts.push(md(check.note));
   const replay = replayText(failure);
   const on = failure.operation !== undefined ? ` on ${code(failure.operation, 80)}` : '';
-  return `- ${head} ${code(check.check, 80)}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
+  return `- ${head}${on}: ${parts.join(' · ') || md(clause.title)}${replay ? ` (${md(replay)})` : ''}`;
 }
 
 /** One line per operation each notable check failed on (or per check), and how many were left out. */
@@ -84,7 +64,7 @@ function problemLines(clauses: ClauseResult[]): { lines: string[]; count: number
       for (const failure of failures) lines.push(problemLine(clause, check, failure));
       count += failures.length;
       const more = moreFailuresText(check, '; report.html and junit.xml list those shown');
-      if (more) lines.push(`- **${code(clause.id, 80)}** ${code(check.check, 80)}: _${more}_`);
+      if (more) lines.push(`- **${code(clause.id, 80)}**: _${more}_`);
     }
   }
   return { lines, count };
@@ -112,6 +92,11 @@ function capped(lines: string[], max: number, noun: string): string[] {
     '',
     `_…and ${rest} more ${noun}${rest === 1 ? '' : 's'} not shown here; the HTML report and junit.xml list them all._`,
   ];
+}
+
+/** A `### heading`, its lines, and the blank lines around them. */
+function section(heading: string, lines: string[]): string[] {
+  return [`### ${heading}`, '', ...lines, ''];
 }
 
 /** The run as short GitHub-flavoured Markdown. Pure. */
@@ -163,57 +148,36 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const failing = report.clauses.filter((c) => isFailing(c.outcome) && !c.known);
   if (failing.length > 0) {
     const { lines, count } = problemLines(failing);
-    out.push(`### Failures (${count})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'failure'));
-    out.push('');
+    out.push(...section(`Failures (${count})`, capped(lines, SUMMARY_MAX_FAILURES, 'failure')));
   }
   if (accepted.length > 0) {
-    const lines = knownLines(accepted);
-    out.push(`### Known failures (accepted by the baseline) (${accepted.length})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'known failure line'));
-    out.push('');
+    out.push(...section(`Known failures (accepted by the baseline) (${accepted.length})`, capped(knownLines(accepted), SUMMARY_MAX_FAILURES, 'known failure line')));
   }
   const warning = report.clauses.filter((c) => c.outcome === 'warn');
   if (warning.length > 0) {
     const { lines, count } = problemLines(warning);
-    out.push(`### Warnings (${count})`);
-    out.push('');
-    out.push(...capped(lines, SUMMARY_MAX_WARNINGS, 'warning'));
-    out.push('');
+    out.push(...section(`Warnings (${count})`, capped(lines, SUMMARY_MAX_WARNINGS, 'warning')));
   }
   if (report.causes?.length) {
-    out.push(`### Likely one cause (${report.causes.length})`);
-    out.push('');
-    for (const cause of report.causes) out.push(`- ${md(cause.summary)}: ${cause.clauses.map((id) => code(id, 80)).join(', ')}`);
-    out.push('');
+    const lines = report.causes.map((cause) => `- ${md(cause.summary)}: ${cause.clauses.map((id) => code(id, 80)).join(', ')}`);
+    out.push(...section(`Likely one cause (${report.causes.length})`, lines));
   }
   if (partial.length > 0) {
-    out.push(`### Judged only in part (${partial.length})`);
-    out.push('');
     const lines = partial.map((clause) => {
       const judged = judgedPerOperation(clause);
       return `- **${code(clause.id, 80)}** (§${md(clause.section)}, ${clause.level}) ${md(clause.title)}: ${md(shortfallLines(clause).join('; '))}${judged ? ` (judged: ${md(judged)})` : ''}`;
     });
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
-    out.push('');
+    out.push(...section(`Judged only in part (${partial.length})`, capped(lines, SUMMARY_MAX_FAILURES, 'clause')));
   }
   if (unchecked.length > 0) {
-    out.push(`### MUST clauses not checked (${unchecked.length})`);
-    out.push('');
     const lines = unchecked.map((clause) => {
       const reason = skipReason(clause);
       return `- **${code(clause.id, 80)}** (§${md(clause.section)}) ${md(clause.title)}${reason !== undefined ? `: ${md(reason)}` : ''}`;
     });
-    out.push(...capped(lines, SUMMARY_MAX_FAILURES, 'clause'));
-    out.push('');
+    out.push(...section(`MUST clauses not checked (${unchecked.length})`, capped(lines, SUMMARY_MAX_FAILURES, 'clause')));
   }
   if (report.engineErrors.length > 0) {
-    out.push(`### Engine errors (${report.engineErrors.length})`);
-    out.push('');
-    out.push(...capped(report.engineErrors.map((e) => `- ${code(e, 200)}`), 10, 'engine error'));
-    out.push('');
+    out.push(...section(`Engine errors (${report.engineErrors.length})`, capped(report.engineErrors.map((e) => `- ${code(e, 200)}`), 10, 'engine error')));
   }
   out.push(`Replay: ${code(replayCommand(report), 200)}`);
   out.push('');

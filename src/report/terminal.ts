@@ -3,36 +3,21 @@
  * failures and warnings, then summary lines and the replay command.
  * Server text is sanitised, so a hostile body cannot drive the terminal (ESC becomes `\u001b`).
  */
-import { PIPELINE_DEPTH } from '../suite/config.ts';
 import { failuresOf, operationsOf } from './failures.ts';
-import type { CheckResult, ClauseResult, FailureEvidence, Outcome, RunReport } from './model.ts';
-import {
-  OUTCOME_MARK,
-  countOutcomes,
-  countsPhrase,
-  formatDuration,
-  groupBySection,
-  knownText,
-  moreFailuresText,
-  problemLabel,
-  isDeselected,
-  judgedPerOperation,
-  shortfallLines,
-  notableChecks,
-  redactReport,
-  redactText,
-  replayCommand,
-  replayText,
-  sanitizeText,
-  skipReason,
-  totalOf,
-  verdictText,
-  type RenderOptions,
-} from './common.ts';
+import type { CheckResult, FailureEvidence, Outcome, RunReport } from './model.ts';
+import { redactReport, redactText } from '../secrets.ts';
+import { countsPhrase, formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_MARK, problemLabel, replayCommand, replayText, shortfallLines, verdictText, type RenderOptions } from './format.ts';
+import { countOutcomes, groupBySection, isDeselected, notableChecks, skipReason, totalOf } from './grouping.ts';
+import { sanitizeText } from './sanitize.ts';
 
 export interface TerminalOptions extends RenderOptions {
   /** Emit ANSI colours (pass `process.stdout.isTTY && !process.env.NO_COLOR`). */
   color: boolean;
+  /**
+   * The requests a property keeps in flight against a near target (suite/config.ts PIPELINE_DEPTH):
+   * a run that kept more says how many, and the round trip that chose it. Unset: never said.
+   */
+  usualPipelineDepth?: number;
 }
 
 type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray';
@@ -108,11 +93,9 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     return lines;
   };
 
-  const detailLines = (clause: ClauseResult, check: CheckResult | undefined, indent: string): string[] => {
+  const detailLines = (check: CheckResult, indent: string): string[] => {
     const lines: string[] = [];
     const pad = indent + ' '.repeat(16);
-    if (check && clause.checks.length > 1) lines.push(indent + paint('dim', 'check ') + value(check.check, pad));
-    if (!check) return lines;
     const failures = failuresOf(check);
     const operations = operationsOf(failures);
     if (operations.length > 1) lines.push(indent + label(`${problemLabel(check)}:`) + value(operations.join(', '), pad));
@@ -152,8 +135,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       if (!DETAILED.has(clause.outcome)) continue;
       const indent = '      ';
       out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));
-      if (checks.length === 0) out.push(...detailLines(clause, undefined, indent));
-      for (const check of checks) out.push(...detailLines(clause, check, indent));
+      for (const check of checks) out.push(...detailLines(check, indent));
     }
     out.push('');
   }
@@ -178,7 +160,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
   );
   out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
   const { depth, roundTripMs } = report.pipeline ?? { depth: 0 };
-  const waited = roundTripMs !== undefined && depth > PIPELINE_DEPTH ? ` · ${depth} requests in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
+  const waited = roundTripMs !== undefined && options.usualPipelineDepth !== undefined && depth > options.usualPipelineDepth ? ` · ${depth} requests in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
   out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}${waited}`);
   out.push(`Replay: ${paint('cyan', replayCommand(report))}`);
   out.push('');

@@ -1,0 +1,71 @@
+/** The plain-text story of one check: the exchange as HTTP text, Expected beside Actual, how to replay it. */
+import { failuresOf, operationsOf } from './failures.ts';
+import { judgedPhrase, moreFailuresText, problemLabel, replayCommand, replayText } from './format.ts';
+import type { CheckResult, ClauseResult, Evidence, FailureEvidence, RunReport } from './model.ts';
+import { sanitizeText } from './sanitize.ts';
+import { sectionLabel } from './sections.ts';
+
+/** The request as an HTTP/1.1-style text block (unsanitised). */
+export function requestText(evidence: Evidence): string {
+  const { request } = evidence;
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== undefined && request.body !== '') lines.push('', request.body);
+  return lines.join('\n');
+}
+
+/** The response as an HTTP/1.1-style text block, or the transport error (unsanitised). */
+export function responseText(evidence: Evidence): string {
+  const { response } = evidence;
+  if (!response) return `(no response) ${evidence.transportError ?? 'transport failed'}`;
+  const lines = [`HTTP ${response.status}`];
+  for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
+  lines.push('', response.bodyExcerpt + (response.bodyTruncated ? '\n… (body truncated)' : ''));
+  if (evidence.transportError) lines.push('', `transport error: ${evidence.transportError}`);
+  return lines.join('\n');
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : by + l))
+    .join('\n');
+}
+
+function failureLines(report: RunReport, failure: FailureEvidence, note: string | undefined): string[] {
+  const lines: string[] = [];
+  if (failure.expected !== undefined) lines.push(`Expected: ${failure.expected}`);
+  if (failure.actual !== undefined) lines.push(`Actual:   ${failure.actual}`);
+  if (note !== undefined) lines.push(`Note:     ${note}`);
+  if (failure.counterexample !== undefined) lines.push(`Counterexample: ${failure.counterexample}`);
+  const replay = replayText(failure);
+  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
+  if (failure.evidence) {
+    lines.push('Request:', indent(requestText(failure.evidence), '  '));
+    lines.push('Response:', indent(responseText(failure.evidence), '  '));
+    lines.push('Reproduce:', indent(failure.evidence.curl, '  '));
+  }
+  return lines;
+}
+
+/**
+ * The full plain-text story of a clause's check (named by the clause's id): clause id, the quoted
+ * sentence, the outcome, then for each operation it failed (or warned) on, Expected, Actual,
+ * counterexample, replay data, request, response excerpt and curl line. Sanitised.
+ */
+export function checkDetailText(report: RunReport, clause: ClauseResult, check: CheckResult): string {
+  const lines: string[] = [];
+  lines.push(`Clause:   ${clause.id} (${sectionLabel(clause.section)}, ${clause.level}) ${clause.title}`);
+  lines.push(`Sentence: "${clause.sentence}"`);
+  lines.push(`Outcome:  ${check.outcome}, ${judgedPhrase(check.judged)}`);
+  const failures = failuresOf(check);
+  const operations = operationsOf(failures);
+  if (operations.length > 0) lines.push(`${problemLabel(check)}: ${operations.join(', ')}`);
+  for (const [i, failure] of failures.entries()) {
+    if (failures.length > 1) lines.push('', `On ${failure.operation ?? `failure ${i + 1}`} (${i + 1} of ${failures.length}):`);
+    lines.push(...failureLines(report, failure, i === 0 ? check.note : undefined));
+  }
+  const more = moreFailuresText(check, ', not listed');
+  if (more) lines.push('', more);
+  return sanitizeText(lines.join('\n'));
+}

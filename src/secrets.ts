@@ -1,0 +1,160 @@
+/**
+ * The API key and other secrets in every output: the forms of the key the suite sends (and a server
+ * may echo back), and their redaction from text, markup and a whole run report. Outputs show
+ * `$API_KEY` in their place.
+ */
+
+/** The placeholder every secret is replaced with. */
+export const SECRET_PLACEHOLDER = '$API_KEY';
+
+function usableSecrets(secrets: readonly string[] | undefined): string[] {
+  if (!secrets) return [];
+  const set = new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0 && s !== SECRET_PLACEHOLDER));
+  // Longer first, so a secret that contains another one is replaced whole.
+  return [...set].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Secrets shorter than this are replaced only where they stand as a whole token: replacing every
+ * occurrence of a key like `abc` would mangle words, ids and clause names in every report.
+ */
+export const SHORT_SECRET_LENGTH = 8;
+
+export interface NearMissKeys {
+  /** The key with the case of its ASCII letters swapped (sh: `$(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')`), unless it has none. */
+  caseSwapped?: string;
+  /** The key without its last character (sh: `${API_KEY%?}`), unless that leaves nothing. */
+  truncated?: string;
+}
+
+/** Wrong keys that hold almost all of the key: the suite sends them, so outputs must redact them. */
+export function nearMissKeys(key: string): NearMissKeys {
+  const near: NearMissKeys = {};
+  // Only a key of both cases shows case is part of its alphabet; a hex key may be read either way.
+  if (/[a-z]/.test(key) && /[A-Z]/.test(key)) near.caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  // Cut from a key of exactly SHORT_SECRET_LENGTH, it would be redacted only as a token while the key is redacted everywhere.
+  if (key.length > 1 && key.length !== SHORT_SECRET_LENGTH) near.truncated = key.slice(0, -1);
+  return near;
+}
+
+/**
+ * How a server may echo a form back: with JSON's escaped solidus (PHP's json_encode writes `\/`), or
+ * percent-encoded, in either case of hex digit.
+ */
+function echoedForms(form: string): string[] {
+  const percent = encodeURIComponent(form);
+  return [form.replaceAll('/', '\\/'), percent, percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())];
+}
+
+/**
+ * The forms of the API key the suite itself sends (the key, and those of its wrong-credential
+ * probes), each also as a server may echo it back.
+ */
+export function keyForms(key: string): string[] {
+  const { caseSwapped, truncated } = nearMissKeys(key);
+  const sent = [key, Buffer.from(`${key}:`).toString('base64')];
+  // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
+  if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`);
+  if (caseSwapped) sent.push(caseSwapped);
+  if (truncated) sent.push(truncated);
+  return [...new Set(sent.flatMap((form) => [form, ...echoedForms(form)]))];
+}
+
+/** A secret other than the key (a gateway header's value, proxy credentials), also as a server may echo it back. */
+export function secretForms(secret: string): string[] {
+  return secret ? [...new Set([secret, ...echoedForms(secret)])] : [];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const WORD = /[\p{L}\p{N}_-]/u;
+// Before a short secret: no letter, digit, _ or -, unless it ends a %XX, \uXXXX or \n-style escape.
+const TOKEN_START = '(?:(?<![\\p{L}\\p{N}_-])|(?<=%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|\\\\[nrtbf]))';
+const TOKEN_END = '(?![\\p{L}\\p{N}_-])';
+
+function secretPattern(secret: string): string {
+  const literal = escapeRegExp(secret);
+  if (secret.length >= SHORT_SECRET_LENGTH) return literal;
+  // A boundary is asked for only on a side where the secret's own edge is a word character.
+  const chars = Array.from(secret);
+  return `${WORD.test(chars[0]!) ? TOKEN_START : ''}${literal}${WORD.test(chars[chars.length - 1]!) ? TOKEN_END : ''}`;
+}
+
+/** The shortest start of a secret that is replaced where a text was cut off inside the secret. */
+export const CUT_SECRET_MIN = 4;
+
+/**
+ * A start of the secret (CUT_SECRET_MIN characters or more, short of the whole) where a text was
+ * cut with `…`, or, for an excerpt known to be cut (`atEnd`), where it ends: excerpts are cut at a
+ * byte count that may fall inside an echoed key. Elsewhere a start of the key is left alone, as a
+ * key beginning with a word would take that word out of every report ("client-id").
+ */
+function cutPattern(secret: string, atEnd: boolean): string {
+  const chars = Array.from(secret);
+  let tail = '';
+  for (let i = chars.length - 2; i >= CUT_SECRET_MIN; i--) tail = `(?:${escapeRegExp(chars[i]!)}${tail})?`;
+  return `${escapeRegExp(chars.slice(0, CUT_SECRET_MIN).join(''))}${tail}(?=…${atEnd ? '|$' : ''})`;
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+/** One alternation, longest secret first, then the cut-off starts of the long ones; built once per list. */
+function redactionPattern(list: string[], atEnd: boolean): RegExp {
+  const id = `${atEnd}\u0000${list.join('\u0000')}`;
+  let pattern = PATTERNS.get(id);
+  if (!pattern) {
+    const cut = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH && Array.from(secret).length > CUT_SECRET_MIN).map((secret) => cutPattern(secret, atEnd));
+    pattern = new RegExp([...list.map(secretPattern), ...cut].join('|'), 'gu');
+    PATTERNS.set(id, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * Replaces every occurrence of every secret with `$API_KEY` (existing placeholders are kept); a
+ * secret shorter than SHORT_SECRET_LENGTH only where it stands as a token. `cutAtEnd`: the text is
+ * an excerpt whose end cut what followed.
+ */
+export function redactText(text: string, secrets: readonly string[] | undefined, { cutAtEnd = false } = {}): string {
+  const list = usableSecrets(secrets);
+  if (list.length === 0) return text;
+  // One pass, so a placeholder just written is never scanned again; existing placeholders are
+  // split out so a secret inside "$API_KEY" is left alone.
+  const pattern = redactionPattern(list, cutAtEnd);
+  return text
+    .split(SECRET_PLACEHOLDER)
+    .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
+    .join(SECRET_PLACEHOLDER);
+}
+
+/**
+ * The last pass over rendered markup (HTML, XML), whose data was redacted before rendering: short
+ * secrets are left out, as they would match tag and attribute names (`a`, `class`, `div`).
+ */
+export function redactMarkup(markup: string, secrets: readonly string[] | undefined): string {
+  return redactText(markup, secrets?.filter((secret) => secret.length >= SHORT_SECRET_LENGTH));
+}
+
+/** Keys are the model's own names, never data, except inside a `headers` record. */
+function redactValue(value: unknown, secrets: string[], dataKeys = false): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[dataKeys ? redactText(k, secrets) : k] = redactValue(v, secrets, k === 'headers');
+    // A response's excerpt that stops short of its body was cut at its end.
+    const excerpt = (value as { bodyExcerpt?: unknown; bodyTruncated?: unknown }).bodyExcerpt;
+    if (typeof excerpt === 'string' && (value as { bodyTruncated?: unknown }).bodyTruncated === true) out.bodyExcerpt = redactText(excerpt, secrets, { cutAtEnd: true });
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A deep copy of a run report (or any part of one) with every secret replaced in every string, the
+ * names in a `headers` record included; the same object when there is no secret to replace.
+ */
+export function redactReport<T>(report: T, secrets: readonly string[] | undefined): T {
+  const list = usableSecrets(secrets);
+  if (list.length === 0) return report;
+  return redactValue(report, list) as T;
+}
