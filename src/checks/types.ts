@@ -8,6 +8,8 @@ export interface JudgeEnv {
   validators: Validators;
   /** The suite's clock (--now). */
   now: Date;
+  /** The ids the service gave the animals this worker created so far, whatever the scenario (create.id-unique). */
+  createdIds?: Set<string>;
 }
 
 export type Verdict =

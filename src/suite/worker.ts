@@ -43,7 +43,7 @@ async function build(): Promise<WorkerContext> {
     ...(config.network ? { network: config.network } : {}),
     ...(config.trailFile ? { observe: trailObserver(config) } : {}),
   });
-  const env: JudgeEnv = { contract, validators, now: new Date(config.now) };
+  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set() };
   return {
     config,
     contract,
