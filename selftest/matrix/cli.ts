@@ -5,18 +5,20 @@ import { MATRIX_DOC, withMatrix } from './doc.ts';
 import { renderMatrix, runMatrix } from './matrix.ts';
 
 // `npm run matrix`: the CLI against every deviation of the reference server, as a table, written to
-// reports/matrix.md and, for a whole matrix (no --only), into docs/fault-matrix.md.
+// reports/matrix.md and, for a whole matrix (no --only, --schedule sequential), into docs/fault-matrix.md.
+// --schedule concurrent runs every row with the scenarios side by side, as across a network.
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true } },
+  options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true }, schedule: { type: 'string', default: 'sequential' } },
 });
 const started = performance.now();
 const ids = values.only ?? [];
-const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids });
+if (values.schedule !== 'sequential' && values.schedule !== 'concurrent') throw new Error(`--schedule: sequential or concurrent, not ${values.schedule}`);
+const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids, schedule: values.schedule });
 const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
 await writeFile('reports/matrix.md', `${table}\n`);
 const written = ['reports/matrix.md'];
-if (ids.length === 0) {
+if (ids.length === 0 && values.schedule === 'sequential') {
   const doc = fromPackage(...MATRIX_DOC);
   await writeFile(doc, withMatrix(await readFile(doc, 'utf8'), table));
   written.push(MATRIX_DOC.join('/'));

@@ -33,6 +33,11 @@ export interface MatrixOptions {
   parallel: number;
   /** Only these ids (all when empty). */
   ids?: string[];
+  /**
+   * --schedule for every run (default sequential: several runs side by side on a loaded machine
+   * could otherwise measure a round trip over 5 ms and switch some runs to concurrent).
+   */
+  schedule?: 'sequential' | 'concurrent';
 }
 
 /** The key each matrix run uses; it must appear in no output. */
@@ -51,7 +56,7 @@ function leaks(result: CliResult, key: string): string | undefined {
 }
 
 function args(server: RunningReference, options: MatrixOptions, extra: string[] = []): string[] {
-  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--quiet', ...extra];
+  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', options.schedule ?? 'sequential', '--quiet', ...extra];
 }
 
 /** A failure whose evidence is a request the suite did not send, or cut short: never evidence (issue 17). */
