@@ -41,7 +41,7 @@ async function once(delayMs: number, schedule: string): Promise<Row> {
     const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', '--schedule', schedule, ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
     const report = result.report;
     const wallMs = report?.durationMs ?? result.ms;
-    const spans = [...main.spans, ...messages.spans];
+    const spans = [...main.requests, ...messages.requests];
     return {
       delayMs,
       wallMs,

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   /** The status it was answered with, once answered. */
   status?: number;
+  /** When it came in and when its answer was done (performance.now()), once done. */
+  span?: { start: number; end: number };
   /** With `whole`: the request's headers (hop-by-hop and length headers left out) and body. */
   headers?: Record<string, string>;
   body?: Buffer;
@@ -36,6 +38,8 @@ export async function startRecordingProxy(target: string, flight: Flight = { now
   const server: Server = createServer((req, res) => {
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '' };
     requests.push(recorded);
+    const start = performance.now();
+    res.on('close', () => (recorded.span = { start, end: performance.now() }));
     if (options.whole) {
       recorded.headers = {};
       for (const [name, value] of Object.entries(req.headers)) {
