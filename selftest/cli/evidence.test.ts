@@ -53,7 +53,7 @@ describe('a clause failed on several operations, against the reference server', 
       expect(result.files['report.html']).toContain(html(curl));
     }
     const summary = result.files['summary.md']!.split('\n').filter((l) => l.includes('`auth.required`'));
-    expect(summary.map((l) => /` on `(\w+)`/.exec(l)?.[1])).toEqual(['createPet', 'sendMessage']);
+    expect(summary.map((l) => / on `(\w+)`/.exec(l)?.[1])).toEqual(['createPet', 'sendMessage']);
     expect(result.files['report.html']).toContain('failed on 2: <code>createPet</code>, <code>sendMessage</code>');
   });
 

@@ -53,7 +53,7 @@ describe('a SHOULD clause warned on several operations, against the reference se
     const summary = result.files['summary.md']!;
     const warnings = summary.slice(summary.indexOf('### Warnings'));
     const lines = warnings.split('\n').filter((l) => l.includes('`auth.www-authenticate`'));
-    expect(lines.map((l) => /` on `(\w+)`/.exec(l)?.[1])).toEqual(clauseOf(result.report)!.operations);
+    expect(lines.map((l) => / on `(\w+)`/.exec(l)?.[1])).toEqual(clauseOf(result.report)!.operations);
     expect(summary).toContain(`### Warnings (${lines.length})`);
     const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const html = (s: string) => xml(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;');

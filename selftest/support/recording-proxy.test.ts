@@ -38,12 +38,12 @@ describe('recording proxy', () => {
     expect(recorded?.body?.equals(body)).toBe(true);
   });
 
-  it("without whole, records method, path and the answer's status only", async () => {
+  it("without whole, records method, path, the answer's status and its span only", async () => {
     const plain = await startRecordingProxy(reference.baseUrl);
     try {
       const answer = await request(`${plain.url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
       await answer.body.dump();
-      expect(plain.requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=1', status: 200 }]);
+      expect(plain.requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=1', status: 200, span: { start: expect.any(Number), end: expect.any(Number) } }]);
     } finally {
       await plain.close();
     }

@@ -1,7 +1,5 @@
-import { mayBeRemoved } from '../contract/removal.ts';
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
-import type { SuiteConfig } from '../suite/config.ts';
 import type { BlockedBy, Shortfall } from '../report/model.ts';
 
 /** What one clause's checks gathered over the run, whatever their outcomes. */
@@ -56,19 +54,6 @@ export function shortfallsOf(clause: Clause, coverage: Coverage, options: { left
     }
   }
   return shortfalls;
-}
-
-/** The operations these settings keep out of the run: writes off, no message host, past a removal date. */
-export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now'>): Map<string, string> {
-  const left = new Map<string, string>();
-  for (const [id, operation] of Object.entries(config.contract.operations)) {
-    if (operation.server === 'messages' && !config.messagesBaseUrl) left.set(id, 'MESSAGES_BASE_URL is not configured');
-    else if (!config.writes && operation.method.toUpperCase() === 'POST') left.set(id, config.writesReason ?? 'writes are not allowed');
-  }
-  for (const { operationId, removal } of config.contract.deprecations) {
-    if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);
-  }
-  return left;
 }
 
 /** The values of a contract schema that is an enum (PetStatus), as strings. */

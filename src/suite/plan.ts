@@ -1,5 +1,6 @@
 import { COMMON_CHECKS, type CheckName } from '../checks/registry.ts';
 import { clockAgainst, mayBeRemoved, removalOf } from '../contract/removal.ts';
+import type { SuiteConfig } from './config.ts';
 import type { WorkerContext } from './worker.ts';
 
 export interface ScenarioOptions {
@@ -52,13 +53,34 @@ export function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): M
   return excluded;
 }
 
-/** With --dry-run: what a scenario would judge, and why a check would be skipped. */
-export function planOf(declared: readonly CheckName[], selected: (name: CheckName) => boolean, reason: string | undefined, excluded: ReadonlyMap<CheckName, string>): ScenarioPlan {
+/**
+ * With --dry-run: what a scenario would judge, and why a check would be skipped. A common check
+ * whose every operation these settings leave out (create.id-unique without writes) judges nothing.
+ */
+export function planOf(ctx: WorkerContext, declared: readonly CheckName[], selected: (name: CheckName) => boolean, reason: string | undefined, excluded: ReadonlyMap<CheckName, string>): ScenarioPlan {
   const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
+  const leftOut = operationsLeftOut(ctx.config);
+  const unreached = (check: CheckName) => {
+    const operations = ctx.clauses.get(check)?.operations ?? [];
+    return operations.length > 0 && operations.every((operation) => leftOut.has(operation)) ? leftOut.get(operations[0]!) : undefined;
+  };
   return {
     checks: checks.map((check) => {
-      const why = reason ?? excluded.get(check);
+      const why = reason ?? excluded.get(check) ?? (declared.includes(check) ? undefined : unreached(check));
       return why === undefined ? { check, clause: check } : { check, clause: check, skipReason: why };
     }),
   };
+}
+
+/** The operations these settings keep out of the run: writes off, no message host, past a removal date. */
+export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now'>): Map<string, string> {
+  const left = new Map<string, string>();
+  for (const [id, operation] of Object.entries(config.contract.operations)) {
+    if (operation.server === 'messages' && !config.messagesBaseUrl) left.set(id, 'MESSAGES_BASE_URL is not configured');
+    else if (!config.writes && operation.method.toUpperCase() === 'POST') left.set(id, config.writesReason ?? 'writes are not allowed');
+  }
+  for (const { operationId, removal } of config.contract.deprecations) {
+    if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);
+  }
+  return left;
 }
