@@ -8,8 +8,8 @@ export interface DelayProxy {
 
 /**
  * A loopback proxy that holds each answer `delayMs` before passing it on: a target that far away,
- * one round trip per request (the recording proxy of the self-tests, which also keeps each
- * request's span for the mean in flight).
+ * one round trip per request and one more for each new connection (the recording proxy of the
+ * self-tests, which also keeps each request's span for the mean in flight).
  */
 export function startDelayProxy(target: string, delayMs: number): Promise<DelayProxy> {
   return startRecordingProxy(target, undefined, { delayMs });

@@ -30,13 +30,17 @@ export interface Flight {
 /**
  * A loopback proxy that records each request's method and path (with `whole`, also its headers and
  * body, enough to send it again) and forwards it to `target`; with `delayMs`, each answer that much
- * later, as a target across a network would give it.
+ * later, as a target across a network would give it, and the first on a connection twice that (the
+ * TCP handshake's round trip; TLS is not modelled).
  */
 export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean; delayMs?: number } = {}): Promise<RecordingProxy> {
   const requests: RecordedRequest[] = [];
   const upstream = new URL(target);
+  const seenSockets = new WeakSet<object>();
   const server: Server = createServer((req, res) => {
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '' };
+    const handshake = !seenSockets.has(req.socket);
+    seenSockets.add(req.socket);
     requests.push(recorded);
     const start = performance.now();
     res.on('close', () => (recorded.span = { start, end: performance.now() }));
@@ -61,7 +65,7 @@ export async function startRecordingProxy(target: string, flight: Flight = { now
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         };
-        if (options.delayMs) setTimeout(pass, options.delayMs);
+        if (options.delayMs) setTimeout(pass, handshake ? 2 * options.delayMs : options.delayMs);
         else pass();
       },
     );
