@@ -15,10 +15,16 @@ export interface Deviation {
   warns?: readonly string[];
   /** CLI arguments the fault matrix runs it with (a short --timeout for a server that hangs). */
   args?: readonly string[];
+  /**
+   * The operation a fault leaves unanswered. Its requests sent side by side (--schedule concurrent)
+   * each time out for real, so the first clause to fail is any of those judging it: the matrix then
+   * also takes a run whose every failure is a timeout on this operation.
+   */
+  hangs?: string;
 }
 
-function fault<const I extends string>(id: I, breaks: string, description: string, args?: readonly string[]) {
-  return { id, kind: 'fault' as const, breaks, description, ...(args ? { args } : {}) };
+function fault<const I extends string>(id: I, breaks: string, description: string, args?: readonly string[], hangs?: string) {
+  return { id, kind: 'fault' as const, breaks, description, ...(args ? { args } : {}), ...(hangs ? { hangs } : {}) };
 }
 
 /** A hanging server costs the run about twice --timeout: the matrix gives those rows a short one. */
@@ -125,8 +131,8 @@ const CATALOGUE = [
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
 
   // --- answers that never come (a failure rests on the real timeout, never on a request not sent) --
-  fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT),
-  fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it.', SHORT_TIMEOUT),
+  fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT, 'createPet'),
+  fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it (side by side, several time out at once and fail their own clauses).', SHORT_TIMEOUT, 'getPet'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
 
   // --- allowed variants ------------------------------------------------------------------------

@@ -72,6 +72,13 @@ function unsentEvidence(report: CliResult['report']): string | undefined {
   return undefined;
 }
 
+/** Whether every failure of the report is a real timeout on one operation (a fault that hangs it). */
+function onlyTimeoutsOn(report: CliResult['report'], operation: string): boolean {
+  const failing = (report?.clauses ?? []).filter((c) => c.outcome === 'fail').flatMap((c) => c.checks.filter((check) => check.outcome === 'fail'));
+  const failures = failing.flatMap((check) => check.failures?.length ? check.failures : [{ operation, evidence: check.evidence }]);
+  return failures.length > 0 && failures.every((f) => f.evidence?.transportError?.startsWith('timeout') === true && f.operation === operation);
+}
+
 const LEVELS = new Map(loadClauses().map((clause) => [clause.id, clause.level]));
 
 async function judgeDeviation(id: string, options: MatrixOptions): Promise<MatrixRow> {
@@ -93,7 +100,8 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     else if (missing.length) row.problem = `no ${missing.join(', ')} written`;
     else if (unsent) row.problem = unsent;
     else if (deviation.kind === 'fault') {
-      row.ok = result.code === 1 && (should ? warned : failed).includes(deviation.breaks ?? '');
+      const caught = (should ? warned : failed).includes(deviation.breaks ?? '') || (deviation.hangs !== undefined && failed.length > 0 && onlyTimeoutsOn(result.report, deviation.hangs));
+      row.ok = result.code === 1 && caught;
       if (!row.ok) row.problem = `exit ${result.code}, failed [${failed.join(', ')}]${result.stderr ? `; stderr: ${result.stderr.slice(0, 300)}` : ''}`;
     } else {
       // A warning is allowed only where the variant does not follow an RFC's SHOULD (its `warns`).
