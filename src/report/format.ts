@@ -105,9 +105,10 @@ export function replayCommand(report: RunReport): string {
 }
 
 /** `seed 1234, path "3:1:0"`, or '' when the check or failure has no replay data. */
-export function replayText(check: Pick<FailureEvidence, 'seed' | 'path'>): string {
+export function replayText(check: Pick<FailureEvidence, 'seed' | 'path' | 'shard'>): string {
   const parts: string[] = [];
   if (check.seed !== undefined) parts.push(`seed ${check.seed}`);
+  if (check.shard !== undefined) parts.push(`--shard ${check.shard}`);
   if (check.path !== undefined && check.path !== '') parts.push(`path ${JSON.stringify(check.path)}`);
   return parts.join(', ');
 }
