@@ -9,7 +9,6 @@ import { OUTCOME_LABEL, OUTCOME_MARK } from './format.ts';
 import { esc } from './html/markup.ts';
 import { renderJunit } from './junit.ts';
 import type { Outcome, RunReport } from './model.ts';
-import { sectionLabel } from './sections.ts';
 
 export interface FleetEntry {
   /** How the matrix names the target: its environment and base URL. */
@@ -59,7 +58,7 @@ export function renderFleetSummary(entries: readonly FleetEntry[]): string {
     out.push(`| ${md(label)} | ${ships({ label, dir, report }) ? 'ships' : 'does not ship'} | ${report.exitCode} | ${s.pass} | ${s.fail} | ${s.warn} | ${s.partial} | ${s.skip} | ${md(dir)}/summary.md |`);
   }
   out.push('', '## Clauses × deployments', '', `| Clause | Level | ${entries.map((e, i) => `T${i + 1}`).join(' | ')} |`, `|---|---|${entries.map(() => '---').join('|')}|`);
-  for (const row of rows(entries)) out.push(`| ${md(sectionLabel(row.section))} ${md(row.id)} | ${row.level} | ${row.outcomes.map(cell).join(' | ')} |`);
+  for (const row of rows(entries)) out.push(`| §${row.section} ${md(row.id)} | ${row.level} | ${row.outcomes.map(cell).join(' | ')} |`);
   out.push('', ...entries.map((e, i) => `T${i + 1}: ${md(e.label)}`), '');
   return out.join('\n');
 }
@@ -67,7 +66,7 @@ export function renderFleetSummary(entries: readonly FleetEntry[]): string {
 export function renderFleetHtml(entries: readonly FleetEntry[]): string {
   const head = entries.map((e, i) => `<th title="${esc(e.label)}"><a href="${esc(e.dir)}/report.html">T${i + 1}</a></th>`).join('');
   const body = rows(entries)
-    .map((row) => `<tr><th scope="row">${esc(sectionLabel(row.section))} <code>${esc(row.id)}</code> ${esc(row.title)}</th><td>${row.level}</td>${row.outcomes.map((o) => `<td class="${o ?? 'none'}">${esc(cell(o))}</td>`).join('')}</tr>`)
+    .map((row) => `<tr><th scope="row">§${esc(row.section)} <code>${esc(row.id)}</code> ${esc(row.title)}</th><td>${row.level}</td>${row.outcomes.map((o) => `<td class="${o ?? 'none'}">${esc(cell(o))}</td>`).join('')}</tr>`)
     .join('\n');
   const targets = entries.map((e, i) => `<li>T${i + 1}: <a href="${esc(e.dir)}/report.html">${esc(e.label)}</a>: ${ships(e) ? 'ships' : `does not ship (exit ${e.report.exitCode})`}</li>`).join('\n');
   const style = 'body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}.fail,.error{background:#fdd}.warn,.partial{background:#ffd}.pass{background:#dfd}';

@@ -3,7 +3,7 @@ import { stringifyJson } from '../json/lossless.ts';
 import type { FailureEvidence } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { onReadWaiting, waitingReads } from './read-lag.ts';
-import { fnv1a, shareOf, shardText, type Shard } from './shard.ts';
+import { fnv1a, shareOf, shardReplay, type Shard } from './shard.ts';
 import type { WorkerContext } from './worker.ts';
 
 /**
@@ -145,8 +145,7 @@ export class PropertyRunner {
 
   /** What replays a failure: the run's seed (every property's own derives from it) and, with --shard, the shard that met it. */
   private replayData(): Pick<FailureEvidence, 'seed' | 'shard'> {
-    const shard = this.config.shard;
-    return { seed: this.config.seed, ...(shard && shard.count > 1 ? { shard: shardText(shard) } : {}) };
+    return { seed: this.config.seed, ...shardReplay(this.config) };
   }
 
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */

@@ -10,7 +10,7 @@ import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.t
 import { clockExclusions, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
 import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
-import { runsHere } from './shard.ts';
+import { runsHere, shardReplay } from './shard.ts';
 import { operationUrl, sendOperation, type SendOptions } from './request.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
@@ -110,7 +110,7 @@ export class Scenario {
       return true;
     } catch (error) {
       if (!(error instanceof ConformanceFailures)) throw error;
-      this.recorder.recordFailures(error);
+      this.recorder.recordFailures(error, shardReplay(this.ctx.config));
       return false;
     }
   }
@@ -202,7 +202,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       await body(s);
     } catch (error) {
       if (error instanceof ConformanceFailures) {
-        recorder.recordFailures(error);
+        recorder.recordFailures(error, shardReplay(ctx.config));
       } else if (error instanceof BudgetExhausted) {
         for (const name of declared) s.skipCheck(name, error.message, 'budget');
       } else {

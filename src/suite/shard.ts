@@ -41,6 +41,11 @@ export function shareOf(total: number, shard: Shard, key: string): number[] {
   return mine;
 }
 
+/** In a sharded run, what names a failure's shard: the run's seed with --shard i/n meets it again on one machine. */
+export function shardReplay(config: { seed: number; shard?: Shard }): { seed?: number; shard?: string } {
+  return config.shard && config.shard.count > 1 ? { seed: config.seed, shard: shardText(config.shard) } : {};
+}
+
 /** `2/4`, as --shard takes it. */
 export function shardText(shard: Shard): string {
   return `${shard.index}/${shard.count}`;
