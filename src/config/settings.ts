@@ -134,16 +134,18 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   if (command === 'merge' && rest.length === 0) throw new UsageError('merge takes the report.json files of the shards or targets: merge A.json B.json ... [--reports DIR]');
   if (command !== 'compare' && command !== 'merge' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
 
+  // compare and merge read reports: the target settings a CI job sets for its runs do not bind them.
+  const checksTarget = command !== 'compare' && command !== 'merge';
   const envName = raw.env as string | undefined;
   if (envName !== undefined && envName !== 'production' && envName !== 'staging') throw new UsageError(`${setting('env')}: expected production or staging, got ${JSON.stringify(envName)}`);
   const allowInsecureHttp = raw['allow-insecure-http'] === true;
   const stagingUrl = baseUrl(setting('staging-base-url'), raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
   const productionUrl = baseUrl(setting('base-url'), raw['base-url'] as string | undefined, allowInsecureHttp, false);
-  if (envName === 'staging' && !stagingUrl && !productionUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)`);
+  if (checksTarget && envName === 'staging' && !stagingUrl && !productionUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)`);
   // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
-  if (envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
+  if (checksTarget && envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
   // Likewise a job that sets only STAGING_BASE_URL and forgets --env: the embedded server would pass.
-  if (envName === undefined && !productionUrl && stagingUrl) {
+  if (checksTarget && envName === undefined && !productionUrl && stagingUrl) {
     throw new UsageError(`${setting('staging-base-url')} is set but the environment is not staging: add --env staging (or CONFORMANCE_ENV=staging); without it, and with no BASE_URL, the run would check the embedded reference server`);
   }
   // --env labels the target given: with BASE_URL alone, that is the staging target.
@@ -169,7 +171,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     apiKey = fromFile;
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
-  if (target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
+  if (checksTarget && target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
 
   const nowText = raw.now as string | undefined;
   const now = nowText ? new Date(nowText) : new Date();
@@ -181,7 +183,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const seedText = raw.seed as string | undefined;
   const sharded = shard(setting('shard'), raw.shard as string | undefined);
   // Shards that each drew a seed of their own would not share one run's work.
-  if (sharded && seedText === undefined) throw new UsageError(`${setting('shard')} needs --seed (or SEED): every shard draws its share from the one seed`);
+  if (checksTarget && sharded && seedText === undefined) throw new UsageError(`${setting('shard')} needs --seed (or SEED): every shard draws its share from the one seed`);
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', 0, 0, 2 ** 31 - 1);
 
   const given = (flag: keyof typeof OPTIONS) => {
