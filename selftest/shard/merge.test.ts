@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadClauses } from '../../src/contract/clauses.ts';
 import { UsageError } from '../../src/errors.ts';
+import { renderJunit } from '../../src/report/junit.ts';
 import { checkShards, mergeShards, targetKey } from '../../src/report/merge.ts';
 import type { ClauseResult, RunReport } from '../../src/report/model.ts';
 
@@ -54,6 +55,8 @@ describe('merge: the shards of one run as one machine would have reported it', (
     expect(merged.exitCode).toBe(1);
     expect(merged.verdict).toBe('fail');
     expect(merged.clauses.find((c) => c.id === 'orders.exists')?.checks[0]?.failures?.[0]?.shard).toBe('2/2');
+    // The failure's replay is the run of the shard that met it, on one machine.
+    expect(renderJunit(merged)).toContain('Replay:   seed 7, --shard 2/2, path "3" (run: npx animal-store-conformance --seed 7 --runs 4 --shard 2/2)');
     expect(merged.merged?.shards.map((s) => s.replay)).toEqual(['npx animal-store-conformance --seed 7 --runs 4 --shard 1/2', 'npx animal-store-conformance --seed 7 --runs 4 --shard 2/2']);
   });
 

@@ -158,6 +158,10 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       say(`Note: the curl lines read the gateway header${variables.length > 1 ? 's' : ''} from ${variables.join(', ')}: export ${variables.length > 1 ? 'them' : 'it'} before pasting them.\n`);
     }
     if (created) say(`${createdText(created)}\n`);
+    if (settings.shard) {
+      const { index, count } = settings.shard;
+      say(`Note: this is shard ${index}/${count} of the run; what other shards judge shows as skipped here: \`animal-store-conformance merge\` of all ${count} shards' report.json gives the run's verdict.\n`);
+    }
     const unchecked = uncheckedMustText(report);
     if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);

@@ -104,6 +104,12 @@ export function replayCommand(report: RunReport): string {
   return report.replay ?? `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
 }
 
+/** What replays a failure on one machine: in a merged report, the run of the shard that met it; else the run's. */
+export function failureReplayCommand(report: RunReport, failure: Pick<FailureEvidence, 'shard'>): string {
+  const shard = failure.shard && report.merged?.shards.find((s) => `${s.index}/${s.count}` === failure.shard);
+  return shard ? shard.replay : replayCommand(report);
+}
+
 /** `seed 1234, path "3:1:0"`, or '' when the check or failure has no replay data. */
 export function replayText(check: Pick<FailureEvidence, 'seed' | 'path' | 'shard'>): string {
   const parts: string[] = [];
