@@ -34,12 +34,8 @@ describe('docs/ci/gitlab-shards.yml', () => {
 
   describe('its scripts, run in bash with the variables GitLab sets', () => {
     let reference: RunningReference;
-    beforeAll(async () => {
-      reference = await startReference({ apiKey: KEY, deviations: ['fault-orders-missing'] });
-    });
-    afterAll(async () => {
-      await reference?.close();
-    });
+    beforeAll(async () => void (reference = await startReference({ apiKey: KEY, deviations: ['fault-orders-missing'] })));
+    afterAll(() => reference.close());
 
     it('fails the merge job with the run exit code, and the merged report is the run of all shards', async () => {
       const machine = makeMachine(tempDir('asc-gitlab-shards-'));
@@ -58,7 +54,7 @@ describe('docs/ci/gitlab-shards.yml', () => {
         ),
       );
       expect(shards.map((s) => s.code), shards.map((s) => s.stderr).join("\n")).toContain(1);
-      for (const index of [1, 2, 3, 4]) expect(existsSync(join(project, 'shards', String(index), 'report.json'))).toBe(true);
+      for (const index of [1, 2, 3, 4]) expect(existsSync(join(project, 'shards', String(index), 'report.json')), `shard ${index}: exit ${shards[index - 1]!.code}: ${shards[index - 1]!.stderr}`).toBe(true);
       const merged = await runBash(mergeJob.script.join('\n'), { cwd: project, env: env({ CI_JOB_NAME: 'conformance-merge' }), file: join(machine.temp, 'merge.sh') });
       expect(merged.code, merged.stderr).toBe(1);
       const report = JSON.parse(readFileSync(join(project, 'reports', 'report.json'), 'utf8')) as RunReport;
