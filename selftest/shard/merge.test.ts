@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadClauses } from '../../src/contract/clauses.ts';
 import { UsageError } from '../../src/errors.ts';
 import { renderJunit } from '../../src/report/junit.ts';
+import { renderSummary } from '../../src/report/summary.ts';
 import { checkShards, mergeShards, targetKey } from '../../src/report/merge.ts';
 import type { ClauseResult, RunReport } from '../../src/report/model.ts';
 
@@ -74,6 +75,8 @@ describe('merge: the shards of one run as one machine would have reported it', (
     expect(merged.replay).toBe('npx animal-store-conformance --seed 7 --runs 8');
     expect(merged.traffic?.requests).toBe(30);
     expect(merged.shard).toBeUndefined();
+    expect(renderSummary(merged)).toContain('Merged from 2 shards of --runs 4 each; the slowest took 1.0 s.');
+    expect(renderSummary(shard(1, 2))).toContain("Shard 1/2 of a run: this verdict is this share's; merge the 2 shards' report.json for the run's");
   });
 
   it('keeps a clause partial where all shards together still fall short', () => {
