@@ -5,6 +5,7 @@ import { keyForms, redactText, secretForms } from './secrets.ts';
 import { compare } from './cli/compare.ts';
 import { helpText } from './cli/help.ts';
 import { processIo, type Io } from './cli/io.ts';
+import { merge } from './cli/merge.ts';
 import { run } from './cli/run.ts';
 
 export type { Io };
@@ -25,6 +26,8 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
         return 0;
       case 'compare':
         return await compare(settings.compareFiles as [string, string], io);
+      case 'merge':
+        return await merge(settings.mergeFiles, settings.reportsDir, io);
       default:
         return await run(settings, io);
     }

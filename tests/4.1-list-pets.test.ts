@@ -6,7 +6,7 @@ import { checkFilteredPages, checkInvalidQueries, ensurePets } from './support/s
 describe('§4.1 List animals: GET /pets', () => {
   scenario(
     'valid limit and status combinations give 200 and Pets, within limit and filter',
-    { checks: ['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max', 'list.limit-bounds-accepted', 'list.status-filter'] },
+    { checks: ['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max', 'list.limit-bounds-accepted', 'list.status-filter'], shard: 'inputs' },
     async (s) => {
       await s.property('valid queries', validQuery(s.contract), {
         send: (query) => s.send('listPets', { query: query.text }),
@@ -39,7 +39,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is a 4xx with an Error',
-    { checks: ['list.invalid-query', 'list.invalid-query-handling', 'list.limit-max', 'errors.shape', 'errors.status-field', 'errors.no-5xx'] },
+    { checks: ['list.invalid-query', 'list.invalid-query-handling', 'list.limit-max', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], shard: 'inputs' },
     async (s) => {
       await checkInvalidQueries(s, 'invalid queries', invalidQueryCases(s.contract));
     },

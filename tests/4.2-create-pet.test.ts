@@ -21,6 +21,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
       checks: ['create.201-pet', 'create.echo', 'create.id-unique', 'create.location', 'create.location-resolves', 'get.read-lag', 'pet.default-status', 'create.name-constraints', 'create.category-constraints'],
       removal: { operationId: 'getPet', before: ['create.location-resolves', 'get.read-lag'] },
       writes: true,
+      shard: 'inputs',
     },
     async (s) => {
       const known = await knownCategories(s);
@@ -70,7 +71,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
 
   scenario(
     'every NewPet that breaks one rule gives 400 with an Error',
-    { checks: ['create.invalid-400', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true },
+    { checks: ['create.invalid-400', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, shard: 'inputs' },
     async (s) => {
       const known = await knownCategories(s);
       // Each body breaks one rule and must get 400 whatever its categoryId; a known one keeps the 400 down to that rule.

@@ -43,7 +43,7 @@ async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } 
 
 describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
   // A 404 just after the 201 or the listing is tried again for about a second (src/suite/read-lag.ts).
-  scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get.200-pet', 'get.read-lag'], writes: true, deprecated: 'getPet' }, async (s) => {
+  scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get.200-pet', 'get.read-lag'], writes: true, deprecated: 'getPet', shard: 'inputs' }, async (s) => {
     const known = await knownCategories(s);
     if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
     await s.property('created then fetched', newPet(s.contract, known.ids), {
@@ -66,7 +66,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
     }
   });
 
-  scenario('an id no animal has gives 404 with an Error', { checks: ['get.unknown-404', 'errors.shape', 'errors.status-field'], deprecated: 'getPet' }, async (s) => {
+  scenario('an id no animal has gives 404 with an Error', { checks: ['get.unknown-404', 'errors.shape', 'errors.status-field'], deprecated: 'getPet', shard: 'inputs' }, async (s) => {
     const known = new Set((listed(await s.send('listPets', { query: 'limit=100' })) ?? []).map((pet) => String(pet.id)));
     // High in the int64 range, where sequential ids do not reach; an id that turns out to exist is not judged.
     const unknownId = fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }).map(String).filter((id) => !known.has(id));

@@ -10,6 +10,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
       checks: ['messages.accepted', 'messages.id-unique', 'messages.echo', 'messages.status-queued', 'messages.created-at', 'messages.created-at-recent', 'messages.success-status', 'messages.text-constraints'],
       writes: true,
       messages: true,
+      shard: 'inputs',
     },
     async (s) => {
       const seen = new Map<string, string>();
@@ -48,7 +49,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
 
   scenario(
     'invalid JSON, a missing message or another content type give 400; a message of another type is refused',
-    { checks: ['messages.invalid-400', 'messages.non-string', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true },
+    { checks: ['messages.invalid-400', 'messages.non-string', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true, shard: 'inputs' },
     async (s) => {
       for (const rule of invalidMessageCases(s.contract)) {
         await s.property(

@@ -22,7 +22,12 @@ export async function prepareReportsDir(dir: string): Promise<void> {
       missing.unshift(at);
       if (dirname(at) === at) break;
     }
-    for (const folder of missing) await mkdir(folder);
+    // Shards run side by side may make a shared parent (shards/ of shards/1, shards/2) at the same moment.
+    for (const folder of missing) {
+      await mkdir(folder).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST' || !(await stat(folder)).isDirectory()) throw error;
+      });
+    }
     const probe = join(dir, `.write-test-${process.pid}`);
     await writeFile(probe, '');
     await rm(probe);

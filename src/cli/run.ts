@@ -28,13 +28,14 @@ import { resolveTarget, suiteConfig } from './target.ts';
 /** What runs this run again, with the target and the key taken from the same settings. */
 function replayOf(settings: Settings): string {
   const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
+  if (settings.shard) args.push('--shard', `${settings.shard.index}/${settings.shard.count}`);
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
   if (settings.only.length) args.push('--only', settings.only.join(','));
   if (settings.skip.length) args.push('--skip', settings.skip.join(','));
   if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
   if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
-  return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
+  return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:/+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
 }
 
 /** A conformance run (with --dry-run, its plan): checks the target the settings name and writes the reports; returns the exit code. */
@@ -76,7 +77,8 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
     config.concurrent = settings.schedule === 'auto' ? isRemote(roundTripMs) : settings.schedule === 'concurrent';
     const proxy = proxyFor(new URL(target.baseUrl), config.network?.proxy);
-    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
+    const shard = settings.shard ? ` · shard ${settings.shard.index}/${settings.shard.count}` : '';
+    say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${shard}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
     if (config.trailFile) await rm(config.trailFile, { force: true });
     const suite = await runSuite(config, {
       maxWorkers: settings.workers,
@@ -115,6 +117,8 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       engineErrors,
       verdict: failing > 0 ? 'fail' : 'pass',
       exitCode: 0,
+      traffic: collected.traffic,
+      ...(settings.shard ? { shard: settings.shard } : {}),
     };
     const causes = likelyCauses(report.clauses);
     if (causes.length) report.causes = causes;
@@ -155,6 +159,10 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       say(`Note: the curl lines read the gateway header${variables.length > 1 ? 's' : ''} from ${variables.join(', ')}: export ${variables.length > 1 ? 'them' : 'it'} before pasting them.\n`);
     }
     if (created) say(`${createdText(created)}\n`);
+    if (settings.shard) {
+      const { index, count } = settings.shard;
+      say(`Note: this is shard ${index}/${count} of the run; what other shards judge shows as skipped here: \`animal-store-conformance merge\` of all ${count} shards' report.json gives the run's verdict.\n`);
+    }
     const unchecked = uncheckedMustText(report);
     if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);

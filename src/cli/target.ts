@@ -48,7 +48,8 @@ export function suiteConfig(settings: Settings, target: Target, started: number,
     targetEnv: target.env,
     writes,
     seed: settings.seed,
-    runs: settings.runs,
+    // --runs is per shard: n shards draw the inputs of one run of n × --runs.
+    runs: settings.runs * (settings.shard?.count ?? 1),
     now: settings.now.toISOString(),
     nowGiven: settings.nowGiven,
     timeoutMs: settings.timeoutMs,
@@ -60,6 +61,7 @@ export function suiteConfig(settings: Settings, target: Target, started: number,
     skip: settings.skip,
     categoryIds: settings.categoryIds,
     deadline: started + settings.maxDurationMs,
+    ...(settings.shard ? { shard: settings.shard } : {}),
   };
   if (!writes) config.writesReason = 'writes are off against production (give --allow-writes, or --env staging)';
   if (target.messagesBaseUrl) config.messagesBaseUrl = target.messagesBaseUrl;

@@ -15,6 +15,7 @@ export const OPTIONS = {
   'client-cert': { type: 'string', env: 'CLIENT_CERT', help: 'PEM client certificate for mutual TLS (with --client-key)' },
   'client-key': { type: 'string', env: 'CLIENT_KEY', help: 'PEM private key of --client-cert (unencrypted)' },
   runs: { type: 'string', env: 'RUNS', help: `fast-check runs per property (default ${DEFAULT_RUNS})` },
+  shard: { type: 'string', env: 'SHARD', help: 'i/n: run the i-th of n shares of the run (docs/sharding.md); --runs is per shard; join the reports with merge' },
   seed: { type: 'string', env: 'SEED', help: 'fast-check seed; printed on every run, replays it' },
   now: { type: 'string', env: 'NOW', help: 'The clock dates are judged by, ISO 8601 (default: the current time)' },
   timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },

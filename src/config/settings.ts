@@ -6,14 +6,18 @@ import type { NetworkOptions } from '../http/network-options.ts';
 import { resolveNetwork, type NetworkInput } from './network-settings.ts';
 import { DEFAULT_RUNS, OPTIONS, VARIABLES } from './options.ts';
 import { CappedReadError, readCapped } from './read-capped.ts';
-import { baseUrl, categoryIds, integer, list } from './values.ts';
+import { baseUrl, categoryIds, integer, list, shard } from './values.ts';
 
 export type TargetEnv = 'production' | 'staging' | 'local';
 
 /** Everything a run is told, after .env, the environment and flags (flags win) are merged. */
 export interface Settings {
-  command: 'run' | 'compare' | 'help' | 'version';
+  command: 'run' | 'compare' | 'merge' | 'help' | 'version';
   compareFiles: string[];
+  /** merge: the report.json files to merge. */
+  mergeFiles: string[];
+  /** --shard i/n: this run is the i-th (1-based) of n shares of one run (src/suite/shard.ts). */
+  shard?: { index: number; count: number };
   /** Undefined: start the embedded reference server. */
   baseUrl?: string;
   messagesBaseUrl?: string;
@@ -125,20 +129,23 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const setting = (flag: keyof typeof OPTIONS) => origins.get(flag) ?? `--${flag}`;
   const whole = (flag: keyof typeof OPTIONS, fallback: number, min: number, max: number) => integer(setting(flag), raw[flag] as string | undefined, fallback, min, max);
   const [command, ...rest] = parsed.positionals;
-  if (command !== undefined && command !== 'compare' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run, compare or reference)`);
+  if (command !== undefined && command !== 'compare' && command !== 'merge' && command !== 'run') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected run, compare, merge or reference)`);
   if (command === 'compare' && rest.length !== 2) throw new UsageError('compare takes two report.json files: compare OLD.json NEW.json');
-  if (command !== 'compare' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  if (command === 'merge' && rest.length === 0) throw new UsageError('merge takes the report.json files of the shards or targets: merge A.json B.json ... [--reports DIR]');
+  if (command !== 'compare' && command !== 'merge' && rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
 
+  // compare and merge read reports: the target settings a CI job sets for its runs do not bind them.
+  const checksTarget = command !== 'compare' && command !== 'merge';
   const envName = raw.env as string | undefined;
   if (envName !== undefined && envName !== 'production' && envName !== 'staging') throw new UsageError(`${setting('env')}: expected production or staging, got ${JSON.stringify(envName)}`);
   const allowInsecureHttp = raw['allow-insecure-http'] === true;
   const stagingUrl = baseUrl(setting('staging-base-url'), raw['staging-base-url'] as string | undefined, allowInsecureHttp, false);
   const productionUrl = baseUrl(setting('base-url'), raw['base-url'] as string | undefined, allowInsecureHttp, false);
-  if (envName === 'staging' && !stagingUrl && !productionUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)`);
+  if (checksTarget && envName === 'staging' && !stagingUrl && !productionUrl) throw new UsageError(`${setting('env')} is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)`);
   // Else a CI job whose BASE_URL secret is empty would check the embedded server and pass.
-  if (envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
+  if (checksTarget && envName === 'production' && !productionUrl) throw new UsageError(`${setting('env')} is production: set BASE_URL (or --base-url)`);
   // Likewise a job that sets only STAGING_BASE_URL and forgets --env: the embedded server would pass.
-  if (envName === undefined && !productionUrl && stagingUrl) {
+  if (checksTarget && envName === undefined && !productionUrl && stagingUrl) {
     throw new UsageError(`${setting('staging-base-url')} is set but the environment is not staging: add --env staging (or CONFORMANCE_ENV=staging); without it, and with no BASE_URL, the run would check the embedded reference server`);
   }
   // --env labels the target given: with BASE_URL alone, that is the staging target.
@@ -164,7 +171,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     apiKey = fromFile;
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
-  if (target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
+  if (checksTarget && target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
 
   const nowText = raw.now as string | undefined;
   const now = nowText ? new Date(nowText) : new Date();
@@ -174,6 +181,9 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const failOn = (raw['fail-on'] as string | undefined) ?? 'must';
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`${setting('fail-on')}: expected must or should, got ${JSON.stringify(failOn)}`);
   const seedText = raw.seed as string | undefined;
+  const sharded = shard(setting('shard'), raw.shard as string | undefined);
+  // Shards that each drew a seed of their own would not share one run's work.
+  if (checksTarget && sharded && seedText === undefined) throw new UsageError(`${setting('shard')} needs --seed (or SEED): every shard draws its share from the one seed`);
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', 0, 0, 2 ** 31 - 1);
 
   const given = (flag: keyof typeof OPTIONS) => {
@@ -195,8 +205,10 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   const otherSecrets = [...(network.headers ?? []).map((header) => header.value), ...proxySecrets(network.proxy?.http), ...proxySecrets(network.proxy?.https)];
 
   return {
-    command: raw.help ? 'help' : raw.version ? 'version' : command === 'compare' ? 'compare' : 'run',
+    command: raw.help ? 'help' : raw.version ? 'version' : command === 'compare' || command === 'merge' ? command : 'run',
     compareFiles: command === 'compare' ? rest : [],
+    mergeFiles: command === 'merge' ? rest : [],
+    ...(sharded ? { shard: sharded } : {}),
     baseUrl: target,
     messagesBaseUrl,
     apiKey,

@@ -55,3 +55,13 @@ export function list(value: string | boolean | string[] | undefined): string[] {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   return items.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
 }
+
+/** --shard i/n: the i-th (1-based) of n shares of a run; empty means unsharded. */
+export function shard(setting: string, text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || count > 256 || index < 1 || index > count) throw new UsageError(`${setting}: expected i/n with 1 <= i <= n <= 256 (e.g. 2/4), got ${JSON.stringify(text)}`);
+  return { index, count };
+}

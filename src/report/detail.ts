@@ -1,6 +1,6 @@
 /** The plain-text story of one check: the exchange as HTTP text, Expected beside Actual, how to replay it. */
 import { failuresOf, operationsOf } from './failures.ts';
-import { judgedPhrase, moreFailuresText, problemLabel, replayCommand, replayText } from './format.ts';
+import { failureReplayCommand, judgedPhrase, moreFailuresText, problemLabel, replayText } from './format.ts';
 import type { CheckResult, ClauseResult, Evidence, FailureEvidence, RunReport } from './model.ts';
 import { sanitizeText } from './sanitize.ts';
 import { sectionLabel } from './sections.ts';
@@ -39,7 +39,7 @@ function failureLines(report: RunReport, failure: FailureEvidence, note: string 
   if (note !== undefined) lines.push(`Note:     ${note}`);
   if (failure.counterexample !== undefined) lines.push(`Counterexample: ${failure.counterexample}`);
   const replay = replayText(failure);
-  if (replay) lines.push(`Replay:   ${replay} (run: ${replayCommand(report)})`);
+  if (replay) lines.push(`Replay:   ${replay} (run: ${failureReplayCommand(report, failure)})`);
   if (failure.evidence) {
     lines.push('Request:', indent(requestText(failure.evidence), '  '));
     lines.push('Response:', indent(responseText(failure.evidence), '  '));

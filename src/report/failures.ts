@@ -5,7 +5,7 @@
  */
 import { MAX_FAILURES_PER_CLAUSE, type CheckResult, type FailureEvidence } from './model.ts';
 
-const FIELDS = ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path'] as const;
+const FIELDS = ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'shard'] as const;
 
 /** Where a check keeps its list: failures (outcome fail) or warnings (outcome warn). */
 export type ProblemKind = 'failures' | 'warnings';

@@ -104,10 +104,29 @@ export function replayCommand(report: RunReport): string {
   return report.replay ?? `npx animal-store-conformance --seed ${report.seed} --runs ${report.runs}`;
 }
 
+/** Whether the report is one shard's share of a run or a merge of shards, in one line; '' for a whole run. */
+export function shardLine(report: RunReport): string {
+  if (report.shard) {
+    const { index, count } = report.shard;
+    return `Shard ${index}/${count} of a run: this verdict is this share's; merge the ${count} shards' report.json for the run's (docs/sharding.md).`;
+  }
+  const shards = report.merged?.shards;
+  if (!shards?.length) return '';
+  const slowest = Math.max(...shards.map((s) => s.durationMs));
+  return `Merged from ${shards.length} shard${shards.length === 1 ? '' : 's'} of --runs ${report.runs / shards[0]!.count} each; the slowest took ${formatDuration(slowest)}.`;
+}
+
+/** What replays a failure on one machine: in a merged report, the run of the shard that met it; else the run's. */
+export function failureReplayCommand(report: RunReport, failure: Pick<FailureEvidence, 'shard'>): string {
+  const shard = failure.shard && report.merged?.shards.find((s) => `${s.index}/${s.count}` === failure.shard);
+  return shard ? shard.replay : replayCommand(report);
+}
+
 /** `seed 1234, path "3:1:0"`, or '' when the check or failure has no replay data. */
-export function replayText(check: Pick<FailureEvidence, 'seed' | 'path'>): string {
+export function replayText(check: Pick<FailureEvidence, 'seed' | 'path' | 'shard'>): string {
   const parts: string[] = [];
   if (check.seed !== undefined) parts.push(`seed ${check.seed}`);
+  if (check.shard !== undefined) parts.push(`--shard ${check.shard}`);
   if (check.path !== undefined && check.path !== '') parts.push(`path ${JSON.stringify(check.path)}`);
   return parts.join(', ');
 }

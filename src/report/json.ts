@@ -71,6 +71,7 @@ function failureFields(f: Omit<FailureEvidence, 'operation'>): [string, Json | u
     ['counterexample', f.counterexample],
     ['seed', f.seed],
     ['path', f.path],
+    ['shard', f.shard],
   ];
 }
 
@@ -117,6 +118,11 @@ function clause(c: ClauseResult): Json {
         ]),
       ),
     ],
+    ['coverage', c.coverage && ordered([
+      ['covered', c.coverage.covered && [...c.coverage.covered]],
+      ['unjudged', c.coverage.unjudged && Object.fromEntries(Object.entries(c.coverage.unjudged).map(([op, u]) => [op, ordered([['reason', u.reason], ['count', u.count]])]))],
+      ['blocked', c.coverage.blocked && ordered([['reason', c.coverage.blocked.reason], ['blockedBy', c.coverage.blocked.blockedBy]])],
+    ])],
     ['checks', c.checks.map(check)],
   ]);
 }
@@ -177,6 +183,15 @@ export function toCanonicalJson(report: RunReport): Json {
     ['engineErrors', [...report.engineErrors]],
     ['verdict', report.verdict],
     ['exitCode', report.exitCode],
+    ['traffic', report.traffic && ordered([['requests', report.traffic.requests], ['rateLimited', report.traffic.rateLimited], ['unavailable', report.traffic.unavailable], ['retryAfter', report.traffic.retryAfter]])],
+    ['shard', report.shard && ordered([['index', report.shard.index], ['count', report.shard.count]])],
+    [
+      'merged',
+      report.merged &&
+        ordered([
+          ['shards', report.merged.shards.map((s) => ordered([['index', s.index], ['count', s.count], ['startedAt', s.startedAt], ['durationMs', s.durationMs], ['requests', s.requests], ['replay', s.replay]]))],
+        ]),
+    ],
   ]);
 }
 

@@ -72,6 +72,8 @@ export interface FailureEvidence {
   /** fast-check replay data: run with --seed seed (and path) to reproduce. */
   seed?: number;
   path?: string;
+  /** With --shard: the shard (`i/n`) whose run met it; --shard i/n with the seed reproduces it on one machine. */
+  shard?: string;
 }
 
 /** The judgement of one named check; its own failure fields are those of its first failure. */
@@ -122,7 +124,19 @@ export interface ClauseResult extends Omit<Clause, 'basis' | 'profile'> {
   judgedByOperation?: Record<string, number>;
   /** What the evidence did not reach; a clause that would pass with any is `partial`. */
   shortfalls?: Shortfall[];
+  /** What its shortfalls were worked out from besides judgedByOperation, so `merge` can work them out again for shards together. */
+  coverage?: ClauseCoverage;
   checks: CheckResult[];
+}
+
+/** A clause's evidence beyond its judged counts (src/run/coverage.ts), where there is any. */
+export interface ClauseCoverage {
+  /** Values of its minimum.each judged. */
+  covered?: string[];
+  /** Per operation, requests that judged nothing (not sent, or cut short), and why. */
+  unjudged?: Record<string, { reason: string; count: number }>;
+  /** The first skip the target is to blame for. */
+  blocked?: { reason: string; blockedBy: BlockedBy };
 }
 
 /** Several failing clauses that likely share one cause: one line for the reader, the clauses it explains. */
@@ -184,6 +198,30 @@ export interface RunReport {
   engineErrors: string[];
   verdict: 'pass' | 'fail';
   exitCode: number;
+  /** Requests sent, and the 429s and 503s met: what `merge` adds up for the capabilities. */
+  traffic?: Traffic;
+  /** Set on the report of one shard (--shard i/n). */
+  shard?: { index: number; count: number };
+  /** Set on a report `merge` made of shards: each shard's run. */
+  merged?: { shards: MergedShard[] };
+}
+
+export interface Traffic {
+  requests: number;
+  rateLimited: number;
+  unavailable: number;
+  /** 429s that carried Retry-After. */
+  retryAfter: number;
+}
+
+export interface MergedShard {
+  index: number;
+  count: number;
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  /** The command that runs this shard alone, on one machine. */
+  replay: string;
 }
 
 export interface ScenarioTiming {

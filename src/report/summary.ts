@@ -5,7 +5,7 @@
 import { failuresOf, moreFailuresOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
 import { redactReport, redactText } from '../secrets.ts';
-import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shortfallLines, uncheckedMustText, type RenderOptions } from './format.ts';
+import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shardLine, shortfallLines, uncheckedMustText, type RenderOptions } from './format.ts';
 import { countOutcomes, groupBySection, isFailing, notableChecks, OUTCOMES, skipReason, totalOf, uncheckedMust, zeroCounts } from './grouping.ts';
 import { oneLine } from './sanitize.ts';
 
@@ -116,6 +116,8 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
     `${md(report.tool.name)} ${md(report.tool.version)} against ${code(report.target.baseUrl)} (${md(report.target.env)}) · seed ${code(String(report.seed))} · ${report.runs} runs · ${md(formatDuration(report.durationMs))} · fails on ${report.failOn.toUpperCase()}`,
   );
   out.push('');
+  const shard = shardLine(report);
+  if (shard) out.push(md(shard), '');
   out.push(
     `**${totalOf(counts)} clauses:** ${OUTCOMES.map((o) => `${counts[o]} ${OUTCOME_LABEL[o].toLowerCase()}`).join(', ')}` +
       (accepted.length > 0 ? ` · ${accepted.length} failure${accepted.length === 1 ? '' : 's'} accepted by the baseline` : '') +

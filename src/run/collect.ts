@@ -1,7 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
 import { addFailure, addWarning, capClauseFailures } from '../report/failures.ts';
-import { DESELECTED_NOTE, type CheckResult, type ClauseResult, type Capability, type Outcome, type RunSummary } from '../report/model.ts';
+import { DESELECTED_NOTE, type CheckResult, type ClauseCoverage, type ClauseResult, type Capability, type Outcome, type RunSummary, type Traffic } from '../report/model.ts';
 import { rateLimitNote } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 import { shortfallsOf, type Coverage, type LeftOut } from './coverage.ts';
@@ -25,11 +25,12 @@ function gather(into: Omit<Coverage, 'judged'>, record: CheckRecord): void {
   if (record.outcome === 'skip' && record.blockedBy) into.blocked.push({ reason: record.note ?? '', blockedBy: record.blockedBy });
 }
 
-function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult {
+/** Adds one record of a check to what the run has of it so far (also `merge`'s, for the shards' results of a check). */
+export function mergeCheck(into: CheckResult | undefined, record: CheckRecord): CheckResult {
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'note', 'blockedBy', 'moreFailures', 'moreWarnings'] as const) {
+    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'shard', 'note', 'blockedBy', 'moreFailures', 'moreWarnings'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
     if (record.failures) result.failures = [...record.failures];
@@ -44,7 +45,7 @@ function merge(into: CheckResult | undefined, record: CheckRecord): CheckResult 
     // The worse outcome replaces the result whole: no note or mark of the lesser one stays behind.
     const { judged, judgedByOperation } = into;
     for (const key of Object.keys(into)) delete (into as unknown as Record<string, unknown>)[key];
-    Object.assign(into, merge(undefined, record), { judged });
+    Object.assign(into, mergeCheck(undefined, record), { judged });
     if (judgedByOperation) into.judgedByOperation = judgedByOperation;
   } else if (outcome === 'fail' && into.outcome === 'fail') {
     // The same check failed in another scenario: its operations not listed yet are added.
@@ -77,6 +78,7 @@ export interface Collected {
   capabilities: Capability[];
   engineErrors: string[];
   requests: number;
+  traffic: Traffic;
   /** Each scenario that ran, when it began (epoch ms), how long it took and what it sent. */
   scenarios: { title: string; startedAt: number; ms: number; requests: number }[];
 }
@@ -107,7 +109,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       unavailable += meta.unavailable;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
-        byCheck.set(record.check, merge(byCheck.get(record.check), record));
+        byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
         const clauseCoverage = coverage.get(record.clause) ?? { unjudged: {}, covered: new Set<string>(), blocked: [] };
         gather(clauseCoverage, record);
         coverage.set(record.clause, clauseCoverage);
@@ -134,6 +136,8 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       const judged = checks.reduce<Record<string, number>>((sum, check) => addCounts(sum, check.judgedByOperation), {});
       if (Object.keys(judged).length) result.judgedByOperation = judged;
       const gathered = coverage.get(clause.id);
+      const kept = gathered && coverageOf(gathered);
+      if (kept) result.coverage = kept;
       if (gathered && outcome !== 'skip' && outcome !== 'observe' && outcome !== 'error') {
         const shortfalls = shortfallsOf(clause, { ...gathered, judged }, options);
         if (shortfalls.length) {
@@ -147,7 +151,17 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  return { clauses, summary, capabilities: capabilities(clauses, catalogue, { rateLimited, retryAfter, unavailable }), engineErrors, requests, scenarios: timings };
+  const traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length };
+  return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
+}
+
+/** What a report keeps of a clause's coverage (for `merge`), or undefined when there is nothing. */
+function coverageOf(gathered: Omit<Coverage, 'judged'>): ClauseCoverage | undefined {
+  const kept: ClauseCoverage = {};
+  if (gathered.covered.size) kept.covered = [...gathered.covered].sort();
+  if (Object.keys(gathered.unjudged).length) kept.unjudged = structuredClone(gathered.unjudged);
+  if (gathered.blocked[0]) kept.blocked = { ...gathered.blocked[0] };
+  return Object.keys(kept).length ? kept : undefined;
 }
 
 /** limits.rate-limit judges only the answers that reached the suite: the run's counts complete its note. */
@@ -159,7 +173,7 @@ function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable
 }
 
 /** Where the spec leaves a choice open, what this server chose (the clauses' `profile` in spec/clauses.yaml). */
-function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { rateLimited, retryAfter, unavailable }: { rateLimited: number; retryAfter: string[]; unavailable: number }): Capability[] {
+export function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { rateLimited, retryAfter, unavailable }: Omit<Traffic, 'requests'>): Capability[] {
   const found: Capability[] = [];
   for (const { id, profile } of catalogue) {
     const clause = clauses.find((c) => c.id === id);
@@ -171,7 +185,7 @@ function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { r
   found.push({
     id: 'limits.rate-limit',
     title: '429 with Retry-After',
-    value: rateLimited === 0 ? 'no 429 seen' : `${rateLimited} × 429, Retry-After ${retryAfter.length ? 'present' : 'absent'}`,
+    value: rateLimited === 0 ? 'no 429 seen' : `${rateLimited} × 429, Retry-After ${retryAfter ? 'present' : 'absent'}`,
   });
   if (unavailable > 0) {
     found.push({ id: 'limits.rate-limit', title: '503 with Retry-After (retried like a 429)', value: `${unavailable} × 503` });

@@ -83,6 +83,8 @@ export interface SuiteConfig {
   network?: NetworkOptions;
   /** Where workers append, one JSON line each, what the run created on the target (the CLI gathers it into created.json). */
   trailFile?: string;
+  /** --shard i/n: this run takes one share of the work (src/suite/shard.ts); `runs` is then the whole run's, n × --runs. */
+  shard?: { index: number; count: number };
   /** --dry-run: every scenario records what it would judge and whether it would be skipped, and sends nothing. */
   plan?: boolean;
 }

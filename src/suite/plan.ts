@@ -17,6 +17,11 @@ export interface ScenarioOptions {
    * ones are skipped once the clock is past it, `after` ones until then; the dry run reads the same.
    */
   removal?: { operationId: string; before?: readonly CheckName[]; after?: readonly CheckName[] };
+  /**
+   * `inputs`: with --shard, runs in every shard, each taking its share of the properties' inputs;
+   * its other requests (set-up) go in every shard. Unset: runs whole in one shard.
+   */
+  shard?: 'inputs';
 }
 
 export interface ScenarioPlan {

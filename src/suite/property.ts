@@ -3,6 +3,7 @@ import { stringifyJson } from '../json/lossless.ts';
 import type { FailureEvidence } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { onReadWaiting, waitingReads } from './read-lag.ts';
+import { fnv1a, shareOf, shardReplay, type Shard } from './shard.ts';
 import type { WorkerContext } from './worker.ts';
 
 /**
@@ -24,21 +25,12 @@ export class BudgetExhausted extends Error {
   }
 }
 
-type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path'>) => void;
+type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path' | 'shard'>) => void;
 
 const PROPERTY_BUDGET_MS = 30_000;
 
 /** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
 const MAX_INPUTS_WAITING = 64;
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 /** Runs a scenario's fast-check properties: seeded from the run's seed, pipelined where given a Probe, failures shrunk and recorded. */
 export class PropertyRunner {
@@ -65,6 +57,8 @@ export class PropertyRunner {
     const runs = options.runs ?? this.config.runs;
     const seed = this.seedOf(label);
     const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
+    const shard = this.config.shard;
+    if (shard && shard.count > 1) return this.propertyShare(shard, label, arbitrary, body, { examples, runs, seed, timeLimit });
     // Edge values first, outside fast-check: its `examples` would map each value back through the
     // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
     // Given a Probe, they lead the same pipeline as the sampled inputs, still one at a time and
@@ -77,7 +71,7 @@ export class PropertyRunner {
         const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
         if (replayLimit > 0 && !(await this.checkProperty(arbitrary, sequential, runs, seed, replayLimit))) return false;
       }
-      this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), seed: this.config.seed });
+      this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), ...this.replayData() });
       return false;
     }
     for (const example of examples) {
@@ -85,7 +79,7 @@ export class PropertyRunner {
         await sequential(example);
       } catch (error) {
         if (!(error instanceof ConformanceFailures)) throw error;
-        this.recordFailures(error, { counterexample: stringifyJson(example), seed: this.config.seed });
+        this.recordFailures(error, { counterexample: stringifyJson(example), ...this.replayData() });
         return false;
       }
     }
@@ -118,15 +112,54 @@ export class PropertyRunner {
     return held;
   }
 
+  /**
+   * With --shard i/n: this shard's share of the inputs one run would send (shareOf), edge examples
+   * among them, pipelined as property() does. A failure among the drawn inputs is met again and
+   * shrunk alone, at its place in the seed's stream (fast-check's path), never by resending the
+   * other shards' inputs.
+   */
+  private async propertyShare<T, R>(
+    shard: Shard,
+    label: string,
+    arbitrary: fc.Arbitrary<T>,
+    body: PropertyBody<T, R>,
+    { examples, runs, seed, timeLimit }: { examples: T[]; runs: number; seed: number; timeLimit: number },
+  ): Promise<boolean> {
+    const all = [...examples, ...(runs > 0 ? fc.sample(arbitrary, { seed, numRuns: runs }) : [])];
+    const mine = shareOf(all.length, shard, `${this.title}:${label}`);
+    const edges = mine.filter((k) => k < examples.length).length;
+    const sequential = typeof body === 'function';
+    const probe: Probe<T, unknown> = sequential ? { send: body, receive: () => undefined } : (body as Probe<T, unknown>);
+    // A plain body goes one input at a time, as fc.check would run it (and, unlike fc.check, past
+    // the time limit: every scenario in tests/ gives a Probe, so none is so run today).
+    const failure = await this.runPipelined(mine.map((k) => all[k]!), probe, Date.now() + timeLimit, sequential ? mine.length : edges);
+    if (!failure) return true;
+    const at = mine[failure.index]! - examples.length;
+    if (at >= 0) {
+      const replayLimit = Math.min(PROPERTY_BUDGET_MS, this.config.deadline - Date.now());
+      const run = typeof body === 'function' ? body : async (value: T) => body.receive(value, await body.send(value));
+      if (replayLimit > 0 && !(await this.checkProperty(arbitrary, run, 1, seed, replayLimit, String(at)))) return false;
+    }
+    this.recordFailures(failure.error, { counterexample: stringifyJson(failure.value), ...this.replayData(), ...(at >= 0 ? { path: String(at) } : {}) });
+    return false;
+  }
+
+  /** What replays a failure: the run's seed (every property's own derives from it) and, with --shard, the shard that met it. */
+  private replayData(): Pick<FailureEvidence, 'seed' | 'shard'> {
+    return { seed: this.config.seed, ...shardReplay(this.config) };
+  }
+
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
   private seedOf(label: string): number {
     return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
   }
 
-  private async checkProperty<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, runs: number, seed: number, timeLimit: number): Promise<boolean> {
+  /** `path`: start at that input of the seed's stream (a shard's failure), else at the first. */
+  private async checkProperty<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<void>, runs: number, seed: number, timeLimit: number, path?: string): Promise<boolean> {
     const details = await fc.check(fc.asyncProperty(arbitrary, body), {
       numRuns: runs,
       seed,
+      ...(path === undefined ? {} : { path }),
       interruptAfterTimeLimit: timeLimit,
       markInterruptAsFailure: false,
     });
@@ -136,7 +169,7 @@ export class PropertyRunner {
     this.recordFailures(error, {
       counterexample: details.counterexample ? stringifyJson(details.counterexample[0]) : undefined,
       // The run's seed: `--seed` with it regenerates this property's inputs (its own seed derives from it).
-      seed: this.config.seed,
+      ...this.replayData(),
       path: details.counterexamplePath ?? undefined,
     });
     return false;

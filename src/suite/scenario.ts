@@ -10,6 +10,7 @@ import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.t
 import { clockExclusions, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
 import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
+import { runsHere, shardReplay } from './shard.ts';
 import { operationUrl, sendOperation, type SendOptions } from './request.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
@@ -109,7 +110,7 @@ export class Scenario {
       return true;
     } catch (error) {
       if (!(error instanceof ConformanceFailures)) throw error;
-      this.recorder.recordFailures(error);
+      this.recorder.recordFailures(error, shardReplay(this.ctx.config));
       return false;
     }
   }
@@ -151,6 +152,11 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
   test(title, { timeout: 0 }, async ({ task, skip }) => {
     const startedAt = Date.now();
     const ctx = await workerContext();
+    // Another shard's share: nothing is recorded, so the merge counts it once.
+    if (!ctx.config.plan && !runsHere(ctx.config.shard, title, options.shard === 'inputs')) {
+      skip("another shard's share (--shard)");
+      return;
+    }
     const recorder = new Recorder();
     const records = recorder.records;
     const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [], unavailable: 0 };
@@ -196,7 +202,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       await body(s);
     } catch (error) {
       if (error instanceof ConformanceFailures) {
-        recorder.recordFailures(error);
+        recorder.recordFailures(error, shardReplay(ctx.config));
       } else if (error instanceof BudgetExhausted) {
         for (const name of declared) s.skipCheck(name, error.message, 'budget');
       } else {
