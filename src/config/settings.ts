@@ -226,7 +226,7 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     maxDurationMs: whole('max-duration', 600_000, 1_000, 86_400_000),
     maxBodyBytes: whole('max-body', 4 * 1024 * 1024, 1024, 1024 ** 3),
     concurrency: whole('concurrency', 8, 1, 256),
-    concurrencyGiven: setting('concurrency') !== undefined,
+    concurrencyGiven: raw.concurrency !== undefined && raw.concurrency !== '',
     workers: whole('workers', 1, 1, 16),
     maxRps: whole('max-rps', 0, 0, 100_000),
     reportsDir: (raw.reports as string | undefined) ?? 'reports',

@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/settings.ts';
+import { concurrencyFor, DEFAULT_CONCURRENCY, isRemote, pipelineDepth, PIPELINE_DEPTH } from '../../src/suite/config.ts';
+
+// A folder without a .env, so the developer's own settings stay out.
+const EMPTY = mkdtempSync(join(tmpdir(), 'asc-scheduling-'));
+
+describe('scheduling by the round trip', () => {
+  it('near (under 5 ms, or not measured): scenarios one after another, properties keep PIPELINE_DEPTH in flight, the default cap', () => {
+    for (const roundTripMs of [undefined, 0.4, 4.9]) {
+      expect(isRemote(roundTripMs)).toBe(false);
+      expect(concurrencyFor(roundTripMs)).toBe(DEFAULT_CONCURRENCY);
+      expect(pipelineDepth(roundTripMs, DEFAULT_CONCURRENCY)).toBe(PIPELINE_DEPTH);
+    }
+  });
+
+  it('far: side by side, a cap that grows with the round trip between 8 and 32, properties keeping the cap in flight', () => {
+    expect(isRemote(5)).toBe(true);
+    expect(concurrencyFor(5)).toBe(8);
+    expect(concurrencyFor(20)).toBe(8);
+    expect(concurrencyFor(60)).toBe(24);
+    expect(concurrencyFor(100)).toBe(32);
+    expect(concurrencyFor(1_000)).toBe(32);
+    expect(pipelineDepth(60, concurrencyFor(60))).toBe(24);
+    expect(pipelineDepth(60, 3)).toBe(3);
+  });
+
+  it('--concurrency or CONCURRENCY given is kept whatever the distance; unset, the run chooses', () => {
+    expect(resolveSettings([], {}, EMPTY).concurrencyGiven).toBe(false);
+    expect(resolveSettings(['--concurrency', '4'], {}, EMPTY)).toMatchObject({ concurrency: 4, concurrencyGiven: true });
+    expect(resolveSettings([], { CONCURRENCY: '2' }, EMPTY)).toMatchObject({ concurrency: 2, concurrencyGiven: true });
+  });
+
+  it('--schedule is auto, sequential or concurrent', () => {
+    expect(resolveSettings([], {}, EMPTY).schedule).toBe('auto');
+    expect(resolveSettings(['--schedule', 'sequential'], {}, EMPTY).schedule).toBe('sequential');
+    expect(resolveSettings([], { SCHEDULE: 'concurrent' }, EMPTY).schedule).toBe('concurrent');
+    expect(() => resolveSettings(['--schedule', 'parallel'], {}, EMPTY)).toThrow(/--schedule: expected auto, sequential or concurrent/);
+  });
+});
