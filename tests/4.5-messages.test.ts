@@ -51,8 +51,8 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
     'invalid JSON, a missing message or another content type give 400; a message of another type is refused',
     { checks: ['messages.invalid-400', 'messages.non-string', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true, shard: 'inputs' },
     async (s) => {
-      for (const rule of invalidMessageCases(s.contract)) {
-        await s.property(
+      await s.forEach(invalidMessageCases(s.contract), (rule) =>
+        s.property(
           `invalid messages: ${rule.rule}`,
           rule.arbitrary,
           {
@@ -60,8 +60,8 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
             receive: (input, exchange) => s.require(exchange, rule.stated ? { 'messages.invalid-400': { rule: input.rule } } : { 'messages.non-string': { rule: input.rule } }),
           },
           { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
-        );
-      }
+        ),
+      );
     },
   );
 });

@@ -71,16 +71,15 @@ describe('§5 Authentication', () => {
       `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too`,
       { checks: ['auth.required', 'auth.error-body', 'auth.www-authenticate', 'errors.status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated },
       async (s) => {
-        for (const variant of badAuthorizations(key(s))) {
+        await s.forEach(badAuthorizations(key(s)), async (variant) => {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
           s.verify(exchange, { 'auth.required': { variant: variant.id } });
-        }
-        for (const invalid of op.invalid) {
-          for (const variant of withoutValidKey(key(s))) {
-            const exchange = await s.send(op.id, { ...invalid.request, authorization: variant.authorization });
-            s.verify(exchange, { 'auth.required': { variant: variant.id, invalid: invalid.rule } });
-          }
-        }
+        });
+        const invalidWithoutKey = op.invalid.flatMap((invalid) => withoutValidKey(key(s)).map((variant) => ({ invalid, variant })));
+        await s.forEach(invalidWithoutKey, async ({ invalid, variant }) => {
+          const exchange = await s.send(op.id, { ...invalid.request, authorization: variant.authorization });
+          s.verify(exchange, { 'auth.required': { variant: variant.id, invalid: invalid.rule } });
+        });
         await s.property(
           'random wrong bearer tokens',
           wrongBearer(key(s)),

@@ -149,6 +149,20 @@ export class PropertyRunner {
     return { seed: this.config.seed, ...shardReplay(this.config) };
   }
 
+  /**
+   * Runs `body` for each item: near the target in turn, far from it side by side (the items must not
+   * depend on each other). Every body is awaited before it returns; the first that threw rethrows.
+   */
+  async forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    if (!this.config.concurrent) {
+      for (const [index, item] of items.entries()) await body(item, index);
+      return;
+    }
+    const settled = await Promise.allSettled(items.map((item, index) => body(item, index)));
+    const broken = settled.find((result) => result.status === 'rejected');
+    if (broken) throw broken.reason;
+  }
+
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
   private seedOf(label: string): number {
     return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
@@ -196,7 +210,9 @@ export class PropertyRunner {
       inFlight.push(pending);
     };
     const more = () => sent < values.length && (sent < examples || Date.now() < stopAt);
-    const room = () => inFlight.length - waitingReads(this.ctx) < (answered < examples ? 1 : depth) && inFlight.length < depth + MAX_INPUTS_WAITING;
+    // Near the target the edge values go one at a time; far from it they wait side by side like the rest.
+    const first = this.config.concurrent ? depth : 1;
+    const room = () => inFlight.length - waitingReads(this.ctx) < (answered < examples ? first : depth) && inFlight.length < depth + MAX_INPUTS_WAITING;
     const fill = () => {
       while (room() && more()) launch();
     };

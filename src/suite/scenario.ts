@@ -120,6 +120,11 @@ export class Scenario {
     return this.properties.property(label, arbitrary, body, options);
   }
 
+  /** See PropertyRunner.forEach: near the target in turn, far from it side by side. */
+  forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    return this.properties.forEach(items, body);
+  }
+
   /** See PropertyRunner.everyCase. */
   everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: PropertyBody<T, R>, options?: { runs?: number }): Promise<boolean> {
     return this.properties.everyCase(label, cases, body, options);
