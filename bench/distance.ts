@@ -33,12 +33,12 @@ interface Row {
   exitCode: number | null;
 }
 
-async function once(delayMs: number, schedule: string): Promise<Row> {
+async function once(delayMs: number, args: readonly string[]): Promise<Row> {
   const server = await startReferenceProcess(['--port', '0', '--messages-port', '0', '--api-key', KEY]);
   const main = await startDelayProxy(server.baseUrl, delayMs);
   const messages = await startDelayProxy(server.messagesBaseUrl, delayMs);
   try {
-    const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', '--schedule', schedule, ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
+    const result = await runCli(['--base-url', main.url, '--messages-base-url', messages.url, '--allow-writes', '--seed', SEED, '--quiet', ...args, ...EXTRA], { API_KEY: KEY }, { measureRss: true, timeoutMs: 600_000 });
     const report = result.report;
     const wallMs = report?.durationMs ?? result.ms;
     const spans = [...main.requests, ...messages.requests];
@@ -61,11 +61,11 @@ async function once(delayMs: number, schedule: string): Promise<Row> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** The median run of REPEAT at one delay and schedule. */
-async function medianRun(delayMs: number, schedule: string): Promise<Row> {
+/** The median run of REPEAT at one delay with these arguments. */
+async function medianRun(delayMs: number, args: readonly string[]): Promise<Row> {
   const runs: Row[] = [];
-  for (let i = 0; i < REPEAT; i++) runs.push(await once(delayMs, schedule));
-  if (runs.some((r) => r.exitCode !== 0)) console.log(`warning: at ${delayMs} ms (${schedule}) a run exited ${runs.map((r) => r.exitCode).join(', ')}`);
+  for (let i = 0; i < REPEAT; i++) runs.push(await once(delayMs, args));
+  if (runs.some((r) => r.exitCode !== 0)) console.log(`warning: at ${delayMs} ms (${args.join(' ') || 'default'}) a run exited ${runs.map((r) => r.exitCode).join(', ')}`);
   const mid = runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
   return { ...mid, peakRssMb: median(runs.map((r) => r.peakRssMb)) };
 }
@@ -73,21 +73,24 @@ async function medianRun(delayMs: number, schedule: string): Promise<Row> {
 const sequential: Row[] = [];
 const auto: Row[] = [];
 for (const delayMs of DELAYS) {
-  sequential.push(await medianRun(delayMs, 'sequential'));
-  auto.push(await medianRun(delayMs, 'auto'));
+  sequential.push(await medianRun(delayMs, ['--schedule', 'sequential']));
+  auto.push(await medianRun(delayMs, []));
 }
-
-// The chains come from the sequential runs, where each scenario has the client to itself.
-const base = sequential.find((r) => r.delayMs === 0) ?? sequential[0]!;
-const far = sequential.reduce((a, b) => (b.delayMs > a.delayMs ? b : a));
-/** Per scenario, its time at no delay and its chain: round trips its time grows by for each ms added. */
-const chains = [...base.scenarios].map(([title, ms]) => ({ title, ms, chain: far.delayMs > base.delayMs ? Math.max(0, ((far.scenarios.get(title) ?? ms) - ms) / (far.delayMs - base.delayMs)) : 0 }));
-const overhead = base.wallMs - base.active;
-const floorAt = (delayMs: number) => overhead + Math.max(0, ...chains.map((c) => c.ms + c.chain * delayMs));
-const longest = chains.reduce((a, b) => (b.chain > a.chain ? b : a), { title: 'n/a', ms: 0, chain: 0 });
+// The chains: with no cap on what is in flight (side by side, --concurrency 256), a scenario's time
+// grows only by the round trips its own requests wait for one after another.
+const near = Math.min(...DELAYS);
+const farDelay = Math.max(...DELAYS);
+const unbounded = ['--schedule', 'concurrent', '--concurrency', '256'];
+const [chainNear, chainFar] = farDelay > near ? [await medianRun(near, unbounded), await medianRun(farDelay, unbounded)] : [undefined, undefined];
+const chains = [...(chainNear?.scenarios ?? [])].map(([title, ms]) => ({ title, chain: Math.max(0, ((chainFar!.scenarios.get(title) ?? ms) - ms) / (farDelay - near)) }));
+const longest = chains.reduce((a, b) => (b.chain > a.chain ? b : a), { title: 'n/a', chain: 0 });
+// The floor: the run's start-up and reports, then the longer of its work with nothing to wait for
+// (the default run with no delay added) and its longest chain of round trips.
 const loopback = auto.find((r) => r.delayMs === 0) ?? auto[0]!;
+const overhead = loopback.wallMs - loopback.active;
+const floorAt = (delayMs: number) => overhead + Math.max(loopback.active, longest.chain * delayMs);
 console.log(`\nDistance table (seed ${SEED}, median of ${REPEAT}${EXTRA.length ? `, ${EXTRA.join(' ')}` : ''}):`);
-console.log(`longest chain: ${longest.chain.toFixed(0)} round trips (${longest.title.slice(0, 90)}); start-up and reports ${Math.round(overhead)} ms`);
+console.log(`longest chain: ${longest.chain.toFixed(0)} round trips (${longest.title.slice(0, 90)}); start-up and reports ${Math.round(overhead)} ms; the work with no delay ${Math.round(loopback.active)} ms`);
 console.log('| added | one after another | side by side (default) | vs 0 ms | requests | mean in flight | peak RSS | floor | wall / floor |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [i, row] of auto.entries()) {
