@@ -99,8 +99,9 @@ export const createEcho = defineCheck<{ input: Fields }>({
  */
 export const createIdUnique = defineCheck<{ seenIds?: Set<string> }>({
   description: 'No two created animals share an id',
-  judge(exchange, { seenIds = exchange.operationId === undefined || exchange.operationId === 'createPet' ? undefined : new Set(), env }) {
-    const ids = exchange.operationId !== undefined && exchange.operationId !== 'createPet' ? undefined : (seenIds ?? env.createdIds);
+  judge(exchange, { seenIds, env }) {
+    if (exchange.operationId !== undefined && exchange.operationId !== 'createPet') return NOT_APPLICABLE;
+    const ids = seenIds ?? env.createdIds;
     if (!ids || carriesId(exchange)) return NOT_APPLICABLE;
     const id = createdPet(exchange)?.id;
     if (typeof id !== 'number' && typeof id !== 'bigint') return NOT_APPLICABLE;

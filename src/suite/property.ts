@@ -101,15 +101,9 @@ export class PropertyRunner {
       return this.property(name, arbitrary, body, plan);
     };
     // The cases are independent: far from the target they wait side by side (the client caps what is in flight).
-    if (this.config.concurrent) {
-      const settled = await Promise.allSettled(cases.map(one));
-      const broken = settled.find((result) => result.status === 'rejected');
-      if (broken) throw broken.reason;
-      return settled.every((result) => result.status === 'fulfilled' && result.value);
-    }
-    let held = true;
-    for (const [index, arbitrary] of cases.entries()) held = (await one(arbitrary, index)) && held;
-    return held;
+    const held: boolean[] = [];
+    await this.forEach(cases, async (arbitrary, index) => (held[index] = await one(arbitrary, index)));
+    return held.every(Boolean);
   }
 
   /**
