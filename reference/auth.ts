@@ -65,6 +65,7 @@ function basicHoldsKey(credentials: string, key: string): boolean {
 }
 
 function reject(res: ServerResponse, ctx: Ctx, tokenGiven: boolean): void {
+  ctx.memory.refusedCredentials();
   if (ctx.dev.has('fault-auth-403')) {
     sendError(res, ctx, 403, 'forbidden', 'missing or invalid API key');
     return;

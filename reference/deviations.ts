@@ -135,6 +135,13 @@ const CATALOGUE = [
   fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it (side by side, several time out at once and fail their own clauses).', SHORT_TIMEOUT, 'getPet'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
 
+  // --- what one call leaves behind for the next (only a sequence of calls shows these) ------------
+  fault('fault-seq-negative-cache', 'state.id-keeps-naming', 'A 404 of GET /v1/pets/{petId} is cached for its id (a negative cache): an animal later created under that id is answered 404 for the rest of the run.'),
+  fault('fault-seq-lost-write-after-refusal', 'state.id-keeps-naming', 'The first POST /v1/pets that passes validation after one refused for its body (400) is answered 201 but not stored: the refused request left its transaction open, and the write went into it and was rolled back with it.'),
+  fault('fault-seq-forgets-on-401', 'state.id-keeps-naming', 'Any request refused 401, on any operation, removes the animal created last (a clean-up meant for a failed create runs on every refusal).'),
+  fault('fault-seq-sticky-limit', 'list.limit-default', 'A listing refused 401 leaves its limit behind as the default of the next listing (the handler parses limit into a shared defaults object before the key is checked, and only a listing it serves puts the default back).'),
+  fault('fault-seq-message-buffer', 'messages.echo', 'After a message refused with 400, the next accepted message echoes the text accepted before the refusal (a buffer the refusal path does not reset).'),
+
   // --- allowed variants ------------------------------------------------------------------------
   allowed('allowed-limit-clamped', 'An out-of-range limit is clamped into 1..100; an unparsable, empty or repeated limit falls back to 20; 200 either way.'),
   allowed('allowed-messages-200', 'A successful POST /messages answers 200 (full body).'),
@@ -184,6 +191,12 @@ const CATALOGUE = [
   allowed('allowed-listing-lag', 'GET /v1/pets leaves out animals created less than 300 ms before, as a listing served from a search index refreshed behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
   allowed('allowed-orders-forbidden', 'GET /v1/store/orders answers the valid key 403 (Error body, code "forbidden"), as a Store area needing an entitlement the key\'s account lacks would (its responses are not shown, §4.4).'),
+  allowed('allowed-other-clients-create', 'Other clients share the store: before every 3rd request another client\'s animal is added (its own name, categoryId 1 to 4, a status or none).'),
+  allowed('allowed-status-moved-any', 'Another system moves statuses: before every 4th request one animal with a status, any animal (the suite\'s own too), moves to the next (available, pending, sold, available) (§3: "Transitions: not shown").'),
+  allowed('allowed-filtered-listing-lag', 'GET /v1/pets?status=… leaves out animals created less than 500 ms before (a filtered listing served from an index refreshed behind the primary); unfiltered listings do not lag.'),
+  allowed('allowed-page-cap-10', 'A page holds at most 10 animals whatever limit says (limit is a maximum and the pagination mechanism is not shown, §4.1).', ['list.full-page']),
+  allowed('allowed-list-random-order', 'A listing takes its page from the store in a random order each time (the order of a listing is not stated).'),
+  allowed('allowed-default-status-random', 'A pet created without status gets one of the PetStatus values at random, or none (§3: the value assigned when status is omitted is not stated).'),
 ] as const satisfies readonly Deviation[];
 
 export type DeviationId = (typeof CATALOGUE)[number]['id'];

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Ctx, Handler } from './context.ts';
+import { CallMemory } from './call-memory.ts';
 import { deviationSet } from './deviations.ts';
 import { jsonContentType, sendError, sendRaw, errorBody } from './http.ts';
 import { stringify } from './json.ts';
@@ -75,6 +76,7 @@ function dispatch(routes: readonly Route[], ctx: Ctx) {
       return;
     }
     if (ctx.dev.has('allowed-cookie-flood')) res.setHeader('Set-Cookie', COOKIE_FLOOD);
+    ctx.memory.othersAct();
     if (ctx.dev.has('allowed-rate-limited') && ++served % 37 === 0) {
       // As a gateway in front of a service answers: no Error body.
       sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '0' });
@@ -147,7 +149,7 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const store = new PetStore(dev.has('allowed-big-ids') ? 2n ** 60n + 1n : 1n);
   if ((options.seedPets ?? true) && !dev.has('allowed-empty-store')) seedStore(store);
-  const ctx: Ctx = { apiKey: options.apiKey, dev, store, requestIds: 0 };
+  const ctx: Ctx = { apiKey: options.apiKey, dev, store, requestIds: 0, memory: new CallMemory(dev, store) };
 
   const main = trackedServer(guarded(dispatch(MAIN_ROUTES, ctx), ctx));
   const messages = trackedServer(guarded(dispatch(MESSAGES_ROUTES, ctx), ctx));

@@ -48,6 +48,10 @@ export class PetStore {
     this.pets.set(pet.id, pet);
   }
 
+  delete(id: bigint): void {
+    this.pets.delete(id);
+  }
+
   get(id: bigint): StoredPet | undefined {
     return this.pets.get(id);
   }

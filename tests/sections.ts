@@ -9,3 +9,4 @@ import './4.5-messages.test.ts';
 import './5-authentication.test.ts';
 import './7-errors.test.ts';
 import './8-limits.test.ts';
+import './sequences.test.ts';

@@ -50,9 +50,14 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
   }
 }
 
+/** allowed-default-status-random: one of the PetStatus values, or none. */
+function randomStatus(): string | undefined {
+  return [...PET_STATUSES, undefined][Math.floor(Math.random() * (PET_STATUSES.length + 1))];
+}
+
 function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
   const omitted = value === undefined || (value === null && ctx.dev.has('fault-create-null-status-as-omitted'));
-  if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : undefined };
+  if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : ctx.dev.has('allowed-default-status-random') ? randomStatus() : undefined };
   if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
   if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
     return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(value)}` };
@@ -143,11 +148,13 @@ export const createPet: Handler = async (req, res, ctx) => {
     const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
     if (ctx.dev.has('allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
     else sendError(res, ctx, 400, 'invalid_content_type', message);
+    ctx.memory.createWasRefused();
     return;
   }
   const raw = await readBodyOrReply(req, res, ctx);
   if (raw === undefined) return;
   if (raw.length === 0) {
+    ctx.memory.createWasRefused();
     sendError(res, ctx, 400, 'invalid_body', 'request body is required (NewPet)');
     return;
   }
@@ -156,10 +163,12 @@ export const createPet: Handler = async (req, res, ctx) => {
     if (ctx.dev.has('fault-create-hangs-on-malformed-json')) return;
     if (ctx.dev.has('fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');
     else sendError(res, ctx, 400, 'invalid_json', parsed.reason);
+    ctx.memory.createWasRefused();
     return;
   }
   const valid = validateNewPet(parsed.value, ctx);
   if (!valid.ok) {
+    ctx.memory.createWasRefused();
     sendError(res, ctx, 400, 'invalid_pet', valid.message);
     return;
   }
@@ -174,6 +183,6 @@ export const createPet: Handler = async (req, res, ctx) => {
     status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,
     createdAt: new Date().toISOString(),
   };
-  if (!ctx.dev.has('fault-create-not-persisted')) ctx.store.put(pet);
+  if (!ctx.dev.has('fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
   respondCreated(res, ctx, pet);
 };

@@ -67,8 +67,11 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   const stored = ctx.store.get(id);
   // allowed-read-lag(-slow): a pet shows up here 50 (900) ms after its creation, as on a replica behind the primary.
   const lagMs = ctx.dev.has('allowed-read-lag-slow') ? SLOW_READ_LAG_MS : ctx.dev.has('allowed-read-lag') ? READ_LAG_MS : 0;
-  const pet = stored && Date.now() - Date.parse(stored.createdAt) < lagMs ? undefined : stored;
+  const remembered = ctx.dev.has('fault-seq-negative-cache') && ctx.memory.missingIds.has(id);
+  const pet = remembered || (stored && Date.now() - Date.parse(stored.createdAt) < lagMs) ? undefined : stored;
   if (pet === undefined) {
+    // fault-seq-negative-cache: a 404 is cached for its id, and outlives the animal later created under it.
+    if (ctx.dev.has('fault-seq-negative-cache')) ctx.memory.missingIds.add(id);
     if (ctx.dev.has('fault-get-unknown-200')) {
       const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };
       sendJson(res, ctx, 200, petJson(ghost, { withCreatedAt }), headers);

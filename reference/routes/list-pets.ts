@@ -15,7 +15,21 @@ const LISTING_LAG_MS = 300;
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 function defaultLimit(ctx: Ctx): number {
-  return ctx.dev.has('fault-limit-default-21') ? 21 : 20;
+  return ctx.memory.stickyLimit ?? (ctx.dev.has('fault-limit-default-21') ? 21 : 20);
+}
+
+/** allowed-page-cap-10: the most a page holds, whatever limit says (a page cap below the maximum). */
+const PAGE_CAP = 10;
+/** allowed-filtered-listing-lag: how long a created animal stays out of listings filtered by status. */
+const FILTERED_LISTING_LAG_MS = 500;
+
+/** allowed-list-random-order: the store in an order of its own each time. */
+function shuffled(pets: StoredPet[]): StoredPet[] {
+  for (let i = pets.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [pets[i], pets[j]] = [pets[j]!, pets[i]!];
+  }
+  return pets;
 }
 
 /** `limit`: one value, decimal digits (optional '-'), 1..100; absent gives the default. */
@@ -52,13 +66,14 @@ function parseStatus(values: string[]): Parsed<string | undefined> {
 }
 
 function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[] {
-  const source = ctx.dev.has('allowed-list-newest-first') ? ctx.store.all().reverse() : ctx.store.ascending();
+  const source = ctx.dev.has('allowed-list-random-order') ? shuffled(ctx.store.all()) : ctx.dev.has('allowed-list-newest-first') ? ctx.store.all().reverse() : ctx.store.ascending();
   const filtering = status !== undefined && !ctx.dev.has('fault-filter-ignored');
-  const effectiveLimit = ctx.dev.has('fault-limit-ignored') ? 20 : limit;
+  const effectiveLimit = ctx.dev.has('fault-limit-ignored') ? 20 : ctx.dev.has('allowed-page-cap-10') ? Math.min(limit, PAGE_CAP) : limit;
   const afterPage = ctx.dev.has('fault-filter-after-page');
   let pets: StoredPet[] = [];
   let scanned = 0;
-  const indexedBefore = ctx.dev.has('allowed-listing-lag') ? Date.now() - LISTING_LAG_MS : Infinity;
+  const lagMs = ctx.dev.has('allowed-filtered-listing-lag') && status !== undefined ? FILTERED_LISTING_LAG_MS : ctx.dev.has('allowed-listing-lag') ? LISTING_LAG_MS : undefined;
+  const indexedBefore = lagMs === undefined ? Infinity : Date.now() - lagMs;
   for (const pet of source) {
     if (pets.length >= effectiveLimit || (afterPage && scanned++ >= effectiveLimit)) break;
     if (Date.parse(pet.createdAt) > indexedBefore) continue;
@@ -72,9 +87,22 @@ function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[
   return pets;
 }
 
+/**
+ * fault-seq-sticky-limit: the handler parses limit into a shared defaults object before the key is
+ * checked, and only a listing it serves puts the default back: a listing refused 401 leaves its
+ * limit as the default of the next one.
+ */
+function leaveLimitBehind(ctx: Ctx, url: URL): void {
+  const text = url.searchParams.get('limit');
+  const n = text !== null && /^\d{1,3}$/.test(text) ? BigInt(text) : undefined;
+  if (n !== undefined && n >= MIN_LIMIT && n <= MAX_LIMIT) ctx.memory.stickyLimit = Number(n);
+}
+
 export const listPets: Handler = async (req, res, ctx, url) => {
+  if (ctx.dev.has('fault-seq-sticky-limit')) leaveLimitBehind(ctx, url);
   if (!authenticate(req, res, ctx, 'list-pets')) return;
   const limit = parseLimit(url.searchParams.getAll('limit'), ctx);
+  ctx.memory.stickyLimit = undefined;
   const status = parseStatus(url.searchParams.getAll('status'));
   if (!limit.ok || !status.ok) {
     const messages = [limit, status].flatMap((p) => (p.ok ? [] : [p.message]));

@@ -31,8 +31,23 @@ function successStatus(ctx: Ctx): number {
   return 202;
 }
 
+/**
+ * fault-seq-message-buffer: the text is read into a buffer the refusal path does not reset, so the
+ * message accepted next after a refusal echoes the text accepted before it.
+ */
+function echoed(ctx: Ctx, message: string, refusedBefore: boolean): string {
+  ctx.memory.messageRefused = false;
+  if (!ctx.dev.has('fault-seq-message-buffer')) return message;
+  const text = refusedBefore && ctx.memory.lastMessage !== undefined ? ctx.memory.lastMessage : message;
+  ctx.memory.lastMessage = message;
+  return text;
+}
+
 export const postMessage: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'messages')) return;
+  // Every answer below but the success is a refusal of this request's body.
+  const refusedBefore = ctx.memory.messageRefused;
+  ctx.memory.messageRefused = true;
   const jsonish = ctx.dev.has('fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
   if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !jsonish && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
@@ -85,7 +100,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   }
   sendJson(res, ctx, successStatus(ctx), {
     id: messageId(ctx),
-    message: ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : ctx.dev.has('allowed-nfc-normalized') ? message.normalize('NFC') : message,
+    message: echoed(ctx, ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : ctx.dev.has('allowed-nfc-normalized') ? message.normalize('NFC') : message, refusedBefore),
     status: ctx.dev.has('fault-message-status-sent') ? 'sent' : 'queued',
     createdAt: createdAt(ctx),
   });

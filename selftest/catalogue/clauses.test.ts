@@ -10,8 +10,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHARED_SPEC = join(ROOT, '..', 'shared', 'service-spec.md');
 const SERVICE_SPEC = readFileSync(join(ROOT, 'spec', 'service-spec.md'), 'utf8');
 const clauses = loadClauses();
-const tests = readdirSync(join(ROOT, 'tests'))
-  .filter((name) => name.endsWith('.test.ts'))
+/** The suite's sources: its sections and the support modules that judge for them (tests/support/sequence/ for the sequences). */
+const tests = readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.ts'))
   .map((name) => readFileSync(join(ROOT, 'tests', name), 'utf8'))
   .join('\n');
 

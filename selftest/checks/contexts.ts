@@ -63,4 +63,6 @@ export const CONTEXTS: { [N in CheckName]: ContextOf<N> } = {
   'messages.success-status': {},
   'messages.text-constraints': { refusable: { why: 'empty', tooLong: false }, text: 'Purr!' },
   'limits.rate-limit': {},
+  'state.id-keeps-naming': { created: { id: '7', name: 'Rex', categoryId: '2' } },
+  'state.id-fresh': { taken: new Map([['7', 'was listed in step 1']]) },
 };

@@ -7,7 +7,7 @@ type Fields = Record<string, unknown>;
 
 const isCreated = (status: number) => status === 201;
 
-function createdPet(exchange: Exchange): Fields | undefined {
+export function createdPet(exchange: Exchange): Fields | undefined {
   return exchange.response?.status === 201 ? jsonObject(exchange) : undefined;
 }
 

@@ -7,6 +7,7 @@ import { LIMITS_CHECKS } from './limits.ts';
 import { LIST_CHECKS } from './list.ts';
 import { MESSAGES_CHECKS } from './messages.ts';
 import { ORDERS_CHECKS } from './orders.ts';
+import { STATE_CHECKS } from './state.ts';
 import type { Check, JudgeEnv } from './types.ts';
 
 /** The checks by family (one file of src/checks each). */
@@ -20,6 +21,7 @@ export const FAMILIES = {
   orders: ORDERS_CHECKS,
   messages: MESSAGES_CHECKS,
   limits: LIMITS_CHECKS,
+  state: STATE_CHECKS,
 } as const;
 
 /**
@@ -36,6 +38,7 @@ export const CHECKS = {
   ...ORDERS_CHECKS,
   ...MESSAGES_CHECKS,
   ...LIMITS_CHECKS,
+  ...STATE_CHECKS,
 } as const;
 
 /** A clause id that has a check. */

@@ -1,5 +1,5 @@
 import { appendFile, rm } from 'node:fs/promises';
-import { PACKAGE_VERSION } from '../paths.ts';
+import { PACKAGE_ROOT, PACKAGE_VERSION } from '../paths.ts';
 import { loadClauses } from '../contract/clauses.ts';
 import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
@@ -11,6 +11,7 @@ import { uncheckedMustText } from '../report/format.ts';
 import { isFailing } from '../report/grouping.ts';
 import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from '../secrets.ts';
 import { writeCreated } from '../report/created.ts';
+import { writeRegressions } from '../report/regressions.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
 import type { Outcome, RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
@@ -81,6 +82,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${shard}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
     if (config.trailFile) await rm(config.trailFile, { force: true });
     const suite = await runSuite(config, {
+      files: settings.replay,
       maxWorkers: settings.workers,
       onProgress: ({ title, state, done }) => {
         if (settings.quiet) return;
@@ -134,6 +136,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     report.exitCode = runExitCode(engineErrors.length, gateFailures, unvouched);
     report.verdict = gateFailures > 0 || anyUnvouched(unvouched) ? 'fail' : 'pass';
     const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
+    const regressions = settings.replay.length ? [] : await writeRegressions(report, settings.reportsDir, PACKAGE_ROOT, secrets);
     const created = config.trailFile
       ? await writeCreated(settings.reportsDir, { target: { baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl ?? '', env: target.env }, seed: settings.seed, startedAt: report.startedAt }, secrets)
       : undefined;
@@ -159,6 +162,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       say(`Note: the curl lines read the gateway header${variables.length > 1 ? 's' : ''} from ${variables.join(', ')}: export ${variables.length > 1 ? 'them' : 'it'} before pasting them.\n`);
     }
     if (created) say(`${createdText(created)}\n`);
+    for (const file of regressions) say(`Regression test of a failing sequence of calls: ${file} (replay it with --replay ${file}; its curl lines: ${file.replace(/\.test\.ts$/, '.sh')})\n`);
     if (settings.shard) {
       const { index, count } = settings.shard;
       say(`Note: this is shard ${index}/${count} of the run; what other shards judge shows as skipped here: \`animal-store-conformance merge\` of all ${count} shards' report.json gives the run's verdict.\n`);

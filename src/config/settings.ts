@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from '../errors.ts';
@@ -47,6 +49,10 @@ export interface Settings {
   failOn: 'must' | 'should';
   /** auto: scenarios side by side against a target 5 ms or more away, one after another nearer. */
   schedule: 'auto' | 'sequential' | 'concurrent';
+  /** --replay: regression test files (absolute paths) run instead of the suite. */
+  replay: string[];
+  /** Random sequences of calls against a model (tests/9-sequences.test.ts). */
+  stateful: boolean;
   only: string[];
   skip: string[];
   baseline?: string;
@@ -178,6 +184,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
   if (Number.isNaN(now.getTime())) throw new UsageError(`${setting('now')}: ${JSON.stringify(nowText)} is not an ISO 8601 date`);
   const schedule = (raw.schedule as string | undefined) ?? 'auto';
   if (schedule !== 'auto' && schedule !== 'sequential' && schedule !== 'concurrent') throw new UsageError(`${setting('schedule')}: expected auto, sequential or concurrent, got ${JSON.stringify(schedule)}`);
+  const stateful = (raw.stateful as string | undefined)?.trim() || 'on';
+  if (stateful !== 'on' && stateful !== 'off') throw new UsageError(`${setting('stateful')}: expected on or off, got ${JSON.stringify(stateful)}`);
   const failOn = (raw['fail-on'] as string | undefined) ?? 'must';
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`${setting('fail-on')}: expected must or should, got ${JSON.stringify(failOn)}`);
   const seedText = raw.seed as string | undefined;
@@ -232,6 +240,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     reportsDir: (raw.reports as string | undefined) ?? 'reports',
     failOn,
     schedule,
+    stateful: stateful === 'on',
+    replay: replayFiles(setting('replay'), raw.replay),
     only: list(raw.only),
     skip: list(raw.skip),
     baseline: raw.baseline as string | undefined,
@@ -242,4 +252,14 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     otherSecrets: [...new Set(otherSecrets)],
     ...(targetNote ? { targetNote } : {}),
   };
+}
+
+/** --replay: each a regression test file that exists, as an absolute path. */
+function replayFiles(name: string, value: unknown): string[] {
+  const files = value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
+  for (const file of files) {
+    if (!/\.test\.ts$/.test(file)) throw new UsageError(`${name}: ${JSON.stringify(file)} is not a regression test (reports/regressions/*.test.ts)`);
+    if (!existsSync(file)) throw new UsageError(`${name}: no file ${JSON.stringify(file)}`);
+  }
+  return files.map((file) => resolve(file));
 }

@@ -1,7 +1,7 @@
 /** The plain-text story of one check: the exchange as HTTP text, Expected beside Actual, how to replay it. */
 import { failuresOf, operationsOf } from './failures.ts';
 import { failureReplayCommand, judgedPhrase, moreFailuresText, problemLabel, replayText } from './format.ts';
-import type { CheckResult, ClauseResult, Evidence, FailureEvidence, RunReport } from './model.ts';
+import type { CheckResult, ClauseResult, Evidence, FailureEvidence, RunReport, StoryEvidence } from './model.ts';
 import { sanitizeText } from './sanitize.ts';
 import { sectionLabel } from './sections.ts';
 
@@ -32,12 +32,24 @@ function indent(text: string, by: string): string {
     .join('\n');
 }
 
+/** A failing sequence of calls as numbered steps, each request under its step with its answer; the last step failed. */
+export function storyLines(story: StoryEvidence): string[] {
+  const confirmation = story.unconfirmed ? '; it did not fail twice more in a row when run again, and no other sequence failed so, so what calls before it left on the store may be part of it' : ', failed twice more in a row when run again';
+  const lines = [`Story (the shortest sequence found, ${story.steps.length} ${story.steps.length === 1 ? 'step' : 'steps'}${confirmation}; the last step failed):`];
+  for (const [index, step] of story.steps.entries()) {
+    lines.push(`  ${index + 1}. ${step.call}`);
+    for (const { request, answer } of step.requests) lines.push(`       ${request}`, `       -> ${answer}`);
+  }
+  return lines;
+}
+
 function failureLines(report: RunReport, failure: FailureEvidence, note: string | undefined): string[] {
   const lines: string[] = [];
   if (failure.expected !== undefined) lines.push(`Expected: ${failure.expected}`);
   if (failure.actual !== undefined) lines.push(`Actual:   ${failure.actual}`);
   if (note !== undefined) lines.push(`Note:     ${note}`);
   if (failure.counterexample !== undefined) lines.push(`Counterexample: ${failure.counterexample}`);
+  if (failure.story) lines.push(...storyLines(failure.story));
   const replay = replayText(failure);
   if (replay) lines.push(`Replay:   ${replay} (run: ${failureReplayCommand(report, failure)})`);
   if (failure.evidence) {

@@ -5,7 +5,9 @@
  */
 import { MAX_FAILURES_PER_CLAUSE, type CheckResult, type FailureEvidence } from './model.ts';
 
-const FIELDS = ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'shard'] as const;
+/** A failure's own fields, which a check also carries for its first failure. */
+export const FAILURE_FIELDS = ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'shard', 'story'] as const;
+const FIELDS = FAILURE_FIELDS;
 
 /** Where a check keeps its list: failures (outcome fail) or warnings (outcome warn). */
 export type ProblemKind = 'failures' | 'warnings';

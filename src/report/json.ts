@@ -72,6 +72,7 @@ function failureFields(f: Omit<FailureEvidence, 'operation'>): [string, Json | u
     ['seed', f.seed],
     ['path', f.path],
     ['shard', f.shard],
+    ['story', f.story as Json | undefined],
   ];
 }
 

@@ -74,6 +74,19 @@ export interface FailureEvidence {
   path?: string;
   /** With --shard: the shard (`i/n`) whose run met it; --shard i/n with the seed reproduces it on one machine. */
   shard?: string;
+  /** Met by a sequence of calls (a stateful run): the shortest sequence found, step by step; its last step failed. */
+  story?: StoryEvidence;
+}
+
+/** A failing sequence of calls, shrunk: what each step sent and got, and how to replay it. */
+export interface StoryEvidence {
+  steps: { call: string; requests: { request: string; answer: string }[] }[];
+  /** A curl line per request, in order, the key read from $API_KEY (the ids are those this run was given). */
+  curl: string[];
+  /** The steps as data: what a regression test (reports/regressions/) replays through the suite. */
+  calls: unknown[];
+  /** It did not fail again twice in a row when run once more: what earlier sequences left on the shared store may be part of it. */
+  unconfirmed?: boolean;
 }
 
 /** The judgement of one named check; its own failure fields are those of its first failure. */

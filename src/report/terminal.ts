@@ -9,6 +9,7 @@ import { redactReport, redactText } from '../secrets.ts';
 import { countsPhrase, formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_MARK, problemLabel, replayCommand, replayText, shortfallLines, verdictText, type RenderOptions } from './format.ts';
 import { countOutcomes, groupBySection, isDeselected, notableChecks, skipReason, totalOf } from './grouping.ts';
 import { sanitizeText } from './sanitize.ts';
+import { storyLines } from './detail.ts';
 
 export interface TerminalOptions extends RenderOptions {
   /** Emit ANSI colours (pass `process.stdout.isTTY && !process.env.NO_COLOR`). */
@@ -82,6 +83,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     if (failure.actual !== undefined) lines.push(indent + label('Actual:') + paint('red', value(failure.actual, pad)));
     if (note !== undefined) lines.push(indent + label('Note:') + value(note, pad));
     if (failure.counterexample !== undefined) lines.push(indent + label('Counterexample:') + value(failure.counterexample, pad));
+    if (failure.story) for (const line of storyLines(failure.story)) lines.push(indent + value(line, pad));
     const replay = replayText(failure);
     if (replay) lines.push(indent + label('Replay:') + replay);
     if (failure.evidence) {

@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
-import { addFailure, addWarning, capClauseFailures } from '../report/failures.ts';
+import { addFailure, addWarning, capClauseFailures, FAILURE_FIELDS } from '../report/failures.ts';
 import { DESELECTED_NOTE, type CheckResult, type ClauseCoverage, type ClauseResult, type Capability, type Outcome, type RunSummary, type Traffic } from '../report/model.ts';
 import { rateLimitNote } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
@@ -30,7 +30,7 @@ export function mergeCheck(into: CheckResult | undefined, record: CheckRecord): 
   const outcome = record.outcome ?? 'skip';
   if (!into) {
     const result: CheckResult = { check: record.check, clause: record.clause, outcome, judged: record.judged };
-    for (const key of ['expected', 'actual', 'evidence', 'counterexample', 'seed', 'path', 'shard', 'note', 'blockedBy', 'moreFailures', 'moreWarnings'] as const) {
+    for (const key of [...FAILURE_FIELDS, 'note', 'blockedBy', 'moreFailures', 'moreWarnings'] as const) {
       if (record[key] !== undefined) (result as unknown as Record<string, unknown>)[key] = record[key];
     }
     if (record.failures) result.failures = [...record.failures];

@@ -27,7 +27,7 @@ export function testFiles(concurrent = false): string[] {
 }
 
 /** Runs the tests of tests/ through vitest, in-process, against the target the config names. */
-export async function runSuite(config: SuiteConfig, options: { onProgress?: ProgressListener; graceMs?: number; maxWorkers?: number }): Promise<SuiteRun> {
+export async function runSuite(config: SuiteConfig, options: { onProgress?: ProgressListener; graceMs?: number; maxWorkers?: number; files?: readonly string[] }): Promise<SuiteRun> {
   let done = 0;
   const progress: Reporter = {
     onTestCaseResult(testCase: TestCase) {
@@ -40,7 +40,7 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
     {
       root: PACKAGE_ROOT,
       config: false,
-      include: testFiles(config.concurrent),
+      include: options.files?.length ? [...options.files] : testFiles(config.concurrent),
       exclude: ['**/node_modules/**'],
       watch: false,
       reporters: [progress],

@@ -73,6 +73,8 @@ export interface SuiteConfig {
    */
   concurrent?: boolean;
   maxRps: number;
+  /** --stateful off: the sequences of calls (ScenarioOptions.stateful) are skipped. */
+  stateful: boolean;
   only: string[];
   skip: string[];
   /** --category-ids (decimal int64): categoryIds a NewPet may carry and must be taken; empty: learned from the listing. */

@@ -8,6 +8,8 @@ export interface ScenarioOptions {
   checks: readonly CheckName[];
   /** Creates pets or sends messages: skipped where writes are not allowed. */
   writes?: boolean;
+  /** Random sequences of calls: skipped with --stateful off. */
+  stateful?: boolean;
   /** Talks to the message operation: skipped when its base URL is not configured. */
   messages?: boolean;
   /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
@@ -44,6 +46,7 @@ export function skipReason(ctx: WorkerContext, options: ScenarioOptions): string
   const removal = deprecated ? removalOf(ctx.contract, deprecated) : undefined;
   if (deprecated && removal && mayBeRemoved(ctx.env.now, removal)) reasons.push(clockAgainst(clockOf(ctx), removal, deprecated));
   if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
+  if (options.stateful && !ctx.config.stateful) reasons.push('sequences of calls are off (--stateful off)');
   return reasons.length > 0 ? reasons.join('; and ') : undefined;
 }
 

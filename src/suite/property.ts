@@ -27,7 +27,7 @@ export class BudgetExhausted extends Error {
 
 type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path' | 'shard'>) => void;
 
-const PROPERTY_BUDGET_MS = 30_000;
+export const PROPERTY_BUDGET_MS = 30_000;
 
 /** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
 const MAX_INPUTS_WAITING = 64;
@@ -139,7 +139,7 @@ export class PropertyRunner {
   }
 
   /** What replays a failure: the run's seed (every property's own derives from it) and, with --shard, the shard that met it. */
-  private replayData(): Pick<FailureEvidence, 'seed' | 'shard'> {
+  replayData(): Pick<FailureEvidence, 'seed' | 'shard'> {
     return { seed: this.config.seed, ...shardReplay(this.config) };
   }
 
@@ -158,7 +158,7 @@ export class PropertyRunner {
   }
 
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
-  private seedOf(label: string): number {
+  seedOf(label: string): number {
     return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
   }
 

@@ -88,7 +88,7 @@ export class Recorder {
    * Records each failure under its check, one per operation (a later one on the same operation
    * replaces it, unless only the earlier one has a shrunk counterexample).
    */
-  recordFailures(error: ConformanceFailures, replay: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path' | 'shard'> = {}): void {
+  recordFailures(error: ConformanceFailures, replay: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path' | 'shard' | 'story'> = {}): void {
     this.failed++;
     for (const f of error.failures) {
       const record = this.record(f.clause);

@@ -10,12 +10,15 @@ import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.t
 import { clockExclusions, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
 import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
+import { replaySteps, runSequences, type SequenceBudget, type SequenceOptions, type SequenceStep } from './sequence.ts';
 import { runsHere, shardReplay } from './shard.ts';
 import { operationUrl, sendOperation, type SendOptions } from './request.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
 export type { CheckRecord, Judgements, ScenarioOptions, ScenarioPlan, SendOptions };
 export type { Probe } from './property.ts';
+export type { SequenceStep } from './sequence.ts';
+export type { Story } from './story.ts';
 
 /** What a scenario hands the run's collector through vitest's task.meta. */
 export interface ScenarioMeta {
@@ -52,6 +55,8 @@ export class Scenario {
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** What this scenario's own requests met (other scenarios may share the client side by side). */
   readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
+  /** Shared by the scenario's lanes of sequences of calls. */
+  private readonly sequenceBudget: SequenceBudget = { failed: false };
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
 
@@ -118,6 +123,16 @@ export class Scenario {
   /** See PropertyRunner.property. */
   property<T, R>(label: string, arbitrary: fc.Arbitrary<T>, body: PropertyBody<T, R>, options?: { runs?: number; examples?: T[] }): Promise<boolean> {
     return this.properties.property(label, arbitrary, body, options);
+  }
+
+  /** See runSequences: random sequences of steps against a model, a failure shrunk to its story. */
+  sequences<M extends object>(label: string, steps: readonly fc.Arbitrary<SequenceStep<M>>[], newModel: () => M, options: SequenceOptions<M>): Promise<boolean> {
+    return runSequences(this.properties, this.config.deadline, (error, replay) => this.recorder.recordFailures(error, replay), label, steps, newModel, options, this.sequenceBudget);
+  }
+
+  /** See replaySteps: one given sequence, as a regression test replays it. */
+  replay<M extends object>(steps: readonly SequenceStep<M>[], newModel: () => M): Promise<boolean> {
+    return replaySteps((error, replay) => this.recorder.recordFailures(error, replay), steps, newModel);
   }
 
   /** See PropertyRunner.forEach: near the target in turn, far from it side by side. */

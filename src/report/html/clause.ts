@@ -6,7 +6,7 @@ import { failuresOf, problemOperations } from '../failures.ts';
 import { OUTCOME_LABEL, judgedPerOperation, judgedPhrase, knownReason, moreFailuresText, replayCommand, replayText, shortfallLines } from '../format.ts';
 import { OUTCOMES, notableChecks, type SectionGroup } from '../grouping.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from '../model.ts';
-import { requestText, responseText } from '../detail.ts';
+import { requestText, responseText, storyLines } from '../detail.ts';
 import { badge, esc, mark, pre, type Ids } from './markup.ts';
 
 function failureParts(report: RunReport, check: CheckResult, failure: FailureEvidence, ids: Ids): string[] {
@@ -19,6 +19,14 @@ function failureParts(report: RunReport, check: CheckResult, failure: FailureEvi
   }
   if (failure.counterexample !== undefined) {
     parts.push(`<h5>Counterexample (shrunk)</h5>${pre(failure.counterexample)}`);
+  }
+  if (failure.story) {
+    const [title, ...steps] = storyLines(failure.story);
+    parts.push(`<h5>${esc(title!)}</h5>${pre(steps.join('\n'))}`);
+    const scriptId = ids.make('story', check.clause);
+    parts.push(
+      `<div class="curl"><div class="curl-head"><h5>Replay the story (reads the key from <code>$API_KEY</code>; the ids are those this run was given)</h5><button type="button" class="copy" data-copy="${scriptId}" hidden>Copy</button></div>${pre(failure.story.curl.join('\n'), scriptId)}</div>`,
+    );
   }
   const replay = replayText(failure);
   if (replay) {

@@ -1,0 +1,75 @@
+// What one call leaves behind for the next, where a deviation makes it so: the faults only a
+// sequence of calls shows (fault-seq-*), and the other clients of a shared store (allowed-*).
+
+import type { Deviations } from './deviations.ts';
+import { nextStatus, PET_STATUSES, type PetStore } from './store.ts';
+
+const OTHER_CLIENTS_NAMES = ['Oscar', 'Pippa', 'Rocky', 'Tilly', 'Ziggy'];
+
+export class CallMemory {
+  /** fault-seq-negative-cache: ids a GET found no animal under, answered 404 from then on. */
+  readonly missingIds = new Set<bigint>();
+  /** fault-seq-lost-write-after-refusal: the last POST /v1/pets was refused for its body. */
+  createRefused = false;
+  /** fault-seq-forgets-on-401: the animal created last. */
+  lastCreated: bigint | undefined;
+  /** fault-seq-sticky-limit: the limit a listing refused 401 left behind. */
+  stickyLimit: number | undefined;
+  /** fault-seq-message-buffer: the text of the message accepted last, and whether a refusal came since. */
+  lastMessage: string | undefined;
+  messageRefused = false;
+  private requests = 0;
+
+  constructor(
+    private readonly dev: Deviations,
+    private readonly store: PetStore,
+  ) {}
+
+  /**
+   * Before each request: allowed-other-clients-create stores another client's animal every 3rd
+   * request; allowed-status-moved-any moves one animal's status (any animal's, the suite's too)
+   * every 4th, as another system selling and reserving animals would (§3: "Transitions: not shown").
+   */
+  othersAct(): void {
+    this.requests++;
+    if (this.dev.has('allowed-other-clients-create') && this.requests % 3 === 0) {
+      const n = this.requests / 3;
+      this.store.put({
+        id: this.store.allocateId(),
+        name: OTHER_CLIENTS_NAMES[n % OTHER_CLIENTS_NAMES.length]!,
+        categoryId: BigInt(1 + (n % 4)),
+        status: n % 4 === 3 ? undefined : PET_STATUSES[n % 3],
+        createdAt: new Date().toISOString(),
+      });
+    }
+    if (this.dev.has('allowed-status-moved-any') && this.requests % 4 === 0) {
+      const all = this.store.all().filter((pet) => pet.status !== undefined);
+      const pet = all[Math.floor(Math.random() * all.length)];
+      if (pet) pet.status = nextStatus(pet.status);
+    }
+  }
+
+  /** After a create the handler refused for its body (fault-seq-lost-write-after-refusal). */
+  createWasRefused(): void {
+    if (this.dev.has('fault-seq-lost-write-after-refusal')) this.createRefused = true;
+  }
+
+  /**
+   * Whether a create that passed validation is stored: under fault-seq-lost-write-after-refusal,
+   * not the first after a refusal (the refused request's transaction was left open, and this write
+   * went into it and was rolled back with it), though it is answered 201.
+   */
+  keepsCreate(id: bigint): boolean {
+    this.lastCreated = id;
+    const lost = this.createRefused;
+    this.createRefused = false;
+    return !lost;
+  }
+
+  /** Whatever the operation, a 401: fault-seq-forgets-on-401 removes the animal created last (a clean-up meant for a failed create runs on every refusal). */
+  refusedCredentials(): void {
+    if (!this.dev.has('fault-seq-forgets-on-401') || this.lastCreated === undefined) return;
+    this.store.delete(this.lastCreated);
+    this.lastCreated = undefined;
+  }
+}

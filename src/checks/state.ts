@@ -1,0 +1,56 @@
+import { describeResponse, jsonObject } from '../http/exchange.ts';
+import { stringifyJson } from '../json/lossless.ts';
+import { createdPet } from './create.ts';
+import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+
+/** The animal as its 201 showed it: what its id must keep naming. */
+export interface CreatedAnimal {
+  id: string;
+  name: string;
+  categoryId: string;
+}
+
+function sameName(shown: unknown, created: string): boolean {
+  return typeof shown === 'string' && shown.normalize('NFC') === created.normalize('NFC');
+}
+
+/**
+ * A GET /pets/{petId}, later in a sequence of calls, of an animal the suite created: found, under
+ * its id, with the name and categoryId its 201 showed. Its status may have moved (§3: "Transitions:
+ * not shown"); any answer but 200 and 404 is another clause's to judge. The caller gives the answer
+ * after the read-lag window (src/suite/read-lag.ts), so a 404 is no longer a replica trailing.
+ */
+export const stateIdKeepsNaming = defineCheck<{ created: CreatedAnimal }>({
+  description: 'An animal the suite created is found by its id, with its name and categoryId, whatever calls came after',
+  judge(exchange, { created }) {
+    const status = exchange.response?.status;
+    if (exchange.operationId !== 'getPet' || (status !== 200 && status !== 404)) return NOT_APPLICABLE;
+    const expected = `200 with the animal created as id ${created.id} (name ${stringifyJson(created.name)}, categoryId ${created.categoryId})`;
+    if (status === 404) return fail(expected, describeResponse(exchange));
+    const pet = jsonObject(exchange);
+    if (pet && String(pet.id) === created.id && sameName(pet.name, created.name) && String(pet.categoryId) === created.categoryId) return PASS;
+    return fail(expected, describeResponse(exchange));
+  },
+});
+
+/**
+ * A 201 of POST /pets in a sequence of calls: its id is none the suite saw naming another animal
+ * before it sent the request (in a listing, or by id). No operation removes an animal, so such an id
+ * was taken: a service that hands it out again has two animals under it, or overwrote one.
+ */
+export const stateIdFresh = defineCheck<{ taken: ReadonlyMap<string, string> }>({
+  description: 'A created animal gets an id the suite has not seen another animal hold',
+  judge(exchange, { taken }) {
+    if (exchange.operationId !== 'createPet' || taken === undefined) return NOT_APPLICABLE;
+    const id = createdPet(exchange)?.id;
+    if (typeof id !== 'number' && typeof id !== 'bigint') return NOT_APPLICABLE;
+    const holder = taken.get(String(id));
+    if (holder === undefined) return PASS;
+    return fail(`an id no animal seen so far holds`, `id ${String(id)}, which ${holder}`);
+  },
+});
+
+export const STATE_CHECKS = {
+  'state.id-keeps-naming': stateIdKeepsNaming,
+  'state.id-fresh': stateIdFresh,
+};

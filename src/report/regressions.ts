@@ -1,0 +1,50 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { stringifyJson } from '../json/lossless.ts';
+import { redactText } from '../secrets.ts';
+import { failuresOf } from './failures.ts';
+import type { RunReport } from './model.ts';
+
+/** Where the replay function a regression test calls lives, from the package root. */
+const REPLAY_MODULE = 'tests/support/sequence/regression.ts';
+
+/** A file name from a clause id and a seed: `state.id-keeps-naming-1234`. */
+function baseName(clause: string, seed: number): string {
+  return `${clause.replace(/[^a-z0-9.-]/gi, '_')}-${seed}`;
+}
+
+/**
+ * For every failure told as a story (a sequence of calls), two files in `<reports>/regressions/`:
+ * a vitest test that replays the steps through the suite (`--replay <file>`), for an implementer to
+ * keep in CI, and a shell script of the story's curl lines. Returns the test files written.
+ */
+export async function writeRegressions(report: RunReport, reportsDir: string, packageRoot: string, secrets: readonly string[]): Promise<string[]> {
+  const written: string[] = [];
+  const dir = join(reportsDir, 'regressions');
+  for (const clause of report.clauses) {
+    for (const check of clause.checks) {
+      const story = failuresOf(check).find((failure) => failure.story)?.story;
+      if (!story) continue;
+      await mkdir(dir, { recursive: true });
+      const name = baseName(clause.id, report.seed);
+      const testFile = join(dir, `${name}.test.ts`);
+      let module = relative(dirname(testFile), join(packageRoot, REPLAY_MODULE)).split(sep).join('/');
+      if (!module.startsWith('.')) module = `./${module}`;
+      const test = [
+        `// Regression test written by animal-store-conformance: the story that broke ${clause.id} (§${clause.section}, ${clause.level}),`,
+        `// met with --seed ${report.seed} against ${report.target.baseUrl} on ${report.startedAt.slice(0, 10)}.`,
+        `// Replays its ${story.steps.length} steps through the suite (fresh ids, the same calls): it fails while the bug is there.`,
+        `// Run it: npx animal-store-conformance --replay ${testFile.split(sep).join('/')}`,
+        `import { regression } from '${module}';`,
+        '',
+        `regression(${JSON.stringify(clause.id)}, ${report.seed}, ${JSON.stringify(stringifyJson(story.calls))});`,
+        '',
+      ].join('\n');
+      const script = ['#!/bin/sh', `# The story that broke ${clause.id}, as this run sent it (the ids are those it was given); reads the key from $API_KEY.`, 'set -x', ...story.curl, ''].join('\n');
+      await writeFile(testFile, redactText(test, secrets));
+      await writeFile(join(dir, `${name}.sh`), redactText(script, secrets), { mode: 0o755 });
+      written.push(testFile);
+    }
+  }
+  return written;
+}

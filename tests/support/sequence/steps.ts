@@ -1,0 +1,159 @@
+/**
+ * What each call of a sequence sends, how its answer is judged, and what the model keeps of it.
+ *
+ * The model holds what this sequence did and saw, never what the shared store must hold: other
+ * clients add animals, another system may move a status (§3: "Transitions: not shown"), reads may
+ * trail writes, a listing's order is not stated and a page may hold fewer than `limit`. So a listing
+ * is never required to hold an animal; what is required is judged by the existing clauses on every
+ * answer (whatever came before it), and by two that only a sequence can show: an id once given keeps
+ * naming its animal (state.id-keeps-naming), and a created animal gets no id the sequence saw another
+ * animal hold (state.id-fresh).
+ */
+import { withoutValidKey } from '../../../generators/index.ts';
+import type { CreatedAnimal } from '../../../src/checks/state.ts';
+import { jsonObject, type Exchange } from '../../../src/http/exchange.ts';
+import { stringifyJson } from '../../../src/json/lossless.ts';
+import { fetchShownPet } from '../../../src/suite/read-lag.ts';
+import type { Judgements, Scenario, SendOptions, SequenceStep } from '../../../src/suite/scenario.ts';
+import { categoryBasis, type KnownCategories } from '../categories.ts';
+import { createdBody, listed, petIdText } from '../store.ts';
+import type { Auth, Call } from './calls.ts';
+
+/** The checks a sequence's steps judge besides the common ones (messages' where the host is configured). */
+export const SEQUENCE_CHECKS = [
+  'state.id-keeps-naming',
+  'state.id-fresh',
+  'create.201-pet',
+  'create.echo',
+  'create.invalid-400',
+  'list.200-pets',
+  'list.limit-max',
+  'list.limit-default',
+  'list.limit-respected',
+  'list.status-filter',
+  'get.malformed-id',
+  'auth.required',
+] as const;
+
+export interface Model {
+  /** The animals this sequence created, as their 201 showed them, in order. */
+  created: CreatedAnimal[];
+  /** Ids the sequence saw naming an animal it did not create, with where. */
+  seen: Map<string, string>;
+  /** The step running now (1-based). */
+  step: number;
+}
+
+export function newModel(): Model {
+  return { created: [], seen: new Map(), step: 0 };
+}
+
+/** The Authorization a call is sent with (undefined: the valid key), and the auth.required variant it is judged as. */
+function authorization(s: Scenario, auth: Auth): Pick<SendOptions, 'authorization'> & { variant?: string } {
+  if (auth === 'valid') return {};
+  const [absent, suffixed] = withoutValidKey(s.config.apiKey);
+  const chosen = auth === 'none' ? absent! : suffixed!;
+  return { authorization: chosen.authorization, variant: chosen.id };
+}
+
+function highestId(model: Model): bigint {
+  return model.created.reduce((max, animal) => (BigInt(animal.id) > max ? BigInt(animal.id) : max), 0n);
+}
+
+function remember(model: Model, pet: Record<string, unknown>, where: string): void {
+  const id = petIdText(pet);
+  if (id === undefined || model.created.some((animal) => animal.id === id)) return;
+  if (!model.seen.has(id)) model.seen.set(id, `${where} at step ${model.step} as ${stringifyJson(pet.name)} (categoryId ${String(pet.categoryId)})`);
+}
+
+/** One call as a step of a sequence, against this scenario and the categoryIds known to be taken. */
+export function stepOf(s: Scenario, known: KnownCategories, call: Call): SequenceStep<Model> {
+  const readable = !s.isRemoved('getPet');
+  return {
+    call,
+    check(model) {
+      if (call.kind === 'get-created' || call.kind === 'get-near' || call.kind === 'get-every-created') return readable && model.created.length > 0;
+      return call.kind !== 'get-malformed' || readable;
+    },
+    async run(model, story) {
+      model.step++;
+      const send = async (operationId: string, options: SendOptions): Promise<Exchange> => story.record(await s.send(operationId, options));
+      await runCall(s, known, call, model, send, readable);
+    },
+  };
+}
+
+type Send = (operationId: string, options: SendOptions) => Promise<Exchange>;
+
+async function runCall(s: Scenario, known: KnownCategories, call: Call, model: Model, send: Send, readable: boolean): Promise<void> {
+  switch (call.kind) {
+    case 'create': {
+      const { variant, ...auth } = authorization(s, call.auth);
+      const exchange = await send('createPet', { body: stringifyJson(call.input), ...auth });
+      if (variant) return s.require(exchange, { 'auth.required': { variant } });
+      const judgements: Judgements = {
+        'create.201-pet': { category: categoryBasis(known, call.input.categoryId) },
+        'create.echo': { input: call.input },
+        'state.id-fresh': { taken: model.seen },
+      };
+      s.require(exchange, judgements);
+      const body = createdBody(exchange);
+      const id = petIdText(body);
+      if (!body || id === undefined || typeof body.name !== 'string') return;
+      const created: CreatedAnimal = { id, name: body.name, categoryId: String(body.categoryId) };
+      model.created.push(created);
+      if (readable) await fetchCreated(s, created, send, true);
+      return;
+    }
+    case 'create-invalid':
+      return s.require(await send('createPet', { body: call.body, contentType: call.contentType }), { 'create.invalid-400': { rule: call.rule } });
+    case 'list': {
+      const { variant, ...auth } = authorization(s, call.auth);
+      const exchange = await send('listPets', { query: call.query, ...auth });
+      if (variant) return s.require(exchange, { 'auth.required': { variant } });
+      const judgements: Judgements = { 'list.200-pets': {}, 'list.limit-max': { query: call.query ? `?${call.query}` : 'no query' } };
+      if (call.limit === undefined) judgements['list.limit-default'] = {};
+      else judgements['list.limit-respected'] = { limit: call.limit };
+      if (call.status !== undefined) judgements['list.status-filter'] = { status: call.status };
+      s.require(exchange, judgements);
+      for (const pet of listed(exchange) ?? []) remember(model, pet, 'was listed');
+      return;
+    }
+    case 'get-created': {
+      const created = model.created[model.created.length - 1 - (call.pick % model.created.length)]!;
+      const { variant, ...auth } = authorization(s, call.auth);
+      if (variant) return s.require(await send('getPet', { path: { petId: created.id }, ...auth }), { 'auth.required': { variant } });
+      return fetchCreated(s, created, send, false);
+    }
+    case 'get-near': {
+      const id = String(highestId(model) + BigInt(call.offset));
+      const exchange = await send('getPet', { path: { petId: id } });
+      s.require(exchange, {});
+      const pet = exchange.response?.status === 200 ? jsonObject(exchange) : undefined;
+      if (pet && petIdText(pet) === id) remember(model, pet, `was shown by GET /pets/${id}`);
+      return;
+    }
+    case 'refused-then-served':
+      await runCall(s, known, call.refused, model, send, readable);
+      return runCall(s, known, call.served, model, send, readable);
+    case 'get-every-created':
+      for (const created of model.created) await fetchCreated(s, created, send, false);
+      return;
+    case 'get-malformed':
+      return s.require(await send('getPet', { path: { petId: call.id } }), { 'get.malformed-id': { id: call.id } });
+    case 'message': {
+      const { variant, ...auth } = authorization(s, call.auth);
+      const exchange = await send('sendMessage', { body: stringifyJson({ message: call.text }), ...auth });
+      if (variant) return s.require(exchange, { 'auth.required': { variant } });
+      return s.require(exchange, { 'messages.accepted': {}, 'messages.echo': { text: call.text } });
+    }
+    case 'message-invalid':
+      return s.require(await send('sendMessage', { body: call.body, contentType: call.contentType }), { 'messages.invalid-400': { rule: call.rule } });
+  }
+}
+
+/** GET of an animal the sequence created, a 404 tried again while it may be read lag (src/suite/read-lag.ts). */
+async function fetchCreated(s: Scenario, created: CreatedAnimal, send: Send, fresh: boolean): Promise<void> {
+  const fetched = await fetchShownPet(s.ctx, () => send('getPet', { path: { petId: created.id } }), { fresh });
+  s.require(fetched.exchange, { 'state.id-keeps-naming': { created } });
+}
