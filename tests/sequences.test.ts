@@ -21,7 +21,7 @@ describe('Sequences of calls (§2.1, §4)', () => {
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
       const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
       // Independent lanes of sequences: far from the target they run side by side, so the run waits on no long chain.
-      const runs = Math.max(LANES, 2 * s.config.runs);
+      const runs = Math.max(3 * LANES, 2 * s.config.runs);
       await s.forEach(
         Array.from({ length: LANES }, (_, lane) => lane),
         (lane) => s.sequences(`sequences of calls, lane ${lane + 1}`, steps, newModel, { runs: Math.ceil(runs / LANES), maxSteps: MAX_STEPS, finish: stepOf(s, known, FINALLY) }),

@@ -47,7 +47,7 @@ export async function runCli(args: string[], env: Record<string, string>, option
     await rm(rssFile, { force: true });
   }
   const files: Record<string, string> = {};
-  for (const name of await readdir(reports)) files[name] = await readFile(join(reports, name), 'utf8');
+  for (const entry of await readdir(reports, { withFileTypes: true })) if (entry.isFile()) files[entry.name] = await readFile(join(reports, entry.name), 'utf8');
   if (!options.keepReports) await rm(reports, { recursive: true, force: true });
   const result: CliResult = { code, stdout, stderr, files, ms };
   if (peakRssMb !== undefined) result.peakRssMb = peakRssMb;
