@@ -2,11 +2,16 @@
 // request whose observation differs between the faithful server and the server with that id on.
 
 import { describe, expect, it } from 'vitest';
-import { DEVIATIONS } from '../../reference/deviations.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DECLARED, DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
 import { request } from 'undici';
 import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -241,6 +246,23 @@ describe('deviation catalogue', () => {
       if (d.kind === 'fault') expect(d.breaks).toMatch(/^[a-z0-9-]+\.[a-z0-9-]+$/);
       else expect(d.breaks).toBeUndefined();
     }
+  });
+
+  it('declares every deviation in exactly one module, the one that switches it on', () => {
+    const declaredIn = Object.entries(DECLARED).flatMap(([file, list]) => list.map((d) => `${d.id} ${file}`));
+    expect(declaredIn.map((line) => line.split(' ')[0]).sort()).toEqual(DEVIATIONS.map((d) => d.id).sort());
+    for (const [file, list] of Object.entries(DECLARED)) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      for (const d of list) expect(source, `${d.id} declared in ${file}`).toContain(`${d.kind}('${d.id}'`);
+    }
+  });
+
+  it('switches deviations only through a module\'s typed `on`, never ctx.dev.has', () => {
+    const sources = ['reference', 'reference/routes'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir)).filter((name) => name.endsWith('.ts')).map((name) => `${dir}/${name}`),
+    );
+    const direct = sources.filter((file) => !/\/deviations?\.ts$/.test(file) && /\.dev\.has\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(direct).toEqual([]);
   });
 
   it('every deviation has a probe and every probe a deviation', () => {
