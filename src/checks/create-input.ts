@@ -1,9 +1,10 @@
 // POST /v1/pets: what the service takes and what it refuses (the answer and what follows it is create.ts).
 import { describeResponse } from '../http/exchange.ts';
 import { isInt, stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { createdPet, isCreated, type Fields } from './create.ts';
 import { errorBody, exchange, failed, pet, raw } from './exchanges.ts';
+import { nfcVerdict } from './text.ts';
 import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 // Values the cases below share.

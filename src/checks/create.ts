@@ -1,7 +1,8 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual, stringifyJson } from '../json/lossless.ts';
-import { brokenFields, echoes, samePet } from './common.ts';
+import { brokenFields, samePet } from './common.ts';
 import { errorBody, exchange, failed, pet, raw } from './exchanges.ts';
+import { echoes } from './text.ts';
 import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, quoted } from './types.ts';
 
 // Values the cases below share.

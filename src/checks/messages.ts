@@ -1,7 +1,8 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, brokenFields, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, messageBody, NOW } from './exchanges.ts';
+import { echoes, nfcVerdict } from './text.ts';
 import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 // Values the cases below share.
