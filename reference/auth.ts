@@ -2,7 +2,35 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Ctx } from './context.ts';
+import { allowed, fault, switches, type Deviation } from './deviation.ts';
 import { holdRejection, sendError, sendRaw, jsonContentType } from './http.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const AUTH_DEVIATIONS = [
+  fault('fault-auth-hole-list-pets', 'auth.required', 'GET /v1/pets skips the authentication check.'),
+  fault('fault-auth-hole-create-pet', 'auth.required', 'POST /v1/pets skips the authentication check.'),
+  fault('fault-auth-hole-get-pet', 'auth.required', 'GET /v1/pets/{petId} skips the authentication check.'),
+  fault('fault-auth-hole-store-orders', 'auth.required', 'GET /v1/store/orders skips the authentication check.'),
+  fault('fault-auth-hole-messages', 'auth.required', 'POST /messages skips the authentication check.'),
+  fault('fault-auth-hole-trailing-slash', 'auth.required', 'GET /v1/pets/ is routed as GET /v1/pets and serves the listing without the authentication check.'),
+  fault('fault-auth-hole-path-case', 'auth.required', 'Paths are routed ignoring case (as Express and ASP.NET do by default) while the authentication check guards the exact path /v1/pets: GET /v1/PETS serves the listing without credentials.'),
+  fault('fault-auth-hole-double-slash', 'auth.required', 'Empty path segments are dropped when routing (/v1//pets is /v1/pets) while the authentication check guards the exact path /v1/pets: GET /v1//pets serves the listing without credentials.'),
+  fault('fault-auth-hole-head-list-pets', 'auth.required', 'HEAD /v1/pets skips the authentication check (only GET is guarded): 200 without credentials.'),
+  fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
+  fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
+  fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
+  fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
+  fault('fault-auth-after-validation', 'auth.required', 'Authentication is checked after validation, as validation middleware mounted before the authentication middleware does: without a valid key, an invalid query, body or petId gets its 400 (an unknown petId its 404); only a request that passes validation gets the 401 (GET /v1/store/orders validates nothing, so its 401 stands).'),
+  fault('fault-auth-any-scheme', 'auth.required', 'The scheme of Authorization is ignored and what follows it compared with the key: "Basic <API_KEY>" and "Token <API_KEY>" are accepted, on every operation.'),
+  fault('fault-auth-basic-accepted-messages', 'auth.required', 'POST /messages accepts "Authorization: Basic <key>" (the key literally, or base64 of key, user:key or key:).'),
+  fault('fault-auth-403', 'auth.required', 'Missing or invalid credentials yield 403 (Error body, code "forbidden") instead of 401.'),
+  fault('fault-auth-401-body-not-error', 'auth.error-body', 'The 401 body is {"error":"unauthorized"} instead of an Error.'),
+  fault('fault-auth-rejects-valid-key-orders', 'auth.valid-key-accepted', 'GET /v1/store/orders answers 401 even with the valid key.'),
+  allowed('allowed-no-www-authenticate', '401 responses carry no WWW-Authenticate header.', ['auth.www-authenticate']),
+  allowed('allowed-bearer-exact-form', 'Only the exact form "Bearer <API_KEY>" is taken: "bearer <API_KEY>" (the scheme in lower case) and two spaces before the key get 401, as a server comparing the prefix byte for byte would (§5 shows only that form).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(AUTH_DEVIATIONS);
 
 export type Operation = 'list-pets' | 'create-pet' | 'get-pet' | 'store-orders' | 'messages';
 
@@ -16,34 +44,34 @@ const CREDENTIALS = /^([^\s]+) (.*)$/s;
  * Accepted: exactly one Authorization header `Bearer <apiKey>` (scheme case-insensitive, one space).
  */
 export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
-  if (ctx.dev.has(`fault-auth-hole-${op}`)) return true;
+  if (on(ctx, `fault-auth-hole-${op}`)) return true;
   const path = req.url?.split('?')[0] ?? '';
-  if (op === 'list-pets' && ctx.dev.has('fault-auth-hole-trailing-slash') && path === '/v1/pets/') return true;
+  if (op === 'list-pets' && on(ctx, 'fault-auth-hole-trailing-slash') && path === '/v1/pets/') return true;
   if (op === 'list-pets' && path !== '/v1/pets') {
-    if (ctx.dev.has('fault-auth-hole-path-case') && path.toLowerCase() === '/v1/pets') return true;
-    if (ctx.dev.has('fault-auth-hole-double-slash') && path.replace(/\/{2,}/g, '/') === '/v1/pets') return true;
+    if (on(ctx, 'fault-auth-hole-path-case') && path.toLowerCase() === '/v1/pets') return true;
+    if (on(ctx, 'fault-auth-hole-double-slash') && path.replace(/\/{2,}/g, '/') === '/v1/pets') return true;
   }
-  if (req.method === 'HEAD' && op === 'list-pets' && ctx.dev.has('fault-auth-hole-head-list-pets')) return true;
-  if (req.method === 'HEAD' && op === 'get-pet' && ctx.dev.has('fault-auth-hole-head-get-pet')) return true;
+  if (req.method === 'HEAD' && op === 'list-pets' && on(ctx, 'fault-auth-hole-head-list-pets')) return true;
+  if (req.method === 'HEAD' && op === 'get-pet' && on(ctx, 'fault-auth-hole-head-get-pet')) return true;
 
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;
   const match = header === undefined ? null : CREDENTIALS.exec(header);
-  const exact = !ctx.dev.has('allowed-bearer-exact-form') || /^Bearer [^ ]/.test(header ?? '');
+  const exact = !on(ctx, 'allowed-bearer-exact-form') || /^Bearer [^ ]/.test(header ?? '');
   const scheme = exact ? match?.[1]?.toLowerCase() : 'another spelling';
   const credentials = match?.[2] ?? '';
 
-  if (scheme === 'bearer' && isKey(credentials, ctx) && !(op === 'store-orders' && ctx.dev.has('fault-auth-rejects-valid-key-orders'))) {
+  if (scheme === 'bearer' && isKey(credentials, ctx) && !(op === 'store-orders' && on(ctx, 'fault-auth-rejects-valid-key-orders'))) {
     return true;
   }
-  if (header === ctx.apiKey && ctx.dev.has('fault-auth-bare-key-accepted')) return true;
-  if (credentials === ctx.apiKey && ctx.dev.has('fault-auth-any-scheme')) return true;
-  if (op === 'messages' && scheme === 'basic' && ctx.dev.has('fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
+  if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
+  if (credentials === ctx.apiKey && on(ctx, 'fault-auth-any-scheme')) return true;
+  if (op === 'messages' && scheme === 'basic' && on(ctx, 'fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
     return true;
   }
 
   const tokenGiven = scheme === 'bearer' && credentials !== '';
-  if (ctx.dev.has('fault-auth-after-validation')) {
+  if (on(ctx, 'fault-auth-after-validation')) {
     // Validation answers first (its 400 or 404 goes out as it is); the 401 replaces the answer to a valid request.
     holdRejection(res, () => reject(res, ctx, tokenGiven));
     return true;
@@ -54,8 +82,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
 
 function isKey(token: string, ctx: Ctx): boolean {
   if (token === ctx.apiKey) return true;
-  if (ctx.dev.has('fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
-  return ctx.dev.has('fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
+  if (on(ctx, 'fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
+  return on(ctx, 'fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }
 
 function basicHoldsKey(credentials: string, key: string): boolean {
@@ -66,14 +94,14 @@ function basicHoldsKey(credentials: string, key: string): boolean {
 
 function reject(res: ServerResponse, ctx: Ctx, tokenGiven: boolean): void {
   ctx.memory.refusedCredentials();
-  if (ctx.dev.has('fault-auth-403')) {
+  if (on(ctx, 'fault-auth-403')) {
     sendError(res, ctx, 403, 'forbidden', 'missing or invalid API key');
     return;
   }
-  const headers = ctx.dev.has('allowed-no-www-authenticate')
+  const headers = on(ctx, 'allowed-no-www-authenticate')
     ? {}
     : { 'WWW-Authenticate': `Bearer realm="${REALM}"${tokenGiven ? ', error="invalid_token"' : ''}` };
-  if (ctx.dev.has('fault-auth-401-body-not-error')) {
+  if (on(ctx, 'fault-auth-401-body-not-error')) {
     sendRaw(res, 401, jsonContentType(ctx), '{"error":"unauthorized"}', headers);
     return;
   }

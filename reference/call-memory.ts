@@ -1,8 +1,17 @@
 // What one call leaves behind for the next, where a deviation makes it so: the faults only a
 // sequence of calls shows (fault-seq-*), and the other clients of a shared store (allowed-*).
 
-import type { Deviations } from './deviations.ts';
+import { allowed, fault, switches, type Deviation } from './deviation.ts';
 import { nextStatus, PET_STATUSES, type PetStore } from './store.ts';
+
+export const CALL_MEMORY_DEVIATIONS = [
+  fault('fault-seq-lost-write-after-refusal', 'state.id-keeps-naming', 'The first POST /v1/pets that passes validation after one refused for its body (400) is answered 201 but not stored: the refused request left its transaction open, and the write went into it and was rolled back with it.'),
+  fault('fault-seq-forgets-on-401', 'state.id-keeps-naming', 'Any request refused 401, on any operation, removes the animal created last (a clean-up meant for a failed create runs on every refusal).'),
+  allowed('allowed-other-clients-create', "Other clients share the store: before every 3rd request another client's animal is added (its own name, categoryId 1 to 4, a status or none)."),
+  allowed('allowed-status-moved-any', 'Another system moves statuses: before every 4th request the animal created last, whoever created it, moves to the next status (available, pending, sold, available), and so does one animal at random (§3: "Transitions: not shown"). A filtered page may then hold fewer animals of a status than the suite created of it: list.full-page (SHOULD) cannot tell that from a short page.', ['list.full-page']),
+] as const satisfies readonly Deviation[];
+
+const on = switches(CALL_MEMORY_DEVIATIONS);
 
 const OTHER_CLIENTS_NAMES = ['Oscar', 'Pippa', 'Rocky', 'Tilly', 'Ziggy'];
 
@@ -21,7 +30,7 @@ export class CallMemory {
   private requests = 0;
 
   constructor(
-    private readonly dev: Deviations,
+    readonly dev: { has(id: string): boolean },
     private readonly store: PetStore,
   ) {}
 
@@ -32,7 +41,7 @@ export class CallMemory {
    */
   othersAct(): void {
     this.requests++;
-    if (this.dev.has('allowed-other-clients-create') && this.requests % 3 === 0) {
+    if (on(this, 'allowed-other-clients-create') && this.requests % 3 === 0) {
       const n = this.requests / 3;
       this.store.put({
         id: this.store.allocateId(),
@@ -42,16 +51,15 @@ export class CallMemory {
         createdAt: new Date().toISOString(),
       });
     }
-    if (this.dev.has('allowed-status-moved-any') && this.requests % 4 === 0) {
+    if (on(this, 'allowed-status-moved-any') && this.requests % 4 === 0) {
       const all = this.store.all().filter((pet) => pet.status !== undefined);
-      const pet = all[Math.floor(Math.random() * all.length)];
-      if (pet) pet.status = nextStatus(pet.status);
+      for (const pet of [all.at(-1), all[Math.floor(Math.random() * all.length)]]) if (pet) pet.status = nextStatus(pet.status);
     }
   }
 
   /** After a create the handler refused for its body (fault-seq-lost-write-after-refusal). */
   createWasRefused(): void {
-    if (this.dev.has('fault-seq-lost-write-after-refusal')) this.createRefused = true;
+    if (on(this, 'fault-seq-lost-write-after-refusal')) this.createRefused = true;
   }
 
   /**
@@ -68,7 +76,7 @@ export class CallMemory {
 
   /** Whatever the operation, a 401: fault-seq-forgets-on-401 removes the animal created last (a clean-up meant for a failed create runs on every refusal). */
   refusedCredentials(): void {
-    if (!this.dev.has('fault-seq-forgets-on-401') || this.lastCreated === undefined) return;
+    if (!on(this, 'fault-seq-forgets-on-401') || this.lastCreated === undefined) return;
     this.store.delete(this.lastCreated);
     this.lastCreated = undefined;
   }

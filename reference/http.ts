@@ -3,14 +3,29 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Ctx } from './context.ts';
+import { allowed, fault, switches, type Deviation } from './deviation.ts';
 import { stringify, type JsonOut } from './json.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const HTTP_DEVIATIONS = [
+  fault('fault-json-bom', 'json.content-type', 'Every JSON body starts with a UTF-8 byte-order mark (EF BB BF), as .NET\'s Encoding.UTF8 preamble writes it; RFC 8259 §8.1 forbids one on the wire.'),
+  fault('fault-json-duplicate-status', 'json.unique-names', 'Every Pet is written with "status":"available" first and then its own status, as a serialiser that writes defaults before the values does; a last-wins parser reads the right status, a first-wins one reads "available".'),
+  fault('fault-error-missing-code', 'errors.shape', '404 Error bodies lack "code".'),
+  fault('fault-error-status-mismatch', 'errors.status-field', '400 Error bodies carry "status": 200.'),
+  fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
+  allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
+  allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
+  allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(HTTP_DEVIATIONS);
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** After the limit is exceeded the rest of the body is read and discarded up to this many bytes, then the socket is dropped. */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
 export function jsonContentType(ctx: Ctx): string {
-  return ctx.dev.has('allowed-content-type-no-charset') ? 'application/json' : 'application/json; charset=utf-8';
+  return on(ctx, 'allowed-content-type-no-charset') ? 'application/json' : 'application/json; charset=utf-8';
 }
 
 /** fault-auth-after-validation: the 401 of a request without a valid key, held back until it has passed validation. */
@@ -47,9 +62,9 @@ export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: Js
 
 /** sendRaw, gzip-coded under allowed-gzip-by-default where the request accepts it. */
 export function sendCoded(res: ServerResponse, ctx: Ctx, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
-  if (ctx.dev.has('fault-json-bom') && contentType === jsonContentType(ctx)) body = `\uFEFF${body}`;
-  if (ctx.dev.has('fault-json-duplicate-status') && contentType === jsonContentType(ctx)) body = body.replace(/"status":"(available|pending|sold)"/g, '"status":"available","status":"$1"');
-  if (ctx.dev.has('allowed-gzip-by-default') && acceptsGzip(res.req)) {
+  if (on(ctx, 'fault-json-bom') && contentType === jsonContentType(ctx)) body = `\uFEFF${body}`;
+  if (on(ctx, 'fault-json-duplicate-status') && contentType === jsonContentType(ctx)) body = body.replace(/"status":"(available|pending|sold)"/g, '"status":"available","status":"$1"');
+  if (on(ctx, 'allowed-gzip-by-default') && acceptsGzip(res.req)) {
     sendRaw(res, status, contentType, gzipSync(body), { ...headers, 'Content-Encoding': 'gzip' });
     return;
   }
@@ -69,14 +84,14 @@ function acceptsGzip(req: IncomingMessage): boolean {
 /** The Error shape `{code, message, status}`, with the error-body deviations applied here and only here. */
 export function errorBody(ctx: Ctx, status: number, code: string, message: string): JsonOut {
   return {
-    code: status === 404 && ctx.dev.has('fault-error-missing-code') ? undefined : ctx.dev.has('allowed-other-error-codes') ? code.toUpperCase() : code,
+    code: status === 404 && on(ctx, 'fault-error-missing-code') ? undefined : on(ctx, 'allowed-other-error-codes') ? code.toUpperCase() : code,
     message,
-    status: status === 400 && ctx.dev.has('fault-error-status-mismatch') ? 200 : status,
+    status: status === 400 && on(ctx, 'fault-error-status-mismatch') ? 200 : status,
   };
 }
 
 export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: string, message: string, headers: OutgoingHttpHeaders = {}): void {
-  if (ctx.dev.has('fault-problem-json-on-get') && res.req.method === 'GET' && status !== 401) {
+  if (on(ctx, 'fault-problem-json-on-get') && res.req.method === 'GET' && status !== 401) {
     const problem = { type: `https://reference.invalid/problems/${code}`, title: code.replace(/_/g, ' '), status, detail: message };
     sendCoded(res, ctx, status, 'application/problem+json', stringify(problem), headers);
     return;

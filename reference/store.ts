@@ -1,5 +1,6 @@
 // In-memory pet store. Ids are int64 bigints, assigned sequentially.
 
+import { allowed, switches, type Deviation } from './deviation.ts';
 import type { JsonOut } from './json.ts';
 
 export type PetStatus = 'available' | 'pending' | 'sold';
@@ -116,4 +117,19 @@ export function petJson(pet: StoredPet, view: PetView): { [key: string]: JsonOut
     status: pet.status,
     createdAt: view.withCreatedAt ? pet.createdAt : undefined,
   };
+}
+
+/** The deviations of the store as the server opens it. */
+export const STORE_DEVIATIONS = [
+  allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
+  allowed('allowed-empty-store', 'The store starts empty (no seed pets).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(STORE_DEVIATIONS);
+
+/** The store a server starts with: seeded with 10 pets when `seed` (and no deviation empties it). */
+export function openStore(ctx: Parameters<typeof on>[0], seed: boolean): PetStore {
+  const store = new PetStore(on(ctx, 'allowed-big-ids') ? 2n ** 60n + 1n : 1n);
+  if (seed && !on(ctx, 'allowed-empty-store')) seedStore(store);
+  return store;
 }

@@ -3,9 +3,53 @@
 import type { ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
+import { allowed, fault, SHORT_TIMEOUT, switches, type Deviation } from '../deviation.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson, sentHeldRejection } from '../http.ts';
 import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
+import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const CREATE_PET_DEVIATIONS = [
+  fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
+  fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
+  fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
+  fault('fault-create-accepts-missing-name', 'create.invalid-400', 'A NewPet without name is accepted (201, stored with name "").'),
+  fault('fault-create-accepts-missing-category', 'create.invalid-400', 'A NewPet without categoryId is accepted (201, stored with categoryId 0).'),
+  fault('fault-create-accepts-bad-status', 'create.invalid-400', 'Any string status is accepted and stored as given.'),
+  fault('fault-create-accepts-fractional-category', 'create.invalid-400', 'A fractional categoryId (1.5) is accepted and stored truncated toward zero.'),
+  fault('fault-create-accepts-out-of-range-category', 'create.invalid-400', 'An integer categoryId outside int64 is accepted and stored clamped into int64.'),
+  fault('fault-create-coerces-numeric-string', 'create.invalid-400', 'A categoryId that is a string of decimal digits ("7") is read as the number (201).'),
+  fault('fault-create-accepts-null-name', 'create.invalid-400', 'name: null is accepted (201, stored with name "").'),
+  fault('fault-create-null-status-as-omitted', 'create.null-optional', '"status": null is taken as if status were omitted (201), as Jackson or Pydantic read an optional null; §2.2 makes status one of the PetStatus values.'),
+  fault('fault-create-rejects-json-charset', 'create.201-pet', 'POST /v1/pets answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
+  fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
+  fault('fault-create-name-max-10', 'create.201-pet', 'POST /v1/pets refuses (400 Error) a name longer than 10 characters: "Fluffy Tiger", a core name every server must take, included.'),
+  fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),
+  fault('fault-create-drops-status', 'create.echo', 'The given status is dropped (not stored, not returned).'),
+  fault('fault-create-unknown-category-422', 'create.201-pet', 'A categoryId outside 1..1000 (no such category) is refused with 422 (Error body, code "unknown_category"): §4.2 gives invalid values 400.'),
+  fault('fault-create-rounds-category', 'create.echo', 'categoryId passes through a double: values beyond 2^53 come back rounded (kept inside int64).'),
+  fault('fault-create-duplicate-ids', 'create.id-unique', 'Every 3rd created pet reuses the id of the previously created one (replacing it in the store).'),
+  fault('fault-create-location-wrong', 'create.location-resolves', 'Location points to a different existing pet.'),
+  fault('fault-create-not-persisted', 'get.200-pet', 'Created pets are answered 201 but never stored (GET by id gives 404).'),
+  fault('fault-upsert-client-id', 'create.ignores-client-id', 'An integer id in the NewPet is taken as the new pet\'s id, overwriting the pet that has it (an ORM upsert by mass assignment).'),
+  fault('fault-client-id-honoured', 'create.ignores-client-id', 'An integer id in the NewPet that no pet has is taken as the new pet\'s id; one a pet already has is ignored.'),
+  fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT, 'createPet'),
+  allowed('allowed-default-status-available', 'A pet created without status is stored and returned with status "available".'),
+  allowed('allowed-refuses-client-id', 'POST /v1/pets refuses a NewPet that carries an id (400 Error: the service assigns it); other unknown fields are ignored.'),
+  allowed('allowed-rejects-unknown-fields', 'POST /v1/pets rejects a NewPet with fields other than name, categoryId, status (400 Error).'),
+  allowed('allowed-415-content-type', 'POST /v1/pets with a Content-Type other than application/json answers 415 (Error body).'),
+  allowed('allowed-name-max-255', 'POST /v1/pets refuses (400 Error) a name that is empty, longer than 255 characters or holds NUL.'),
+  allowed('allowed-names-ascii-only', 'POST /v1/pets refuses (400 Error) a name other than 3 to 12 ASCII letters in words one space apart: the strictest name rule the suite takes, as §2.5 shows no length or format for a name.'),
+  allowed('allowed-category-must-exist', 'POST /v1/pets refuses a categoryId outside 1..1000 (no such category) with 400 (Error body, code "unknown_category"); categories are not shown beyond the categoryId reference (§2.5).'),
+  allowed('allowed-create-ignores-content-type', 'POST /v1/pets parses the body as JSON whatever the Content-Type (including none).'),
+  allowed('allowed-no-location', 'POST /v1/pets answers 201 without a Location header.', ['create.location']),
+  allowed('allowed-go-style-strings', 'A lone surrogate in a name is stored as U+FFFD, as Go\'s encoding/json decodes it (RFC 8259 §8.2 leaves it open).'),
+  allowed('allowed-nfc-normalized', 'Names and message texts are stored and returned in Unicode NFC (U+F900 as U+8C48, e and U+0301 as U+00E9), canonically equivalent to what was sent.'),
+  allowed('allowed-default-status-random', 'A pet created without status gets one of the PetStatus values at random, or none (§3: the value assigned when status is omitted is not stated).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(CREATE_PET_DEVIATIONS, LIST_PETS_DEVIATIONS);
 
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
 
@@ -14,17 +58,17 @@ type Validated = { ok: true; pet: NewPet } | { ok: false; message: string };
 
 function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name: string } | { ok: false; message: string } {
   if (value === undefined) {
-    return ctx.dev.has('fault-create-accepts-missing-name') ? { ok: true, name: '' } : { ok: false, message: 'name is required' };
+    return on(ctx, 'fault-create-accepts-missing-name') ? { ok: true, name: '' } : { ok: false, message: 'name is required' };
   }
   if (value === null) {
-    return ctx.dev.has('fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
+    return on(ctx, 'fault-create-accepts-null-name') ? { ok: true, name: '' } : { ok: false, message: 'name must be a string, got null' };
   }
   if (typeof value !== 'string') return { ok: false, message: 'name must be a string' };
-  if (ctx.dev.has('fault-create-name-max-10') && [...value].length > 10) return { ok: false, message: 'name must be at most 10 characters' };
-  if (ctx.dev.has('allowed-names-ascii-only') && !(/^[A-Za-z]+(?: [A-Za-z]+)*$/.test(value) && value.length >= 3 && value.length <= 12)) {
+  if (on(ctx, 'fault-create-name-max-10') && [...value].length > 10) return { ok: false, message: 'name must be at most 10 characters' };
+  if (on(ctx, 'allowed-names-ascii-only') && !(/^[A-Za-z]+(?: [A-Za-z]+)*$/.test(value) && value.length >= 3 && value.length <= 12)) {
     return { ok: false, message: 'name must be 3 to 12 ASCII letters, words one space apart' };
   }
-  if (ctx.dev.has('allowed-name-max-255') && (value === '' || [...value].length > 255 || value.includes('\u0000'))) {
+  if (on(ctx, 'allowed-name-max-255') && (value === '' || [...value].length > 255 || value.includes('\u0000'))) {
     return { ok: false, message: 'name must be 1 to 255 characters, without NUL' };
   }
   return { ok: true, name: value };
@@ -32,9 +76,9 @@ function validateName(value: ParsedJson | undefined, ctx: Ctx): { ok: true; name
 
 function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true; categoryId: bigint } | { ok: false; message: string } {
   if (value === undefined) {
-    return ctx.dev.has('fault-create-accepts-missing-category') ? { ok: true, categoryId: 0n } : { ok: false, message: 'categoryId is required' };
+    return on(ctx, 'fault-create-accepts-missing-category') ? { ok: true, categoryId: 0n } : { ok: false, message: 'categoryId is required' };
   }
-  const coerced = typeof value === 'string' && ctx.dev.has('fault-create-coerces-numeric-string') ? int64OfDecimal(value) : undefined;
+  const coerced = typeof value === 'string' && on(ctx, 'fault-create-coerces-numeric-string') ? int64OfDecimal(value) : undefined;
   if (coerced !== undefined) return { ok: true, categoryId: coerced };
   if (!isJsonNumber(value)) return { ok: false, message: 'categoryId must be an integer (int64)' };
   const literal = int64OfLiteral(value.value);
@@ -42,10 +86,10 @@ function validateCategoryId(value: ParsedJson | undefined, ctx: Ctx): { ok: true
     case 'int':
       return { ok: true, categoryId: literal.value };
     case 'fraction':
-      if (ctx.dev.has('fault-create-accepts-fractional-category')) return { ok: true, categoryId: literal.truncated };
+      if (on(ctx, 'fault-create-accepts-fractional-category')) return { ok: true, categoryId: literal.truncated };
       return { ok: false, message: `categoryId must be an integer, got ${value.value}` };
     case 'out-of-range':
-      if (ctx.dev.has('fault-create-accepts-out-of-range-category')) return { ok: true, categoryId: literal.clamped };
+      if (on(ctx, 'fault-create-accepts-out-of-range-category')) return { ok: true, categoryId: literal.clamped };
       return { ok: false, message: `categoryId must be within int64, got ${value.value}` };
   }
 }
@@ -56,10 +100,10 @@ function randomStatus(): string | undefined {
 }
 
 function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; status: string | undefined } | { ok: false; message: string } {
-  const omitted = value === undefined || (value === null && ctx.dev.has('fault-create-null-status-as-omitted'));
-  if (omitted) return { ok: true, status: ctx.dev.has('allowed-default-status-available') ? 'available' : ctx.dev.has('allowed-default-status-random') ? randomStatus() : undefined };
+  const omitted = value === undefined || (value === null && on(ctx, 'fault-create-null-status-as-omitted'));
+  if (omitted) return { ok: true, status: on(ctx, 'allowed-default-status-available') ? 'available' : on(ctx, 'allowed-default-status-random') ? randomStatus() : undefined };
   if (typeof value !== 'string') return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}` };
-  if (!PET_STATUSES.includes(value) && !ctx.dev.has('fault-create-accepts-bad-status')) {
+  if (!PET_STATUSES.includes(value) && !on(ctx, 'fault-create-accepts-bad-status')) {
     return { ok: false, message: `status must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(value)}` };
   }
   return { ok: true, status: value };
@@ -67,10 +111,10 @@ function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; st
 
 function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
   if (!isJsonObject(body)) return { ok: false, message: 'request body must be a JSON object (NewPet)' };
-  if (ctx.dev.has('allowed-refuses-client-id') && field(body, 'id') !== undefined) {
+  if (on(ctx, 'allowed-refuses-client-id') && field(body, 'id') !== undefined) {
     return { ok: false, message: 'id is assigned by the service and must not be sent' };
   }
-  if (ctx.dev.has('allowed-rejects-unknown-fields')) {
+  if (on(ctx, 'allowed-rejects-unknown-fields')) {
     const unknown = Object.keys(body).filter((k) => !NEW_PET_FIELDS.has(k));
     if (unknown.length > 0) return { ok: false, message: `unknown fields: ${unknown.join(', ')}` };
   }
@@ -94,7 +138,7 @@ const LAST_CATEGORY = 1000n;
 
 /** Refuses a categoryId that names no category, where a deviation makes categories exist; returns whether it answered. */
 function refusedUnknownCategory(res: ServerResponse, ctx: Ctx, categoryId: bigint): boolean {
-  const status = ctx.dev.has('fault-create-unknown-category-422') ? 422 : ctx.dev.has('allowed-category-must-exist') ? 400 : undefined;
+  const status = on(ctx, 'fault-create-unknown-category-422') ? 422 : on(ctx, 'allowed-category-must-exist') ? 400 : undefined;
   if (status === undefined || (categoryId >= FIRST_CATEGORY && categoryId <= LAST_CATEGORY)) return false;
   sendError(res, ctx, status, 'unknown_category', `no category ${categoryId} (categories are ${FIRST_CATEGORY} to ${LAST_CATEGORY})`);
   return true;
@@ -105,48 +149,48 @@ function refusedUnknownCategory(res: ServerResponse, ctx: Ctx, categoryId: bigin
  * fault-upsert-client-id always, fault-client-id-honoured only when no pet has it.
  */
 function clientId(body: ParsedJson, ctx: Ctx): bigint | undefined {
-  if (!ctx.dev.has('fault-upsert-client-id') && !ctx.dev.has('fault-client-id-honoured')) return undefined;
+  if (!on(ctx, 'fault-upsert-client-id') && !on(ctx, 'fault-client-id-honoured')) return undefined;
   const value = isJsonObject(body) ? field(body, 'id') : undefined;
   if (!isJsonNumber(value)) return undefined;
   const literal = int64OfLiteral(value.value);
   if (literal.kind !== 'int') return undefined;
-  if (!ctx.dev.has('fault-upsert-client-id') && ctx.store.get(literal.value) !== undefined) return undefined;
+  if (!on(ctx, 'fault-upsert-client-id') && ctx.store.get(literal.value) !== undefined) return undefined;
   return literal.value;
 }
 
 function allocateId(ctx: Ctx): bigint {
   ctx.store.createdCount += 1;
   const previous = ctx.store.previousId;
-  if (ctx.dev.has('fault-create-duplicate-ids') && ctx.store.createdCount % 3 === 0 && previous !== undefined) return previous;
+  if (on(ctx, 'fault-create-duplicate-ids') && ctx.store.createdCount % 3 === 0 && previous !== undefined) return previous;
   return ctx.store.allocateId();
 }
 
 function locationId(ctx: Ctx, id: bigint): bigint {
-  if (!ctx.dev.has('fault-create-location-wrong')) return id;
+  if (!on(ctx, 'fault-create-location-wrong')) return id;
   return ctx.store.all().find((p) => p.id !== id)?.id ?? id - 1n;
 }
 
 /** The name as stored: trimmed (a fault), lone surrogates as U+FFFD (as Go decodes them), or in NFC. */
 function storedName(name: string, ctx: Ctx): string {
-  if (ctx.dev.has('fault-create-trims-name')) return name.trim();
-  if (ctx.dev.has('allowed-go-style-strings')) return name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-  if (ctx.dev.has('allowed-nfc-normalized')) return name.normalize('NFC');
+  if (on(ctx, 'fault-create-trims-name')) return name.trim();
+  if (on(ctx, 'allowed-go-style-strings')) return name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  if (on(ctx, 'allowed-nfc-normalized')) return name.normalize('NFC');
   return name;
 }
 
 function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
-  const body = petJson(pet, { withCreatedAt: ctx.dev.has('allowed-extra-pet-fields') });
-  if (ctx.dev.has('fault-create-id-missing')) body['id'] = undefined;
-  if (ctx.dev.has('fault-create-id-string')) body['id'] = pet.id.toString();
-  const headers = ctx.dev.has('allowed-no-location') ? {} : { Location: `/v1/pets/${locationId(ctx, pet.id)}` };
-  sendJson(res, ctx, ctx.dev.has('fault-create-200') ? 200 : 201, body, headers);
+  const body = petJson(pet, { withCreatedAt: on(ctx, 'allowed-extra-pet-fields') });
+  if (on(ctx, 'fault-create-id-missing')) body['id'] = undefined;
+  if (on(ctx, 'fault-create-id-string')) body['id'] = pet.id.toString();
+  const headers = on(ctx, 'allowed-no-location') ? {} : { Location: `/v1/pets/${locationId(ctx, pet.id)}` };
+  sendJson(res, ctx, on(ctx, 'fault-create-200') ? 200 : 201, body, headers);
 }
 
 export const createPet: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'create-pet')) return;
-  if (!isJsonContentType(req, ctx.dev.has('fault-create-rejects-json-charset')) && !ctx.dev.has('allowed-create-ignores-content-type')) {
+  if (!isJsonContentType(req, on(ctx, 'fault-create-rejects-json-charset')) && !on(ctx, 'allowed-create-ignores-content-type')) {
     const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
-    if (ctx.dev.has('allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
+    if (on(ctx, 'allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
     else sendError(res, ctx, 400, 'invalid_content_type', message);
     ctx.memory.createWasRefused();
     return;
@@ -160,8 +204,8 @@ export const createPet: Handler = async (req, res, ctx) => {
   }
   const parsed = parseJsonBody(raw);
   if (!parsed.ok) {
-    if (ctx.dev.has('fault-create-hangs-on-malformed-json')) return;
-    if (ctx.dev.has('fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');
+    if (on(ctx, 'fault-create-hangs-on-malformed-json')) return;
+    if (on(ctx, 'fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');
     else sendError(res, ctx, 400, 'invalid_json', parsed.reason);
     ctx.memory.createWasRefused();
     return;
@@ -179,10 +223,10 @@ export const createPet: Handler = async (req, res, ctx) => {
   const pet: StoredPet = {
     id: clientId(parsed.value, ctx) ?? allocateId(ctx),
     name: storedName(input.name, ctx),
-    categoryId: ctx.dev.has('fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
-    status: ctx.dev.has('fault-create-drops-status') ? undefined : input.status,
+    categoryId: on(ctx, 'fault-create-rounds-category') ? throughDouble(input.categoryId) : input.categoryId,
+    status: on(ctx, 'fault-create-drops-status') ? undefined : input.status,
     createdAt: new Date().toISOString(),
   };
-  if (!ctx.dev.has('fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
+  if (!on(ctx, 'fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
   respondCreated(res, ctx, pet);
 };

@@ -3,9 +3,35 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
+import { allowed, fault, SHORT_TIMEOUT, switches, type Deviation } from '../deviation.ts';
 import { sendError, sendJson, sendRaw } from '../http.ts';
 import { int64OfDecimal } from '../json.ts';
 import { isSeeded, nextStatus, petJson, type StoredPet } from '../store.ts';
+import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const GET_PET_DEVIATIONS = [
+  fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
+  fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
+  fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
+  fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
+  fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
+  fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
+  fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
+  fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it (side by side, several time out at once and fail their own clauses).', SHORT_TIMEOUT, 'getPet'),
+  allowed('allowed-no-deprecation-headers', 'GET /v1/pets/{petId} carries no Deprecation, Sunset or Link header.'),
+  allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
+  allowed('allowed-deprecation-draft-cet', 'Deprecation: true (the drafts before RFC 9745) and Sunset: Wed, 04 Dec 2030 23:00:00 GMT (5 December in CET).'),
+  allowed('allowed-deprecation-params', 'Deprecation: @1735689600;note="see docs" (RFC 9745 makes it an RFC 9651 Item, which may carry parameters).'),
+  allowed('allowed-link-empty-elements', 'Link: , </v1/pets>; rel="successor-version",, (empty list elements, which RFC 9110 §5.6.1.2 has recipients ignore).'),
+  allowed('allowed-sunset-later', 'Sunset: Fri, 05 Dec 2031 00:00:00 GMT (later than announced).'),
+  allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
+  allowed('allowed-read-lag-slow', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 900 ms before, as a read replica trailing the primary by most of a second would (the spec promises no read-your-writes timing).'),
+  allowed('allowed-status-moved-by-others', 'Other clients move the seeded animals on: each GET /v1/pets/{petId} of one first advances its status (available, pending, sold, available), as sales on a shared store would; a listing just before shows the status it had (§3: "Transitions: not shown").'),
+  fault('fault-seq-negative-cache', 'state.id-keeps-naming', 'A 404 of GET /v1/pets/{petId} is cached for its id (a negative cache): an animal later created under that id is answered 404 for the rest of the run.'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(GET_PET_DEVIATIONS, LIST_PETS_DEVIATIONS);
 
 /** 2025-01-01T00:00:00Z as an RFC 9745 structured-field date. */
 const DEPRECATION = `@${Date.UTC(2025, 0, 1) / 1000}`;
@@ -15,16 +41,16 @@ const READ_LAG_MS = 50;
 const SLOW_READ_LAG_MS = 900;
 
 function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
-  if (ctx.dev.has('allowed-no-deprecation-headers')) return {};
+  if (on(ctx, 'allowed-no-deprecation-headers')) return {};
   let sunset = SUNSET;
-  if (ctx.dev.has('fault-sunset-early')) sunset = 'Sun, 01 Dec 2030 00:00:00 GMT';
-  if (ctx.dev.has('allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
-  const draft = ctx.dev.has('allowed-deprecation-draft-cet');
+  if (on(ctx, 'fault-sunset-early')) sunset = 'Sun, 01 Dec 2030 00:00:00 GMT';
+  if (on(ctx, 'allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
+  const draft = on(ctx, 'allowed-deprecation-draft-cet');
   if (draft) sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
   return {
-    Deprecation: ctx.dev.has('fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : ctx.dev.has('allowed-deprecation-params') ? `${DEPRECATION};note="see docs"` : DEPRECATION,
+    Deprecation: on(ctx, 'fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : on(ctx, 'allowed-deprecation-params') ? `${DEPRECATION};note="see docs"` : DEPRECATION,
     Sunset: sunset,
-    Link: ctx.dev.has('allowed-link-empty-elements') ? ', </v1/pets>; rel="successor-version",,' : '</v1/pets>; rel="successor-version"',
+    Link: on(ctx, 'allowed-link-empty-elements') ? ', </v1/pets>; rel="successor-version",,' : '</v1/pets>; rel="successor-version"',
   };
 }
 
@@ -36,14 +62,14 @@ function anotherPet(ctx: Ctx, pet: StoredPet): StoredPet {
 }
 
 export const getPet: Handler = async (req, res, ctx, url) => {
-  if (ctx.dev.has('fault-get-pet-hangs')) return;
+  if (on(ctx, 'fault-get-pet-hangs')) return;
   if (!authenticate(req, res, ctx, 'get-pet')) return;
   const headers = deprecationHeaders(ctx);
-  if (ctx.dev.has('fault-deprecated-removed-html')) {
+  if (on(ctx, 'fault-deprecated-removed-html')) {
     sendRaw(res, 404, 'text/html; charset=utf-8', `<!DOCTYPE html><html><body><pre>Cannot GET ${url.pathname}</pre></body></html>`);
     return;
   }
-  if (ctx.dev.has('fault-deprecated-removed')) {
+  if (on(ctx, 'fault-deprecated-removed')) {
     sendError(res, ctx, 410, 'gone', 'this operation has been removed; use GET /v1/pets?status=…', headers);
     return;
   }
@@ -56,23 +82,23 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   }
   const id = int64OfDecimal(text);
   if (id === undefined) {
-    if (ctx.dev.has('fault-get-malformed-500') && !/^-?\d+$/.test(text)) {
+    if (on(ctx, 'fault-get-malformed-500') && !/^-?\d+$/.test(text)) {
       sendError(res, ctx, 500, 'internal_error', 'cannot convert petId to a number', headers);
     } else {
       sendError(res, ctx, 400, 'invalid_pet_id', `petId must be a decimal int64, got ${JSON.stringify(text)}`, headers);
     }
     return;
   }
-  const withCreatedAt = ctx.dev.has('allowed-extra-pet-fields');
+  const withCreatedAt = on(ctx, 'allowed-extra-pet-fields');
   const stored = ctx.store.get(id);
   // allowed-read-lag(-slow): a pet shows up here 50 (900) ms after its creation, as on a replica behind the primary.
-  const lagMs = ctx.dev.has('allowed-read-lag-slow') ? SLOW_READ_LAG_MS : ctx.dev.has('allowed-read-lag') ? READ_LAG_MS : 0;
-  const remembered = ctx.dev.has('fault-seq-negative-cache') && ctx.memory.missingIds.has(id);
+  const lagMs = on(ctx, 'allowed-read-lag-slow') ? SLOW_READ_LAG_MS : on(ctx, 'allowed-read-lag') ? READ_LAG_MS : 0;
+  const remembered = on(ctx, 'fault-seq-negative-cache') && ctx.memory.missingIds.has(id);
   const pet = remembered || (stored && Date.now() - Date.parse(stored.createdAt) < lagMs) ? undefined : stored;
   if (pet === undefined) {
     // fault-seq-negative-cache: a 404 is cached for its id, and outlives the animal later created under it.
-    if (ctx.dev.has('fault-seq-negative-cache')) ctx.memory.missingIds.add(id);
-    if (ctx.dev.has('fault-get-unknown-200')) {
+    if (on(ctx, 'fault-seq-negative-cache')) ctx.memory.missingIds.add(id);
+    if (on(ctx, 'fault-get-unknown-200')) {
       const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };
       sendJson(res, ctx, 200, petJson(ghost, { withCreatedAt }), headers);
     } else {
@@ -80,9 +106,9 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     }
     return;
   }
-  if (ctx.dev.has('allowed-status-moved-by-others') && isSeeded(pet)) pet.status = nextStatus(pet.status);
-  const shown = ctx.dev.has('fault-get-wrong-pet') ? anotherPet(ctx, pet) : pet;
+  if (on(ctx, 'allowed-status-moved-by-others') && isSeeded(pet)) pet.status = nextStatus(pet.status);
+  const shown = on(ctx, 'fault-get-wrong-pet') ? anotherPet(ctx, pet) : pet;
   const body = petJson(shown, { withCreatedAt });
-  if (ctx.dev.has('allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };
+  if (on(ctx, 'allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };
   sendJson(res, ctx, 200, body, headers);
 };

@@ -3,12 +3,39 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
+import { allowed, fault, switches, type Deviation } from '../deviation.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
 import { field, isJsonObject, parseJsonBody } from '../json.ts';
+import { CREATE_PET_DEVIATIONS } from './create-pet.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const MESSAGES_DEVIATIONS = [
+  fault('fault-message-200-empty', 'messages.accepted', 'A successful POST /messages answers 200 with body {}.'),
+  fault('fault-message-status-sent', 'messages.status-queued', 'The message status is "sent" instead of "queued".'),
+  fault('fault-message-created-at-offset', 'messages.created-at', 'createdAt uses a +02:00 offset (correct instant, not UTC), e.g. 2026-11-22T12:00:00+02:00.'),
+  fault('fault-message-created-at-not-iso', 'messages.created-at', 'createdAt is new Date().toString() (not ISO 8601).'),
+  fault('fault-message-same-id', 'messages.id-unique', 'Every accepted message gets the id "msg_1", as a handler that returns a constant placeholder would.'),
+  fault('fault-message-max-50', 'messages.accepted', 'POST /messages refuses (400 Error) a message longer than 50 characters, core texts of up to 100 printable ASCII characters included.'),
+  fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
+  fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
+  fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
+  fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
+  fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
+  fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
+  allowed('allowed-messages-200', 'A successful POST /messages answers 200 (full body).'),
+  allowed('allowed-messages-201', 'A successful POST /messages answers 201 (full body).'),
+  allowed('allowed-messages-ascii-only', 'POST /messages refuses (400 Error) a message other than 1 to 100 printable ASCII characters in words one space apart, as an SMS gateway might.'),
+  allowed('allowed-message-max-4096', 'POST /messages refuses an empty message (400 Error) and one longer than 4096 characters (413 Error).'),
+  allowed('allowed-created-at-basic', 'createdAt is in the ISO 8601 basic format, e.g. 20261122T141509Z (§4.5 asks for "ISO 8601 UTC timestamp", not the extended format).'),
+  allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
+  fault('fault-seq-message-buffer', 'messages.echo', 'After a message refused with 400, the next accepted message echoes the text accepted before the refusal (a buffer the refusal path does not reset).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(MESSAGES_DEVIATIONS, CREATE_PET_DEVIATIONS);
 
 function messageId(ctx: Ctx): string {
-  if (ctx.dev.has('fault-message-same-id')) return 'msg_1';
-  return ctx.dev.has('allowed-messages-uuid-ids') ? randomUUID() : `msg_${randomBytes(12).toString('hex')}`;
+  if (on(ctx, 'fault-message-same-id')) return 'msg_1';
+  return on(ctx, 'allowed-messages-uuid-ids') ? randomUUID() : `msg_${randomBytes(12).toString('hex')}`;
 }
 
 /** `now` written with a +02:00 offset: same instant, not UTC (fault-message-created-at-offset). */
@@ -19,15 +46,15 @@ function withPlusTwo(now: Date): string {
 
 function createdAt(ctx: Ctx): string {
   const now = new Date();
-  if (ctx.dev.has('fault-message-created-at-offset')) return withPlusTwo(now);
-  if (ctx.dev.has('fault-message-created-at-not-iso')) return now.toString();
-  if (ctx.dev.has('allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
+  if (on(ctx, 'fault-message-created-at-offset')) return withPlusTwo(now);
+  if (on(ctx, 'fault-message-created-at-not-iso')) return now.toString();
+  if (on(ctx, 'allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
   return now.toISOString();
 }
 
 function successStatus(ctx: Ctx): number {
-  if (ctx.dev.has('allowed-messages-200')) return 200;
-  if (ctx.dev.has('allowed-messages-201')) return 201;
+  if (on(ctx, 'allowed-messages-200')) return 200;
+  if (on(ctx, 'allowed-messages-201')) return 201;
   return 202;
 }
 
@@ -37,7 +64,7 @@ function successStatus(ctx: Ctx): number {
  */
 function echoed(ctx: Ctx, message: string, refusedBefore: boolean): string {
   ctx.memory.messageRefused = false;
-  if (!ctx.dev.has('fault-seq-message-buffer')) return message;
+  if (!on(ctx, 'fault-seq-message-buffer')) return message;
   const text = refusedBefore && ctx.memory.lastMessage !== undefined ? ctx.memory.lastMessage : message;
   ctx.memory.lastMessage = message;
   return text;
@@ -48,8 +75,8 @@ export const postMessage: Handler = async (req, res, ctx) => {
   // Every answer below but the success is a refusal of this request's body.
   const refusedBefore = ctx.memory.messageRefused;
   ctx.memory.messageRefused = true;
-  const jsonish = ctx.dev.has('fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
-  if (!isJsonContentType(req, ctx.dev.has('fault-message-rejects-json-charset')) && !jsonish && !ctx.dev.has('fault-message-accepts-wrong-content-type')) {
+  const jsonish = on(ctx, 'fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
+  if (!isJsonContentType(req, on(ctx, 'fault-message-rejects-json-charset')) && !jsonish && !on(ctx, 'fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }
@@ -59,7 +86,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   let message: string;
   const parsed = parseJsonBody(raw);
   if (!parsed.ok) {
-    if (!ctx.dev.has('fault-message-accepts-invalid-json')) {
+    if (!on(ctx, 'fault-message-accepts-invalid-json')) {
       sendError(res, ctx, 400, 'invalid_json', raw.length === 0 ? 'request body is required' : parsed.reason);
       return;
     }
@@ -71,7 +98,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
       return;
     }
     const value = field(body, 'message');
-    if (value === undefined && ctx.dev.has('fault-message-accepts-missing-message')) {
+    if (value === undefined && on(ctx, 'fault-message-accepts-missing-message')) {
       message = '';
     } else if (value === undefined) {
       sendError(res, ctx, 400, 'invalid_message', '"message" is required');
@@ -79,13 +106,13 @@ export const postMessage: Handler = async (req, res, ctx) => {
     } else if (typeof value !== 'string') {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
       return;
-    } else if (ctx.dev.has('fault-message-max-50') && [...value].length > 50) {
+    } else if (on(ctx, 'fault-message-max-50') && [...value].length > 50) {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be at most 50 characters');
       return;
-    } else if (ctx.dev.has('allowed-messages-ascii-only') && !(/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(value) && value.length <= 100)) {
+    } else if (on(ctx, 'allowed-messages-ascii-only') && !(/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(value) && value.length <= 100)) {
       sendError(res, ctx, 400, 'unsupported_characters', '"message" must be 1 to 100 printable ASCII characters, words one space apart');
       return;
-    } else if (ctx.dev.has('allowed-message-max-4096') && (value === '' || [...value].length > 4096)) {
+    } else if (on(ctx, 'allowed-message-max-4096') && (value === '' || [...value].length > 4096)) {
       if (value === '') sendError(res, ctx, 400, 'invalid_message', '"message" must not be empty');
       else sendError(res, ctx, 413, 'payload_too_large', '"message" must be at most 4096 characters');
       return;
@@ -94,14 +121,14 @@ export const postMessage: Handler = async (req, res, ctx) => {
     }
   }
 
-  if (ctx.dev.has('fault-message-200-empty')) {
+  if (on(ctx, 'fault-message-200-empty')) {
     sendJson(res, ctx, 200, {});
     return;
   }
   sendJson(res, ctx, successStatus(ctx), {
     id: messageId(ctx),
-    message: echoed(ctx, ctx.dev.has('fault-message-echo-trimmed') ? message.trim() : ctx.dev.has('allowed-nfc-normalized') ? message.normalize('NFC') : message, refusedBefore),
-    status: ctx.dev.has('fault-message-status-sent') ? 'sent' : 'queued',
+    message: echoed(ctx, on(ctx, 'fault-message-echo-trimmed') ? message.trim() : on(ctx, 'allowed-nfc-normalized') ? message.normalize('NFC') : message, refusedBefore),
+    status: on(ctx, 'fault-message-status-sent') ? 'sent' : 'queued',
     createdAt: createdAt(ctx),
   });
 };

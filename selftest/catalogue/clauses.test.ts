@@ -31,6 +31,11 @@ describe('the clause catalogue (spec/clauses.yaml) and the check registry', () =
     expect(Object.keys(CHECKS).sort()).toEqual(clauses.map((clause) => clause.id).sort());
   });
 
+  it('has every check carry its canned cases (run, against the level of its clause, by selftest/checks/canned)', () => {
+    const without = Object.entries(CHECKS).filter(([, check]) => !(check.cases.pass ?? check.cases.observe)?.length).map(([name]) => name);
+    expect(without).toEqual([]);
+  });
+
   it('has every check judged by some test in tests/ (or applied to every exchange)', () => {
     const unused = Object.keys(CHECKS).filter((name) => !(COMMON_CHECKS as readonly string[]).includes(name) && !tests.includes(`'${name}'`));
     expect(unused).toEqual([]);

@@ -1,12 +1,19 @@
-// Every deviation in the catalogue is switchable and changes behaviour: for each id, one probe
-// request whose observation differs between the faithful server and the server with that id on.
+// Every deviation in the catalogue is switchable and changes behaviour: one probe request whose
+// observation differs between the faithful server and the server with that id on. Every allowed
+// variant has one (nothing else shows it changes anything, as the suite passes it); a fault may, and
+// its row of the fault matrix proves it in any case (the suite fails it naming the clause it breaks).
 
 import { describe, expect, it } from 'vitest';
-import { DEVIATIONS } from '../../reference/deviations.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DECLARED, DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
 import { request } from 'undici';
 import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 type Probe = (srv: RunningReference) => Promise<unknown>;
 
@@ -229,6 +236,56 @@ const PROBES: Record<string, Probe> = {
   },
   'allowed-orders-csv': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'content-type'),
   'allowed-orders-forbidden': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'allowed-other-clients-create': async (s) => {
+    for (let i = 0; i < 2; i++) await call(pets(s, '?limit=100'));
+    return arr(await call(pets(s, '?limit=100'))).length;
+  },
+  // Buddy (id 9, sold) is the last animal with a status: moved before the 4th request.
+  'allowed-status-moved-any': async (s) => {
+    for (let i = 0; i < 3; i++) await call(pets(s, '/9'));
+    return obj(await call(pets(s, '/9')))['status'];
+  },
+  'allowed-filtered-listing-lag': async (s) => {
+    await createPet(s, { ...validPet, status: 'sold' });
+    return [arr(await call(pets(s, '?status=sold&limit=100'))).length, arr(await call(pets(s, '?limit=100'))).length];
+  },
+  'allowed-page-cap-10': async (s) => {
+    await createMany(s, 5);
+    return arr(await call(pets(s, '?limit=20'))).length;
+  },
+  'allowed-list-random-order': async (s) => {
+    const orders = await Promise.all(Array.from({ length: 5 }, async () => arr(await call(pets(s))).map((pet) => Number(pet['id']))));
+    return orders.every((ids) => ids.every((id, i) => i === 0 || id > ids[i - 1]!));
+  },
+  'allowed-default-status-random': async (s) => {
+    const statuses = new Set<unknown>();
+    for (let i = 0; i < 12; i++) statuses.add(obj(await createPet(s, validPet))['status']);
+    return statuses.size;
+  },
+  'fault-seq-negative-cache': async (s) => {
+    await call(pets(s, '/11'));
+    await createPet(s, validPet);
+    return status(call(pets(s, '/11')));
+  },
+  'fault-seq-lost-write-after-refusal': async (s) => {
+    await createPet(s, { name: 'no category' });
+    return status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`));
+  },
+  'fault-seq-forgets-on-401': async (s) => {
+    const location = `${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`;
+    await call(pets(s), { auth: null });
+    return status(call(location));
+  },
+  'fault-seq-sticky-limit': async (s) => {
+    await createMany(s, 15);
+    await call(pets(s, '?limit=50'), { auth: null });
+    return arr(await call(pets(s))).length;
+  },
+  'fault-seq-message-buffer': async (s) => {
+    await msg(s, '{"message":"first"}');
+    await msg(s, '{}');
+    return obj(await msg(s, '{"message":"second"}'))['message'];
+  },
 };
 
 describe('deviation catalogue', () => {
@@ -243,15 +300,32 @@ describe('deviation catalogue', () => {
     }
   });
 
-  it('every deviation has a probe and every probe a deviation', () => {
-    expect(Object.keys(PROBES).sort()).toEqual(DEVIATIONS.map((d) => d.id).sort());
+  it('declares every deviation in exactly one module, the one that switches it on', () => {
+    const declaredIn = Object.entries(DECLARED).flatMap(([file, list]) => list.map((d) => `${d.id} ${file}`));
+    expect(declaredIn.map((line) => line.split(' ')[0]).sort()).toEqual(DEVIATIONS.map((d) => d.id).sort());
+    for (const [file, list] of Object.entries(DECLARED)) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      for (const d of list) expect(source, `${d.id} declared in ${file}`).toContain(`${d.kind}('${d.id}'`);
+    }
+  });
+
+  it('switches deviations only through a module\'s typed `on`, never ctx.dev.has', () => {
+    const sources = ['reference', 'reference/routes'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir)).filter((name) => name.endsWith('.ts')).map((name) => `${dir}/${name}`),
+    );
+    const direct = sources.filter((file) => !/\/deviations?\.ts$/.test(file) && /\.dev\.has\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(direct).toEqual([]);
+  });
+
+  it('every allowed variant has a probe, and every probe a deviation', () => {
+    const ids = new Set(DEVIATIONS.map((d) => d.id));
+    expect(DEVIATIONS.filter((d) => d.kind === 'allowed' && !PROBES[d.id]).map((d) => d.id)).toEqual([]);
+    expect(Object.keys(PROBES).filter((id) => !ids.has(id))).toEqual([]);
   });
 });
 
-describe.each(DEVIATIONS.map((d) => [d.id, d] as const))('%s', (id) => {
+describe.each(DEVIATIONS.filter((d) => PROBES[d.id]).map((d) => [d.id, PROBES[d.id]!] as const))('%s', (id, probe) => {
   it('changes the observed behaviour', async () => {
-    const probe = PROBES[id];
-    if (!probe) throw new Error(`no probe for ${id}`);
     const faithful = await withServer({}, probe);
     const deviated = await withServer({ deviations: [id] }, probe);
     expect(deviated).not.toEqual(faithful);

@@ -1,7 +1,8 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
-import { combine, defineCheck, fail, NOT_APPLICABLE, PASS, type JudgeEnv, type Refusable, type Verdict } from './types.ts';
+import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
+import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS, type Refusable, type Verdict } from './types.ts';
 
 /** A response exists; otherwise the check that meets a transport failure fails with it. */
 export function transportVerdict(exchange: Exchange): Verdict | undefined {
@@ -52,7 +53,7 @@ function bodyIsJson(exchange: Exchange, env: JudgeEnv, status: number): boolean 
   return Boolean(responses[String(status)] ?? responses[`${String(status)[0]}XX`]);
 }
 
-export const jsonContentType = defineCheck({
+export const jsonContentType = definePart({
   description: 'A response with a body the contract shows as JSON labels it Content-Type: application/json',
   judge(exchange, { env }) {
     const response = exchange.response;
@@ -69,7 +70,7 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * RFC 8259 §8.1: "Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a
  * networked-transmitted JSON text." The suite's decoder drops one, so the other checks still judge the body.
  */
-export const jsonNoBom = defineCheck({
+export const jsonNoBom = definePart({
   description: 'A JSON body does not start with a byte-order mark (RFC 8259 §8.1)',
   judge(exchange, { env }) {
     const response = exchange.response;
@@ -90,6 +91,29 @@ export const jsonUniqueNames = defineCheck({
     if (repeated === undefined) return PASS;
     return fail('each name once within an object (RFC 8259 §4)', `${repeated} on ${describeResponse(exchange, 200)}`);
   },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'a listing of distinct names', ex: exchange(200, pets(3)) },
+      { why: 'a name inside a string value, and the same name in sibling objects', ex: exchange(200, raw('[{"id":1,"name":"\\"status\\": x","status":"sold"},{"id":2,"status":"sold"}]')) },
+      { why: 'the same name at two depths', ex: exchange(201, raw('{"id":1,"name":"a","tags":{"name":"b"}}')) },
+    ],
+    fail: [
+      {
+        why: 'a listing item carrying status twice, as a filter leak a last-wins parser hides',
+        ex: exchange(200, raw('[{"id":1,"name":"Rex","categoryId":1,"status":"available","status":"sold"}]')),
+        actual: /^a name repeated within an object, with different values: "status": "available" then "sold" on 200 /,
+        expected: /RFC 8259 §4/,
+      },
+      { why: 'an Error repeating code with the same value', ex: exchange(400, raw('{"code":"bad","message":"m","status":400,"code":"bad"}')), actual: /same value/ },
+      { why: 'a repeated int64 name, kept exact', ex: exchange(200, raw('{"id":9223372036854775807,"id":1}')), actual: /"id": 9223372036854775807 then 1/ },
+    ],
+    na: [
+      { why: 'a body that is not JSON', ex: exchange(200, raw('{"a":1,"a":')) },
+      { why: 'a JSON string', ex: exchange(200, raw('"a"')) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
 });
 
 export const errorShape = defineCheck({
@@ -98,6 +122,26 @@ export const errorShape = defineCheck({
     const status = exchange.response?.status;
     if (status === undefined || status < 400 || status === 401) return NOT_APPLICABLE;
     return schemaVerdict(exchange, env, 'Error');
+  },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'a 400 Error', ex: exchange(400, errorBody(400, 'invalid_body', 'name is required')) },
+      { why: 'a 404 Error with an extra field (schemas stay open)', ex: exchange(404, { ...errorBody(404, 'not_found'), requestId: 'r1' }) },
+    ],
+    fail: [
+      { why: 'an Error missing code', ex: exchange(400, { message: 'name is required', status: 400 }), actual: /code/ },
+      { why: 'an Error missing status', ex: exchange(404, { code: 'not_found', message: 'no such animal' }), actual: /status/ },
+      { why: 'status as a string', ex: exchange(400, { code: 'x', message: 'y', status: '400' }) },
+      { why: 'an HTML 500', ex: exchange(500, raw('<h1>Internal Server Error</h1>'), { 'content-type': 'text/html' }) },
+      { why: 'an empty 404', ex: exchange(404), actual: /empty body/ },
+      { why: 'an Error as an array', ex: exchange(400, [errorBody(400)]) },
+    ],
+    na: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 401 (judged by auth.error-body)', ex: exchange(401, { nothing: 'here' }) },
+      { why: 'a transport failure', ex: failed() },
+    ],
   },
 });
 
@@ -113,6 +157,24 @@ export const errorStatusField = defineCheck({
     if (BigInt(field) === BigInt(status)) return PASS;
     return fail(`Error.status = ${status}`, `Error.status = ${String(field)} on an HTTP ${status}`);
   },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'status 400 on a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'status 404 on a 404', ex: exchange(404, errorBody(404, 'not_found')) },
+    ],
+    fail: [
+      { why: 'status 200 on a 400', ex: exchange(400, { code: 'x', message: 'y', status: 200 }), actual: /Error\.status = 200 on an HTTP 400/ },
+      { why: 'status 404 on a 400', ex: exchange(400, errorBody(404)) },
+      { why: 'status 500 on a 401', ex: exchange(401, errorBody(500, 'unauthorized')) },
+    ],
+    na: [
+      { why: 'a 200', ex: exchange(200, { code: 'x', message: 'y', status: 404 }) },
+      { why: 'an Error without status (errors.shape judges that)', ex: exchange(400, { code: 'x', message: 'y' }) },
+      { why: 'a status that is not an integer', ex: exchange(400, { code: 'x', message: 'y', status: '400' }) },
+      { why: 'a body that is not JSON', ex: exchange(400, raw('Bad Request'), { 'content-type': 'text/plain' }) },
+    ],
+  },
 });
 
 export const noServerError = defineCheck({
@@ -121,6 +183,19 @@ export const noServerError = defineCheck({
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
     return status >= 500 ? fail('a status below 500', describeResponse(exchange)) : PASS;
+  },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'a 200', ex: exchange(200, pets(1)) },
+      { why: 'a 404', ex: exchange(404, errorBody(404)) },
+      { why: 'a 499', ex: exchange(499) },
+    ],
+    fail: [
+      { why: 'a 500', ex: exchange(500, errorBody(500)), actual: /^500/ },
+      { why: 'a 503', ex: exchange(503) },
+    ],
+    na: [{ why: 'a transport failure', ex: failed('reset', 'socket hang up') }],
   },
 });
 
@@ -159,6 +234,15 @@ export function samePet(env: JudgeEnv, actual: unknown, expected: Record<string,
   });
 }
 
+/**
+ * samePet but for the status, which may differ: another client or system may move any animal on at any
+ * time, one the suite just created too (§3: "Transitions: not shown").
+ */
+export function sameBarStatus(env: JudgeEnv, actual: unknown, expected: Record<string, unknown>): boolean {
+  const status = typeof actual === 'object' && actual !== null ? (actual as Record<string, unknown>)['status'] : undefined;
+  return samePet(env, actual, typeof status === 'string' ? { ...expected, status } : expected);
+}
+
 const PET_FIELDS = new WeakMap<object, { names: string[]; required: Set<string> }>();
 
 /** Pet's own fields and the required ones, through its allOf (a NewPet plus an id). */
@@ -180,36 +264,41 @@ function petFields(env: JudgeEnv): { names: string[]; required: Set<string> } {
   return fields;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * Whether a string came back as sent. A lone surrogate may come back as U+FFFD: RFC 8259 §8.2
- * leaves what a receiver makes of one unpredictable (Go's encoding/json replaces it). The text may
- * also come back in Unicode Normalization Form C, canonically equivalent (see returnedAsNfc).
- */
-export function echoes(actual: unknown, sent: string): boolean {
-  if (actual === sent) return true;
-  if (typeof actual !== 'string') return false;
-  const replaced = sent.replace(LONE_SURROGATE, '\uFFFD');
-  return actual === replaced || actual === replaced.normalize('NFC');
-}
-
-/** Whether a string came back changed only by NFC normalisation (after any U+FFFD in place of a lone surrogate). */
-export function returnedAsNfc(actual: unknown, sent: string): boolean {
-  if (typeof actual !== 'string') return false;
-  const replaced = sent.replace(LONE_SURROGATE, '\uFFFD');
-  return actual !== replaced && actual !== sent && actual === replaced.normalize('NFC');
-}
-
-/** Records a text a server returned in NFC, e.g. U+F900 as U+8C48 (canonically equivalent, so echoes accepts it). */
-export function nfcVerdict(actual: unknown, sent: unknown, what: string): Verdict {
-  if (typeof sent !== 'string' || !returnedAsNfc(actual, sent)) return NOT_APPLICABLE;
-  return { outcome: 'observe', value: `${what} returned normalised to Unicode NFC (canonically equivalent to the one sent)` };
-}
+/** The check of json.content-type: jsonContentType and jsonNoBom together. */
+export const jsonContentTypeClause = combine(jsonContentType, jsonNoBom, {
+  ctx: {},
+  pass: [
+    { why: 'application/json; charset=utf-8', ex: exchange(200, pets(2), { 'content-type': 'application/json; charset=utf-8' }) },
+    { why: 'Application/JSON (media types are case-insensitive)', ex: exchange(200, pets(1), { 'content-type': 'Application/JSON' }) },
+    { why: 'plain application/json on an Error', ex: exchange(400, errorBody(400)) },
+    { why: 'a listing starting with [', ex: exchange(200, pets(1)) },
+    { why: 'an Error with white space before it', ex: exchange(404, raw(` ${JSON.stringify(errorBody(404))}`)) },
+  ],
+  fail: [
+    { why: 'text/plain', ex: exchange(200, pets(1), { 'content-type': 'text/plain' }), actual: /text\/plain/ },
+    { why: 'no Content-Type at all', ex: exchange(200, pets(1), { 'content-type': null }), actual: /absent/ },
+    { why: 'text/html on a 404', ex: exchange(404, raw('<h1>Not Found</h1>'), { 'content-type': 'text/html' }) },
+    { why: 'application/jsonp is another media type', ex: exchange(200, pets(1), { 'content-type': 'application/jsonp' }) },
+    {
+      why: 'a listing after a UTF-8 byte-order mark',
+      ex: exchange(200, raw(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(pets(1)))]))),
+      actual: /^a byte-order mark before the JSON/,
+      expected: /RFC 8259 §8\.1/,
+    },
+    { why: 'an Error after one, whatever its Content-Type', ex: exchange(400, raw(`\uFEFF${JSON.stringify(errorBody(400))}`), { 'content-type': 'text/plain' }) },
+  ],
+  na: [
+    { why: 'an empty body', ex: exchange(204) },
+    { why: 'a transport failure', ex: failed() },
+    { why: 'an empty body', ex: exchange(204) },
+    { why: 'a transport failure', ex: failed() },
+    { why: 'a CSV with one from GET /store/orders, whose payload is not shown', ex: { ...exchange(200, raw('\uFEFFid,total'), { 'content-type': 'text/csv' }), operationId: 'listStoreOrders' } },
+  ],
+});
 
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
 export const COMMON_CLAUSE_CHECKS = {
-  'json.content-type': combine(jsonContentType, jsonNoBom),
+  'json.content-type': jsonContentTypeClause,
   'json.unique-names': jsonUniqueNames,
   'errors.shape': errorShape,
   'errors.status-field': errorStatusField,

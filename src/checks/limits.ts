@@ -1,4 +1,5 @@
 import { header } from '../http/exchange.ts';
+import { errorBody, exchange, failed, pets } from './exchanges.ts';
 import { defineCheck, NOT_APPLICABLE, quoted } from './types.ts';
 
 /** What limits.rate-limit records of an answer other than 429. */
@@ -23,6 +24,15 @@ export const rateLimitSeen = defineCheck({
     if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     const retryAfter = header(exchange, 'retry-after');
     return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
+  },
+  cases: {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, pets(1)), value: 'no 429 reached the suite' },
+      { why: 'a 429 with Retry-After', ex: exchange(429, errorBody(429), { 'retry-after': '5' }), value: '429 with Retry-After: 5' },
+      { why: 'a 429 without Retry-After', ex: exchange(429, errorBody(429)), value: '429 without Retry-After' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
   },
 });
 

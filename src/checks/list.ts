@@ -4,6 +4,10 @@ import { stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { errorBody, exchange, failed, pet, pets, raw, truncated } from './exchanges.ts';
+
+// Values the cases below share.
+const INT64_MAX = 9223372036854775807n;
 
 /** The listing as an array, when the response is a 200 with one. */
 function items(exchange: Exchange): unknown[] | undefined {
@@ -25,11 +29,42 @@ export const list200Pets = defineCheck({
     if (exchange.response?.status !== 200) return fail('200 with an array of Pet', describeResponse(exchange));
     return schemaVerdict(exchange, env, 'Pets');
   },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'a 200 with Pets', ex: exchange(200, pets(3)) },
+      { why: 'an empty listing', ex: exchange(200, []) },
+      { why: 'a Pet without status (optional)', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 2 }]) },
+      { why: 'int64 extremes', ex: exchange(200, [pet(INT64_MAX, { categoryId: -(2n ** 63n) })]) },
+    ],
+    fail: [
+      { why: 'a 404', ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a wrapper object instead of an array', ex: exchange(200, { items: pets(2) }) },
+      { why: 'a Pet missing id', ex: exchange(200, [{ name: 'Rex', categoryId: 2 }]) },
+      { why: 'an id beyond int64', ex: exchange(200, raw('[{"id":9223372036854775808,"name":"Rex","categoryId":1}]')), actual: /int64/ },
+      { why: 'a status outside the enum', ex: exchange(200, [pet(1, { status: 'adopted' })]) },
+      { why: 'a body that is not JSON', ex: exchange(200, raw('[{"id":1,')) },
+      { why: 'a truncated body', ex: truncated(200, '[') },
+    ],
+  },
 });
 
 export const listLimitRespected = defineCheck<{ limit: number }>({
   description: 'A listing holds at most limit animals',
   judge: (exchange, { limit }) => atMost(exchange, limit, `limit=${limit}`),
+  cases: {
+    ctx: { limit: 5 },
+    pass: [
+      { why: '5 animals for limit=5', ex: exchange(200, pets(5)) },
+      { why: 'fewer animals than limit', ex: exchange(200, pets(2)) },
+    ],
+    fail: [{ why: '6 animals for limit=5', ex: exchange(200, pets(6)), actual: /6 animals/ }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 200 that is no array', ex: exchange(200, { items: pets(9) }) },
+      { why: 'an empty listing (nothing to judge)', ex: exchange(200, []) },
+    ],
+  },
 });
 
 export const listLimitDefault = defineCheck({
@@ -37,6 +72,12 @@ export const listLimitDefault = defineCheck({
   judge(exchange, { env }) {
     const { fallback } = limitBounds(env.contract);
     return atMost(exchange, fallback, `limit omitted, default ${fallback}`);
+  },
+  cases: {
+    ctx: {},
+    pass: [{ why: '20 animals without limit', ex: exchange(200, pets(20)) }],
+    fail: [{ why: '21 animals without limit', ex: exchange(200, pets(21)), actual: /21 animals/ }],
+    na: [{ why: 'a 401', ex: exchange(401, errorBody(401)) }],
   },
 });
 
@@ -47,12 +88,29 @@ export const listLimitMax = defineCheck<{ query: string }>({
     const { max } = limitBounds(env.contract);
     return atMost(exchange, max, `${query}, maximum ${max}`);
   },
+  cases: {
+    ctx: { query: '?limit=1000' },
+    pass: [{ why: '100 animals', ex: exchange(200, pets(100)) }],
+    fail: [
+      { why: '101 animals', ex: exchange(200, pets(101)), actual: /101 animals/, expected: /^at most 100 animals \(\?limit=1000, maximum 100\)$/ },
+      { why: '101 animals for a query of two parameters', ctx: { query: '?limit=0&status=sold' }, ex: exchange(200, pets(101)), expected: /^at most 100 animals \(\?limit=0&status=sold, maximum 100\)$/ },
+    ],
+    na: [{ why: 'a 400 for limit=1000', ex: exchange(400, errorBody(400)) }],
+  },
 });
 
 export const listLimitAccepted = defineCheck<{ limit: number }>({
   description: 'Every limit from the minimum to the maximum (1 to 100) is answered with 200',
   judge(exchange, { limit }) {
     return exchange.response?.status === 200 ? PASS : fail(`200 for limit=${limit}`, describeResponse(exchange));
+  },
+  cases: {
+    ctx: { limit: 100 },
+    pass: [{ why: 'a 200 for limit=100', ex: exchange(200, pets(3)) }],
+    fail: [
+      { why: 'a 400 for limit=100', ex: exchange(400, errorBody(400)), actual: /^400/ },
+      { why: 'a 422', ex: exchange(422, errorBody(422)) },
+    ],
   },
 });
 
@@ -64,6 +122,21 @@ export const listFullPage = defineCheck<{ limit: number; known: number }>({
     const want = Math.min(limit, known);
     if (want === 0) return NOT_APPLICABLE;
     return list.length >= want ? PASS : fail(`${want} animals (limit ${limit}, at least ${known} exist)`, `${list.length} animals`);
+  },
+  cases: {
+    ctx: { limit: 10, known: 3 },
+    pass: [
+      { why: '3 animals when 3 exist (limit 10)', ex: exchange(200, pets(3)) },
+      { why: '10 animals when 50 exist (limit 10)', ex: exchange(200, pets(10)), ctx: { limit: 10, known: 50 } },
+    ],
+    fail: [
+      { why: '2 animals when 3 exist', ex: exchange(200, pets(2)), actual: /2 animals/ },
+      { why: '9 animals for limit 10 when 50 exist', ex: exchange(200, pets(9)), ctx: { limit: 10, known: 50 } },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'no animal known to exist', ex: exchange(200, []), ctx: { limit: 10, known: 0 } },
+    ],
   },
 });
 
@@ -77,6 +150,21 @@ export const listStatusFilter = defineCheck<{ status: string }>({
     const other = stringifyJson((list[index] as Record<string, unknown> | null)?.status ?? null);
     return fail(`every item with status "${status}"`, `item ${index + 1} of ${list.length} (index ${index}) has status ${other}`);
   },
+  cases: {
+    ctx: { status: 'sold' },
+    pass: [
+      { why: 'every animal sold', ex: exchange(200, pets(4, { status: 'sold' })) },
+    ],
+    fail: [
+      { why: 'one pending among sold', ex: exchange(200, [pet(1, { status: 'sold' }), pet(2, { status: 'pending' })]), actual: /^item 2 of 2 \(index 1\) has status "pending"$/ },
+      { why: 'an animal without status', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }]), actual: /null/ },
+      { why: 'status in another case', ex: exchange(200, [pet(1, { status: 'SOLD' })]) },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'an empty listing (nothing to judge)', ex: exchange(200, []) },
+    ],
+  },
 });
 
 export const listInvalidQuery = defineCheck<{ query: string }>({
@@ -88,6 +176,23 @@ export const listInvalidQuery = defineCheck<{ query: string }>({
     if (status === 200 || (status >= 400 && status < 500 && status !== 401 && status !== 403)) return PASS;
     return fail(`a 4xx refusal (400, 422...) or 200 (clamped) for ${query}`, describeResponse(exchange));
   },
+  cases: {
+    ctx: { query: 'limit=abc' },
+    pass: [
+      { why: 'a 200 (clamped)', ex: exchange(200, pets(20)) },
+      { why: 'a 400 (rejected)', ex: exchange(400, errorBody(400)) },
+      { why: 'a 422 (rejected; GET /pets lists no status for it)', ex: exchange(422, errorBody(422)) },
+    ],
+    fail: [
+      { why: 'a 401 with the valid key', ex: exchange(401, errorBody(401)), actual: /^401/ },
+      { why: 'a 403', ex: exchange(403, errorBody(403)) },
+      { why: 'a 302', ex: exchange(302) },
+    ],
+    na: [
+      { why: 'a 500 (judged by errors.no-5xx)', ex: exchange(500) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
 });
 
 export const listInvalidQueryHandling = defineCheck<{ query: string }>({
@@ -96,6 +201,16 @@ export const listInvalidQueryHandling = defineCheck<{ query: string }>({
     const status = exchange.response?.status;
     if (status === undefined) return NOT_APPLICABLE;
     return { outcome: 'observe', value: status === 200 ? 'tolerated with 200' : status >= 400 && status < 500 ? `rejected with ${status}` : `answered ${status}`, detail: query };
+  },
+  cases: {
+    ctx: { query: 'limit=0' },
+    observe: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'rejected with 400', detail: 'limit=0' },
+      { why: 'a 200', ex: exchange(200, pets(1)), value: 'tolerated with 200', detail: 'limit=0' },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), value: 'rejected with 422' },
+      { why: 'a 302', ex: exchange(302), value: 'answered 302' },
+    ],
+    na: [{ why: 'a transport failure', ex: failed() }],
   },
 });
 

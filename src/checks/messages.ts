@@ -1,7 +1,13 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, brokenFields, echoes, nfcVerdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
-import { combine, defineCheck, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
+import { acceptedOrRefused, brokenFields, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { errorBody, exchange, failed, messageBody, NOW } from './exchanges.ts';
+import { echoes, nfcVerdict } from './text.ts';
+import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
+
+// Values the cases below share.
+const LONG_NAME = { why: 'over 50 characters', tooLong: true };
+const EMPTY_TEXT = { why: 'empty', tooLong: false };
 
 /** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
 const ISO_UTC = [
@@ -39,6 +45,26 @@ export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
     // The createdAt format has a clause of its own (messages.created-at).
     return schemaVerdict(exchange, env, 'Message', (problem) => problem.startsWith('/createdAt must match format'));
   },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'a 200 with a full body', ex: exchange(200, messageBody()) },
+      { why: 'a 201 with a full body', ex: exchange(201, messageBody()) },
+      { why: 'a 202 with a full body', ex: exchange(202, messageBody()) },
+      { why: 'a malformed createdAt (judged by messages.created-at)', ex: exchange(202, messageBody({ createdAt: 'nope' })) },
+      { why: 'a 400 refusing an empty text', ex: exchange(400, errorBody(400)), ctx: { refusable: EMPTY_TEXT } },
+      { why: 'a 413 refusing a long text', ex: exchange(413, errorBody(413)), ctx: { refusable: LONG_NAME } },
+    ],
+    fail: [
+      { why: 'a 200 {}', ex: exchange(200, {}), actual: /required property/ },
+      { why: 'a 202 without id', ex: exchange(202, { message: 'hi', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }) },
+      { why: 'id as a number', ex: exchange(201, messageBody({ id: 17 })) },
+      { why: 'an empty 204', ex: exchange(204) },
+      { why: 'a 400', ex: exchange(400, errorBody(400)), actual: /^400/ },
+      { why: 'a 413 refusing an empty text (not a size)', ex: exchange(413, errorBody(413)), ctx: { refusable: EMPTY_TEXT }, actual: /^413/ },
+      { why: 'a 500 for an empty text', ex: exchange(500, errorBody(500)), ctx: { refusable: EMPTY_TEXT } },
+    ],
+  },
 });
 
 /**
@@ -58,6 +84,19 @@ export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, st
     if (earlier === text) return PASS;
     return fail('an id not given to another message earlier in this run', `id ${JSON.stringify(id)} again, first given to ${JSON.stringify(earlier.slice(0, 60))}`);
   },
+  cases: {
+    ctx: { text: 'hello', seen: new Map([['msg_1', 'earlier text']]) },
+    pass: [
+      { why: 'a new id', ex: exchange(202, messageBody({ id: 'msg_2' })) },
+      { why: 'the id of the same text sent before (a repeat taken as the one before)', ctx: { text: 'earlier text', seen: new Map([['msg_1', 'earlier text']]) }, ex: exchange(202, messageBody({ id: 'msg_1' })) },
+    ],
+    fail: [{ why: 'the id of another text', ex: exchange(202, messageBody({ id: 'msg_1' })), actual: /^id "msg_1" again, first given to "earlier text"/ }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'an id that is not a string (messages.accepted fails it)', ex: exchange(202, messageBody({ id: 7 })) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
 });
 
 /** A message field that is no string is messages.accepted's to fail (its schema), not this check's. */
@@ -68,6 +107,24 @@ export const messagesEcho = defineCheck<{ text: string }>({
     if (!body || brokenFields(env, 'Message', body).has('message')) return NOT_APPLICABLE;
     return echoes(body.message, text) ? PASS : fail(`message = ${JSON.stringify(text)}`, `message = ${stringifyJson(body.message ?? null)}`);
   },
+  cases: {
+    ctx: { text: '  padded  ' },
+    pass: [
+      { why: 'the text exactly', ex: exchange(202, messageBody({ message: '  padded  ' })) },
+      { why: 'a lone surrogate back as U+FFFD', ctx: { text: '\uD800 x' }, ex: exchange(202, messageBody({ message: '\uFFFD x' })) },
+      { why: 'U+2F800 back as U+4E3D (NFC)', ctx: { text: '\u{2F800}' }, ex: exchange(202, messageBody({ message: '\u4E3D' })) },
+    ],
+    fail: [
+      { why: 'a pair of surrogates back as two U+FFFD', ctx: { text: '\uD83D\uDE00' }, ex: exchange(202, messageBody({ message: '\uFFFD\uFFFD' })) },
+      { why: 'the text trimmed', ex: exchange(202, messageBody({ message: 'padded' })), actual: /"padded"/ },
+      { why: 'U+00C5 back as A and U+030A (NFD)', ctx: { text: '\u00C5' }, ex: exchange(202, messageBody({ message: 'A\u030A' })) },
+      { why: 'no message field', ex: exchange(202, { id: 'm', status: 'queued', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a message that is no string (messages.accepted fails its schema)', ex: exchange(202, messageBody({ message: 42 })) },
+    ],
+  },
 });
 
 export const messagesStatusQueued = defineCheck({
@@ -76,6 +133,19 @@ export const messagesStatusQueued = defineCheck({
     const body = message(exchange);
     if (!body || brokenFields(env, 'Message', body).has('status')) return NOT_APPLICABLE;
     return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${stringifyJson(body.status ?? null)}`);
+  },
+  cases: {
+    ctx: {},
+    pass: [{ why: 'status queued', ex: exchange(202, messageBody()) }],
+    fail: [
+      { why: 'status sent', ex: exchange(202, messageBody({ status: 'sent' })), actual: /"sent"/ },
+      { why: 'status Queued', ex: exchange(202, messageBody({ status: 'Queued' })) },
+      { why: 'no status field', ex: exchange(202, { id: 'm', message: 'x', createdAt: '2026-11-22T10:00:00Z' }), actual: /null/ },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a status that is no string (messages.accepted fails its schema)', ex: exchange(202, messageBody({ status: 1 })) },
+    ],
   },
 });
 
@@ -87,6 +157,31 @@ export const messagesCreatedAt = defineCheck({
     const value = body.createdAt;
     if (typeof value === 'string' && parseIsoUtc(value) !== undefined) return PASS;
     return fail('createdAt like 2026-11-22T10:00:00Z (ISO 8601, UTC)', `createdAt = ${stringifyJson(value ?? null)}`);
+  },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: '2026-11-22T10:00:00Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00Z' })) },
+      { why: '2026-11-22T10:00:00.123Z', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00.123Z' })) },
+      { why: '2026-11-22T10:00:00+00:00', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00+00:00' })) },
+      { why: '20261122T100000Z (ISO 8601 basic format)', ex: exchange(202, messageBody({ createdAt: '20261122T100000Z' })) },
+      { why: '20261122T100000,5Z (basic format, decimal comma)', ex: exchange(202, messageBody({ createdAt: '20261122T100000,5Z' })) },
+      { why: '20261122T1000+0000 (basic format, minutes, zero offset)', ex: exchange(202, messageBody({ createdAt: '20261122T1000+0000' })) },
+    ],
+    fail: [
+      { why: '2026-11-22T12:00:00+02:00 (not UTC)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T12:00:00+02:00' })), actual: /\+02:00/ },
+      { why: 'Sun Nov 22 2026', ex: exchange(202, messageBody({ createdAt: 'Sun Nov 22 2026' })) },
+      { why: '2026-11-22 10:00:00Z (space, not T)', ex: exchange(202, messageBody({ createdAt: '2026-11-22 10:00:00Z' })) },
+      { why: 'no offset at all', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:00:00' })) },
+      { why: 'epoch milliseconds', ex: exchange(202, messageBody({ createdAt: 1795341600000 })) },
+      { why: 'month 13', ex: exchange(202, messageBody({ createdAt: '2026-13-22T10:00:00Z' })) },
+      { why: '20261122t100000Z (lower-case t: RFC 3339, not ISO 8601)', ex: exchange(202, messageBody({ createdAt: '20261122t100000Z' })) },
+      { why: '20261122T120000+0200 (basic format, not UTC)', ex: exchange(202, messageBody({ createdAt: '20261122T120000+0200' })), actual: /\+0200/ },
+      { why: '2026-11-22T100000Z (extended date, basic time)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T100000Z' })) },
+      { why: '20261302T100000Z (basic format, month 13)', ex: exchange(202, messageBody({ createdAt: '20261302T100000Z' })) },
+      { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
+    ],
+    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
   },
 });
 
@@ -100,9 +195,25 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
       ? PASS
       : fail(`createdAt within 5 minutes of ${sentAt.toISOString()}`, `createdAt = ${String(value)}`);
   },
+  cases: {
+    ctx: { sentAt: NOW },
+    pass: [
+      { why: '4 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:04:00Z' })) },
+      { why: '1 minute before sending (clock skew)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T09:59:00Z' })) },
+      { why: '4 minutes after sending, in basic format', ex: exchange(202, messageBody({ createdAt: '20261122T100400Z' })) },
+    ],
+    fail: [
+      { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },
+      { why: 'a day earlier', ex: exchange(202, messageBody({ createdAt: '2026-11-21T10:00:00Z' })) },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a createdAt that is no date', ex: exchange(202, messageBody({ createdAt: 'nope' })) },
+    ],
+  },
 });
 
-export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
+export const messagesTextConstraints = definePart<{ refusable: Refusable }>({
   description: 'Records which message texts outside the core (empty, long, control characters, lone surrogates) are refused',
   judge(exchange, { refusable }) {
     if (refusable === undefined) return NOT_APPLICABLE;
@@ -110,7 +221,7 @@ export const messagesTextConstraints = defineCheck<{ refusable: Refusable }>({
   },
 });
 
-export const messagesTextNormalized = defineCheck<{ text: string }>({
+export const messagesTextNormalized = definePart<{ text: string }>({
   description: 'Records a message text a 2xx returns in Unicode NFC where the one sent was not',
   judge(exchange, { text }) {
     const body = text === undefined ? undefined : message(exchange);
@@ -123,12 +234,29 @@ export const messagesInvalid400 = defineCheck<{ rule: string }>({
   judge(exchange, { rule }) {
     return exchange.response?.status === 400 ? PASS : fail(`400 for a request that breaks "${rule}"`, describeResponse(exchange));
   },
+  cases: {
+    ctx: { rule: 'malformed JSON (truncated)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 415 (§4.5 says 400)', ex: exchange(415, errorBody(415)), actual: /^415/ },
+      { why: 'a 202', ex: exchange(202, messageBody()) },
+      { why: 'a 422', ex: exchange(422, errorBody(422)) },
+    ],
+  },
 });
 
 export const messagesNonString = defineCheck<{ rule: string }>({
   description: 'A message field that is not a string is refused with 400',
   judge(exchange, { rule }) {
     return exchange.response?.status === 400 ? PASS : fail(`400 for "${rule}"`, describeResponse(exchange));
+  },
+  cases: {
+    ctx: { rule: 'message of the wrong JSON type (integer)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 202', ex: exchange(202, messageBody({ message: '7' })), actual: /^202/ },
+      { why: 'a 500', ex: exchange(500) },
+    ],
   },
 });
 
@@ -138,6 +266,33 @@ export const messagesSuccessStatus = defineCheck({
     const status = exchange.response?.status ?? 0;
     return status >= 200 && status < 300 ? { outcome: 'observe', value: String(status) } : NOT_APPLICABLE;
   },
+  cases: {
+    ctx: {},
+    observe: [
+      { why: 'a 200', ex: exchange(200, messageBody()), value: '200' },
+      { why: 'a 202', ex: exchange(202, messageBody()), value: '202' },
+    ],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a transport failure', ex: failed() },
+    ],
+  },
+});
+
+/** The check of messages.text-constraints: messagesTextConstraints and messagesTextNormalized together. */
+export const messagesTextConstraintsClause = combine(messagesTextConstraints, messagesTextNormalized, {
+  ctx: { refusable: EMPTY_TEXT },
+  na: [
+    { why: 'a 500', ex: exchange(500, errorBody(500)) },
+    { why: 'a transport failure', ex: failed() },
+    { ctx: { text: 'A\u030A' }, why: 'the text back as sent', ex: exchange(202, messageBody({ message: 'A\u030A' })) },
+    { ctx: { text: 'A\u030A' }, why: 'a 400', ex: exchange(400, errorBody(400)) },
+  ],
+  observe: [
+    { why: 'a 202', ex: exchange(202, messageBody({ message: '' })), value: 'message empty: accepted (202)' },
+    { why: 'a 400', ex: exchange(400, errorBody(400)), value: 'message empty: refused (400)' },
+    { ctx: { text: 'A\u030A' }, why: 'A U+030A back as U+00C5', ex: exchange(202, messageBody({ message: '\u00C5' })), value: 'message returned normalised to Unicode NFC (canonically equivalent to the one sent)' },
+  ],
 });
 
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
@@ -148,7 +303,7 @@ export const MESSAGES_CHECKS = {
   'messages.status-queued': messagesStatusQueued,
   'messages.created-at': messagesCreatedAt,
   'messages.created-at-recent': messagesCreatedAtRecent,
-  'messages.text-constraints': combine(messagesTextConstraints, messagesTextNormalized),
+  'messages.text-constraints': messagesTextConstraintsClause,
   'messages.invalid-400': messagesInvalid400,
   'messages.non-string': messagesNonString,
   'messages.success-status': messagesSuccessStatus,

@@ -1,7 +1,13 @@
 import { describeResponse, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { createdPet } from './create.ts';
+import { errorBody, exchange, pet, raw } from './exchanges.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+// Values the cases below share.
+const on = (operationId: string, ex: Exchange): Exchange => ({ ...ex, operationId });
+const CREATED = { id: '9223372036854775807', name: 'Rex', categoryId: '4' };
 
 /** The animal as its 201 showed it: what its id must keep naming. */
 export interface CreatedAnimal {
@@ -31,6 +37,25 @@ export const stateIdKeepsNaming = defineCheck<{ created: CreatedAnimal }>({
     if (pet && String(pet.id) === created.id && sameName(pet.name, created.name) && String(pet.categoryId) === created.categoryId) return PASS;
     return fail(expected, describeResponse(exchange));
   },
+  cases: {
+    ctx: { created: CREATED },
+    pass: [
+      { why: 'the animal under its id, int64 exact', ex: on('getPet', exchange(200, raw('{"id":9223372036854775807,"name":"Rex","categoryId":4,"status":"available"}'))) },
+      { why: 'another status (§3: transitions not shown)', ex: on('getPet', exchange(200, raw('{"id":9223372036854775807,"name":"Rex","categoryId":4,"status":"sold"}'))) },
+      { why: 'the name in NFC where it was created decomposed', ctx: { created: { ...CREATED, name: 'Cafe\u0301' } }, ex: on('getPet', exchange(200, raw('{"id":9223372036854775807,"name":"Caf\u00e9","categoryId":4}'))) },
+    ],
+    fail: [
+      { why: 'a 404 after the read-lag window', ex: on('getPet', exchange(404, errorBody(404, 'not_found'))), actual: /^404/ },
+      { why: 'the id rounded to a double', ex: on('getPet', exchange(200, raw('{"id":9223372036854775808,"name":"Rex","categoryId":4}'))) },
+      { why: 'another animal under the id', ex: on('getPet', exchange(200, raw('{"id":9223372036854775807,"name":"Bella","categoryId":2}'))), expected: /name "Rex"/ },
+      { why: 'the categoryId changed', ex: on('getPet', exchange(200, raw('{"id":9223372036854775807,"name":"Rex","categoryId":5}'))) },
+    ],
+    na: [
+      { why: 'a 401 (auth.valid-key-accepted judges it)', ex: on('getPet', exchange(401, errorBody(401))) },
+      { why: 'a 500 (errors.no-5xx judges it)', ex: on('getPet', exchange(500, errorBody(500))) },
+      { why: 'a listing', ex: on('listPets', exchange(200, [pet(1)])) },
+    ],
+  },
 });
 
 /**
@@ -47,6 +72,15 @@ export const stateIdFresh = defineCheck<{ taken: ReadonlyMap<string, string> }>(
     const holder = taken.get(String(id));
     if (holder === undefined) return PASS;
     return fail(`an id no animal seen so far holds`, `id ${String(id)}, which ${holder}`);
+  },
+  cases: {
+    ctx: { taken: new Map([['12', 'was listed at step 2 as "Bella" (categoryId 2)']]) },
+    pass: [{ why: 'an id not seen before', ex: on('createPet', exchange(201, pet(13))) }],
+    fail: [{ why: 'the id of an animal a listing showed before', ex: on('createPet', exchange(201, pet(12))), actual: /id 12, which was listed at step 2/ }],
+    na: [
+      { why: 'a refusal', ex: on('createPet', exchange(400, errorBody(400))) },
+      { why: 'a GET that shows the animal', ex: on('getPet', exchange(200, pet(12))) },
+    ],
   },
 });
 

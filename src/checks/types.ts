@@ -29,15 +29,54 @@ export interface Refusable {
   tooLong: boolean;
 }
 
-/** Verifies one clause of spec/clauses.yaml; the registry keys it by that clause's id. */
-export interface Check<Ctx = object> {
+/** Judges an exchange: a check, or one side of a clause judged on two sides (see combine). */
+export interface Part<Ctx = object> {
   description: string;
   judge(exchange: Exchange, ctx: Ctx & { env: JudgeEnv }): Verdict;
 }
 
-/** Keeps the context type of each check for the registry's typed lookup. */
+/** One canned exchange and the verdict a check must give it (selftest/checks/canned runs them all). */
+export interface Case<Ctx> {
+  /** What the case shows, as the test name. */
+  why: string;
+  ex: Exchange;
+  /** Replaces the default context of the cases. */
+  ctx?: Ctx;
+  /** Replaces the env clock for this case. */
+  now?: Date;
+  /** observe: the value the check must record. */
+  value?: string;
+  /** observe: the detail the check must record. */
+  detail?: string;
+  /** fail: what the Actual line must say. */
+  actual?: RegExp;
+  /** fail: what the Expected line must say. */
+  expected?: RegExp;
+}
+
+type Some<T> = readonly [T, ...T[]];
+
+/**
+ * The proof a check judges as its clause says: exchanges it must pass and fail (MUST and SHOULD
+ * clauses; n/a ones too where it has them), or leave n/a and record (OBSERVE clauses).
+ */
+export type Cases<Ctx> =
+  | { ctx: Ctx; pass: Some<Case<Ctx>>; fail: Some<Case<Ctx>>; na?: Some<Case<Ctx>>; observe?: never }
+  | { ctx: Ctx; na: Some<Case<Ctx>>; observe: Some<Case<Ctx>>; pass?: never; fail?: never };
+
+/** Verifies one clause of spec/clauses.yaml; the registry keys it by that clause's id. */
+export interface Check<Ctx = object> extends Part<Ctx> {
+  cases: Cases<NoInfer<Ctx>>;
+}
+
+/** Keeps the context type of each check for the registry's typed lookup; without its cases it does not compile. */
 export function defineCheck<Ctx = object>(check: Check<Ctx>): Check<Ctx> {
   return check;
+}
+
+/** One side of a clause judged on two sides: its check is `combine(a, b, cases)`. */
+export function definePart<Ctx = object>(part: Part<Ctx>): Part<Ctx> {
+  return part;
 }
 
 const RANK: Record<Verdict['outcome'], number> = { 'n/a': 0, pass: 1, observe: 2, fail: 3 };
@@ -46,7 +85,7 @@ const RANK: Record<Verdict['outcome'], number> = { 'n/a': 0, pass: 1, observe: 2
  * One clause judged on two sides (e.g. what is refused, and how what is accepted comes back): each
  * part is given the context and is n/a where its own fields are absent; the verdict is the gravest.
  */
-export function combine<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
+export function combine<A, B>(a: Part<A>, b: Part<B>, cases: Cases<NoInfer<A | B>>): Check<A | B> {
   return {
     description: `${a.description}; ${b.description}`,
     judge(exchange, ctx) {
@@ -54,6 +93,7 @@ export function combine<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
       const second = b.judge(exchange, ctx as B & { env: JudgeEnv });
       return RANK[second.outcome] > RANK[first.outcome] ? second : first;
     },
+    cases,
   };
 }
 

@@ -1,0 +1,98 @@
+// The router in front of the operations: which handler a request reaches, and what a gateway or
+// load balancer before the service does to it (the deviations that stand there).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AUTH_DEVIATIONS } from './auth.ts';
+import type { Ctx, Handler } from './context.ts';
+import { allowed, switches, type Deviation } from './deviation.ts';
+import { sendError, sendRaw } from './http.ts';
+import { createPet } from './routes/create-pet.ts';
+import { getPet } from './routes/get-pet.ts';
+import { listPets } from './routes/list-pets.ts';
+import { postMessage } from './routes/messages.ts';
+import { STORE_ORDERS_DEVIATIONS, storeOrders } from './routes/store-orders.ts';
+
+/** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
+export const ROUTER_DEVIATIONS = [
+  allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
+  allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
+  allowed('allowed-cold-start-503', 'The first GET /v1/store/orders answers 503 with an HTML page and Retry-After: 1, as a gateway starting the service would; the suite retries it (§8 shows no availability promise, and a retried 503 is no answer of the service).'),
+  allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
+  allowed('allowed-waf-user-agent', 'Every request without a User-Agent header is refused 403 with an HTML page (Server: awselb/2.0), as a WAF in front of the service would (AWS WAF\'s core rule set); RFC 9110 §10.1.5: a user agent SHOULD send User-Agent.'),
+  allowed('allowed-cookie-flood', 'Every answer carries 200 Set-Cookie headers, about 40 KB of headers in all, as a load balancer setting affinity cookies might (the spec fixes no response header size).'),
+] as const satisfies readonly Deviation[];
+
+const on = switches(ROUTER_DEVIATIONS, AUTH_DEVIATIONS, STORE_ORDERS_DEVIATIONS);
+
+interface Route {
+  match(pathname: string, ctx: Ctx): boolean;
+  methods: Partial<Record<string, Handler>>;
+}
+
+const GET = (h: Handler) => ({ GET: h, HEAD: h });
+
+export const MAIN_ROUTES: readonly Route[] = [
+  { match: (p, ctx) => p === '/v1/pets' || (p === '/v1/pets/' && on(ctx, 'fault-auth-hole-trailing-slash')), methods: { ...GET(listPets), POST: createPet } },
+  { match: (p) => /^\/v1\/pets\/[^/]*$/.test(p), methods: GET(getPet) },
+  { match: (p) => p === '/v1/store/orders', methods: GET(storeOrders) },
+];
+
+export const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messages', methods: { POST: postMessage } }];
+
+/** The path as the router matches it: with the alias deviations, case and empty segments dropped. */
+function routedPath(pathname: string, ctx: Ctx): string {
+  let path = pathname;
+  if (on(ctx, 'fault-auth-hole-path-case') || on(ctx, 'allowed-path-aliases-routed')) path = path.toLowerCase();
+  if (on(ctx, 'fault-auth-hole-double-slash') || on(ctx, 'allowed-path-aliases-routed')) path = path.replace(/\/{2,}/g, '/');
+  return path;
+}
+
+/** allowed-cookie-flood: 200 cookies of about 200 bytes each, about 40 KB of response headers. */
+const COOKIE_FLOOD = Array.from({ length: 200 }, (_, i) => `lb_affinity_${i}=${'c'.repeat(180)}; Path=/; HttpOnly`);
+
+export function dispatch(routes: readonly Route[], ctx: Ctx) {
+  let served = 0;
+  let coldStarted = false;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (on(ctx, 'allowed-waf-user-agent') && !req.headers['user-agent']) {
+      sendRaw(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>', { Server: 'awselb/2.0' });
+      return;
+    }
+    if (on(ctx, 'allowed-cookie-flood')) res.setHeader('Set-Cookie', COOKIE_FLOOD);
+    ctx.memory.othersAct();
+    if (on(ctx, 'allowed-rate-limited') && ++served % 37 === 0) {
+      // As a gateway in front of a service answers: no Error body.
+      sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '0' });
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://reference.invalid');
+    } catch {
+      sendError(res, ctx, 400, 'invalid_request_target', 'the request target is not a valid URL');
+      return;
+    }
+    if (url.pathname === '/v1/store/orders' && on(ctx, 'allowed-cold-start-503') && !coldStarted) {
+      coldStarted = true;
+      sendRaw(res, 503, 'text/html', '<html><body><h1>503 Service Unavailable</h1><p>starting</p></body></html>', { 'Retry-After': '1' });
+      return;
+    }
+    if (url.pathname === '/v1/pets/' && on(ctx, 'allowed-trailing-slash-html-404')) {
+      sendRaw(res, 404, 'text/html', '<h1>Not Found</h1>');
+      return;
+    }
+    const route = routes.find((r) => r.match(routedPath(url.pathname, ctx), ctx));
+    if (!route) {
+      const id = on(ctx, 'fault-orders-missing-request-id') ? ` (request ${++ctx.requestIds})` : '';
+      sendError(res, ctx, 404, 'not_found', `no such resource: ${url.pathname}${id}`);
+      return;
+    }
+    const handler = route.methods[req.method ?? ''];
+    if (!handler) {
+      const allow = Object.keys(route.methods).join(', ');
+      sendError(res, ctx, 405, 'method_not_allowed', `method ${req.method} not allowed; allowed: ${allow}`, { Allow: allow });
+      return;
+    }
+    await handler(req, res, ctx, url);
+  };
+}
