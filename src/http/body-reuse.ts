@@ -5,11 +5,11 @@ export const REUSE_MAX_BODY_CHARS = 64 * 1024;
 
 /**
  * Answers that come after the body was read: a success used it, and these refusals are about what
- * it held (RFC 9110 §15.5.1, §15.5.5, §15.5.10, §15.5.21). Any other answer to a request with a body
- * (401, 403, 413, 415, 429, 503, ...) may come from a gate that never read it.
+ * it held (RFC 9110 §15.5.1, §15.5.10, §15.5.21). Any other answer to a request with a body (401,
+ * 403, 404 from a router, 413, 415, 429, 503, ...) may come from a gate that never read it.
  */
 function readItsBody(status: number): boolean {
-  return (status >= 200 && status < 300) || status === 400 || status === 404 || status === 409 || status === 422;
+  return (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422;
 }
 
 /** How a request is sent: on a connection of its own, or on a pooled one, closed after an answer that may have left its body unread. */
