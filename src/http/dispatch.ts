@@ -132,7 +132,7 @@ export function dispatchRequest(
     let size = 0;
     /** The body's length, when the connection is to be closed once it has all come. */
     let closeAt: number | undefined;
-    /** Where the connection is to be closed after an answer without a Content-Length. */
+    /** Whether the connection is to be closed after an answer without a Content-Length. */
     let closeAtEnd = false;
     const sentOn: { socket?: Socket } = {};
     if (!connection.ownConnection && outgoing.body !== undefined) watchSockets();
