@@ -28,6 +28,17 @@ afterEach(async () => {
 
 const client = (overrides: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}) => new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, ...overrides });
 
+/** Answers before reading the request's body, then reads nothing more on the connection (a hostile gate). */
+function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, sized: boolean): void {
+  req.on('readable', () => undefined);
+  const socket = req.socket;
+  socket.pause();
+  socket.resume = () => socket;
+  const body = `{"code":"refused","message":"refused unread","status":${status}}`;
+  res.writeHead(status, { 'content-type': 'application/json', ...(sized ? { 'content-length': Buffer.byteLength(body) } : {}) });
+  res.end(body);
+}
+
 describe('HttpClient: bounded, never following, never leaking', () => {
   it('abandons a body at the cap and says so', async () => {
     const url = await serve((_req, res) => {
@@ -189,6 +200,54 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
     await c.close();
   });
+
+  it('a POST whose kind the origin has answered 2xx shares a pooled connection; others are the last on theirs', async () => {
+    const seen: { socket: Socket; connection?: string }[] = [];
+    const url = await serve((req, res) => {
+      seen.push({ socket: req.socket, connection: req.headers.connection });
+      req.resume();
+      req.on('end', () => res.writeHead(req.headers['x-status'] === 'ok' ? 201 : 400, { 'content-type': 'application/json' }).end('{}'));
+    });
+    const c = client({ concurrency: 1 });
+    const post = (status: string, authorization = 'Bearer k') =>
+      c.send({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-status': status }, authorization: { value: authorization, shown: 'Bearer $API_KEY' }, body: '{}' });
+    // Refused before any 2xx, and the 2xx itself: each closes its connection.
+    for (let i = 0; i < 3; i++) expect((await post('no')).response?.status).toBe(400);
+    expect((await post('ok')).response?.status).toBe(201);
+    // From then on POSTs of that kind share one; another key has shown nothing yet.
+    for (let i = 0; i < 5; i++) expect((await post('no')).response?.status).toBe(400);
+    await post('no', 'Bearer other');
+    await post('no', 'Bearer other');
+    expect(seen.map((s) => s.connection)).toEqual([...Array<string>(4).fill('close'), ...Array<string>(5).fill('keep-alive'), 'close', 'close']);
+    expect(new Set(seen.slice(0, 4).map((s) => s.socket)).size).toBe(4);
+    expect(new Set(seen.slice(4, 9).map((s) => s.socket)).size).toBe(1);
+    await c.close();
+  });
+
+  for (const [status, sized] of [[429, true], [401, false], [503, false], [415, true]] as const) {
+    it(`after the origin has shown it reads POST bodies, a POST answered ${status} before its body is read (${sized ? 'with' : 'without'} a Content-Length) closes its connection: the next request does not wait`, async () => {
+      let refuse = false;
+      const url = await serve((req, res) => {
+        if (req.method === 'POST' && refuse) return refuseUnread(req, res, status, sized);
+        req.resume();
+        req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(req.method === 'POST' ? '{}' : '[]'));
+      });
+      const c = client({ timeoutMs: 2_000, concurrency: 1, retries429: 0 });
+      const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+      expect((await post()).response?.status).toBe(201);
+      expect((await post()).response?.status).toBe(201);
+      refuse = true;
+      const refused = await post();
+      expect(refused.response?.status).toBe(status);
+      expect(refused.response?.body.toString()).toContain('refused unread');
+      const started = performance.now();
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      expect((await post()).response?.status).toBe(status);
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      await c.close();
+    });
+  }
 
   it('never follows a redirect, so the key never reaches another origin', async () => {
     let leaked = false;

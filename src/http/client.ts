@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
+import { BodyReuse } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
@@ -117,6 +118,7 @@ export class HttpClient {
   /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else. */
   private readonly givenUpOn = new Map<string, number>();
   private readonly deadlines: Deadlines;
+  private readonly bodyReuse = new BodyReuse();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
@@ -228,7 +230,8 @@ export class HttpClient {
     const started = performance.now();
     try {
       this.stats.sent++;
-      const response = await dispatchRequest((origin) => this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs);
+      const connection = this.bodyReuse.connectionFor(url.origin, outgoing, headers);
+      const response = await dispatchRequest((origin) => this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       return exchange;

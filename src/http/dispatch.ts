@@ -1,5 +1,8 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { errors as undiciErrors, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { BodyConnection } from './body-reuse.ts';
 import type { OutgoingRequest } from './client.ts';
 import type { ReceivedResponse } from './exchange.ts';
 import type { NetworkOptions, TlsSettings } from './network-options.ts';
@@ -86,8 +89,28 @@ export class Deadlines {
 }
 
 /**
+ * The socket a request went out on, for closing it after an answer without a Content-Length (whose
+ * end the handler sees only once undici is done with the request, too late to abort it). undici calls
+ * the handler's onRequestStart and then publishes `undici:client:sendHeaders` with the socket in
+ * one synchronous step as it writes a request, so the latest onRequestStart owns the next message.
+ */
+let writing: { socket?: Socket } | undefined;
+let listening = false;
+
+function watchSockets(): void {
+  if (listening) return;
+  listening = true;
+  subscribe('undici:client:sendHeaders', (message) => {
+    if (writing) writing.socket = (message as { socket: Socket }).socket;
+    writing = undefined;
+  });
+}
+
+/**
  * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
- * up to the cap (the rest dropped with the connection), the whole exchange bounded in time.
+ * up to the cap (the rest dropped with the connection), the whole exchange bounded in time. A
+ * request with a body goes on a connection of its own, or on a pooled one that an answer that may
+ * have left the body unread closes (`connection`, src/http/body-reuse.ts).
  */
 export function dispatchRequest(
   pool: (origin: string) => Dispatcher,
@@ -97,6 +120,7 @@ export function dispatchRequest(
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
+  connection: BodyConnection,
 ): Promise<ReceivedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
   return new Promise((resolve, reject) => {
@@ -106,6 +130,12 @@ export function dispatchRequest(
     let responseHeaders: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
+    /** The body's length, when the connection is to be closed once it has all come. */
+    let closeAt: number | undefined;
+    /** Whether the connection is to be closed after an answer without a Content-Length. */
+    let closeAtEnd = false;
+    const sentOn: { socket?: Socket } = {};
+    if (!connection.ownConnection && outgoing.body !== undefined) watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
       settled = true;
@@ -125,14 +155,26 @@ export function dispatchRequest(
     const handler: DispatchHandler = {
       onRequestStart(c) {
         controller = c;
+        writing = listening && !connection.ownConnection && outgoing.body !== undefined ? sentOn : undefined;
         if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
       },
-      onResponseStart(_c, statusCode, raw) {
+      onResponseStart(c, statusCode, raw) {
         status = statusCode;
         responseHeaders = {};
         for (const name in raw) {
           const value = raw[name];
           if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        // The whole answer is kept, then the connection dropped under it (undici closes a connection
+        // only as asked before the request is sent).
+        if (statusCode >= 200 && connection.closeAfter(statusCode)) {
+          const length = responseHeaders['content-length'];
+          closeAt = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+          closeAtEnd = closeAt === undefined;
+          if (closeAt === 0) {
+            settle(undefined);
+            c.abort(new Error('an answer that may have left the request body unread'));
+          }
         }
       },
       onResponseData(c, chunk) {
@@ -140,6 +182,10 @@ export function dispatchRequest(
         if (chunk.length <= room) {
           chunks.push(chunk);
           size += chunk.length;
+          if (closeAt !== undefined && size >= closeAt) {
+            settle(undefined);
+            c.abort(new Error('an answer that may have left the request body unread'));
+          }
           return;
         }
         chunks.push(chunk.subarray(0, room));
@@ -149,6 +195,7 @@ export function dispatchRequest(
       },
       onResponseEnd() {
         settle(undefined);
+        if (closeAtEnd) sentOn.socket?.destroy();
       },
       onResponseError(_c, error) {
         settle(error);
@@ -165,10 +212,8 @@ export function dispatchRequest(
           // The request's own deadline (above) comes first and says what had come by then.
           headersTimeout: timeoutMs + 1_000,
           bodyTimeout: timeoutMs + 1_000,
-          // A server may refuse a body before reading it and then read nothing more on the
-          // connection (RFC 9112 §9.6 has it close the connection; not all do): a request that
-          // carries a body gets a connection of its own, so the next request never waits behind it.
-          ...(outgoing.body === undefined ? {} : { reset: true }),
+          // Sent with `Connection: close` and closed after its answer.
+          ...(connection.ownConnection ? { reset: true } : {}),
         },
         handler,
       );
