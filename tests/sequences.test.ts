@@ -1,13 +1,11 @@
 import { describe } from 'vitest';
 import { scenario } from '../src/suite/scenario.ts';
+import { MAX_SEQUENCE_STEPS, SEQUENCE_LANES, sequenceCount } from '../src/suite/config.ts';
 import { limitBounds, statusValues } from '../generators/index.ts';
 import { knownCategories } from './support/categories.ts';
 import { ensurePets } from './support/store.ts';
 import { callArbitraries, FINALLY } from './support/sequence/calls.ts';
 import { newModel, SEQUENCE_CHECKS, stepOf } from './support/sequence/steps.ts';
-
-const LANES = 10;
-const MAX_STEPS = 12;
 
 describe('Sequences of calls (§2.1, §4)', () => {
   scenario(
@@ -21,10 +19,14 @@ describe('Sequences of calls (§2.1, §4)', () => {
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
       const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
       // Independent lanes of sequences: far from the target they run side by side, so the run waits on no long chain.
-      const runs = Math.max(3 * LANES, 2 * s.config.runs);
       await s.forEach(
-        Array.from({ length: LANES }, (_, lane) => lane),
-        (lane) => s.sequences(`sequences of calls, lane ${lane + 1}`, steps, newModel, { runs: Math.ceil(runs / LANES), maxSteps: MAX_STEPS, finish: stepOf(s, known, FINALLY) }),
+        Array.from({ length: SEQUENCE_LANES }, (_, lane) => lane),
+        (lane) =>
+          s.sequences(`sequences of calls, lane ${lane + 1}`, steps, newModel, {
+            runs: Math.ceil(sequenceCount(s.config.runs) / SEQUENCE_LANES),
+            maxSteps: MAX_SEQUENCE_STEPS,
+            finish: stepOf(s, known, FINALLY),
+          }),
       );
     },
   );

@@ -4,7 +4,7 @@ import { startReferenceProcess, type ReferenceProcess } from '../support/referen
 import { runCli } from '../support/run-cli.ts';
 
 // `npm run flakes`: the full suite against the reference server with N different seeds. Every run
-// must pass; a failing run is printed with its seed so it replays. --delay MS puts the reference
+// must pass, without a warning; a failing run is printed with its seed so it replays. --delay MS puts the reference
 // (in its own process) that far away, through a proxy that holds every answer MS ms, as a staging
 // server across a network would be: the scenarios then run side by side.
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20' }, runs: { type: 'string', default: '25' }, delay: { type: 'string' } } });
@@ -25,7 +25,8 @@ for (let i = 0; i < count; i++) {
   }
   try {
     const result = await runCli([...target, '--seed', String(seed), '--runs', String(values.runs), '--quiet'], delayMs === undefined ? {} : { API_KEY: KEY }, { timeoutMs: 600_000 });
-    const ok = result.code === 0;
+    // The faithful reference must get no warning either: a warning there is a false one.
+    const ok = result.code === 0 && (result.report?.summary.warn ?? 0) === 0;
     if (!ok) failing.push(`seed ${seed}: exit ${result.code}; ${result.report?.clauses.filter((c) => c.outcome === 'fail' || c.outcome === 'error' || c.outcome === 'warn').map((c) => c.id).join(', ')} ${result.stderr.slice(0, 200)}`);
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} seed ${seed} ${(result.ms / 1000).toFixed(1)} s\n`);
   } finally {

@@ -7,6 +7,7 @@ import type { ScenarioPlan } from '../suite/scenario.ts';
 import { isSelected } from '../suite/selection.ts';
 import type { Io } from './io.ts';
 import { targetNetwork, type Target } from './target.ts';
+import { MAX_SEQUENCE_STEPS, sequenceCount } from '../suite/config.ts';
 
 /** Per clause: whether some scenario would judge it, else why every scenario that would is skipped. */
 function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; reasons: Set<string> }> {
@@ -41,6 +42,11 @@ export function plan(settings: Settings, target: Target, writes: boolean, io: Io
   if (writes) {
     io.out('  writes   POST /v1/pets: valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7), up to 105 set-up pets so listings can be paged (§4.1, §8)\n');
     io.out(`           POST /messages: valid and invalid messages (§4.5, §5)${target.messagesBaseUrl ? '' : ', skipped: no MESSAGES_BASE_URL'}\n`);
+    io.out(
+      settings.stateful
+        ? `           ${sequenceCount(settings.runs)} random sequences of up to ${MAX_SEQUENCE_STEPS} calls (creates, listings, fetches${target.messagesBaseUrl ? ', messages' : ''}; refused and invalid ones among them), each ending with a GET of every animal it created (docs/stateful.md; --stateful off skips them)\n`
+        : '           no sequences of calls (--stateful off)\n',
+    );
     const categories = settings.categoryIds.length
       ? `${settings.categoryIds.join(', ')} (--category-ids)`
       : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;

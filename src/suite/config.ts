@@ -43,6 +43,16 @@ export function concurrencyFor(roundTripMs: number | undefined): number {
   return Math.min(MAX_CHOSEN_CONCURRENCY, Math.max(DEFAULT_CONCURRENCY, Math.ceil(roundTripMs! * 0.4)));
 }
 
+/** Independent lanes of sequences, each with a seed of its own: far from the target they run side by side. */
+export const SEQUENCE_LANES = 10;
+/** The most calls a sequence makes, besides its last look at what it created. */
+export const MAX_SEQUENCE_STEPS = 12;
+
+/** How many sequences a run draws: twice --runs, and at least 3 per lane so a two-call fault is met at low --runs too. */
+export function sequenceCount(runs: number): number {
+  return Math.max(3 * SEQUENCE_LANES, 2 * runs);
+}
+
 /** What the CLI hands every test worker (through vitest's provide/inject). */
 export interface SuiteConfig {
   /** Parsed and validated once by the CLI, so workers never load swagger-parser. */

@@ -10,7 +10,8 @@ export interface StoryCall {
 
 /** What one run of a sequence sent, step by step: a failure is told as this story. */
 export class Story {
-  private readonly steps: { call: StoryCall; exchanges: Exchange[]; source: unknown }[] = [];
+  /** Each exchange kept as the few lines a story tells of it, not whole: a run holds many stories, and an answer may be megabytes. */
+  private readonly steps: { call: StoryCall; exchanges: { request: string; answer: string; curl: string }[]; source: unknown }[] = [];
 
   /** A new step: the command about to run (`source`: what runs it again, see sources). */
   begin(call: StoryCall, source?: unknown): void {
@@ -24,7 +25,9 @@ export class Story {
 
   /** An exchange the current step made. */
   record(exchange: Exchange): Exchange {
-    this.steps.at(-1)?.exchanges.push(exchange);
+    const body = exchange.request.body;
+    const request = `${exchange.request.method} ${exchange.request.url}${body === undefined ? '' : ` ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`}`;
+    this.steps.at(-1)?.exchanges.push({ request, answer: describeResponse(exchange), curl: curlLine(exchange.request) });
     return exchange;
   }
 
@@ -37,13 +40,12 @@ export class Story {
 
   /** The story as reports show it; the last step is the one that failed. */
   evidence(): StoryEvidence {
-    const requestLine = (exchange: Exchange) => `${exchange.request.method} ${exchange.request.url}${exchange.request.body === undefined ? '' : ` ${exchange.request.body.length > 200 ? `${exchange.request.body.slice(0, 200)}…` : exchange.request.body}`}`;
     return {
       steps: this.steps.map(({ call, exchanges }) => ({
         call: call.says,
-        requests: exchanges.map((exchange) => ({ request: requestLine(exchange), answer: describeResponse(exchange) })),
+        requests: exchanges.map(({ request, answer }) => ({ request, answer })),
       })),
-      curl: this.steps.flatMap(({ exchanges }) => exchanges.map((exchange) => curlLine(exchange.request))),
+      curl: this.steps.flatMap(({ exchanges }) => exchanges.map(({ curl }) => curl)),
       calls: this.steps.map(({ call }) => call),
       ...(this.unconfirmed ? { unconfirmed: true } : {}),
     };

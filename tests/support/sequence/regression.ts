@@ -13,7 +13,7 @@ import { newModel, SEQUENCE_CHECKS, stepOf } from './steps.ts';
 const MESSAGE_CALLS = new Set<Call['kind']>(['message', 'message-invalid']);
 
 function sendsMessages(call: Call): boolean {
-  return MESSAGE_CALLS.has(call.kind) || (call.kind === 'refused-then-served' && sendsMessages(call.served));
+  return MESSAGE_CALLS.has(call.kind) || (call.kind === 'pair' && (sendsMessages(call.first) || sendsMessages(call.second)));
 }
 
 export function regression(clause: string, seed: number, callsJson: string): void {

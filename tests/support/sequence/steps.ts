@@ -66,14 +66,29 @@ function remember(model: Model, pet: Record<string, unknown>, where: string): vo
   if (!model.seen.has(id)) model.seen.set(id, `${where} at step ${model.step} as ${stringifyJson(pet.name)} (categoryId ${String(pet.categoryId)})`);
 }
 
+/** Whether a call can be made now: a fetch of what the sequence created needs a create before it, and getPet before its removal. */
+function applies(call: Call, model: Readonly<Model>, readable: boolean): boolean {
+  switch (call.kind) {
+    case 'pair':
+      return applies(call.first, model, readable) && applies(call.second, model, readable);
+    case 'get-created':
+    case 'get-near':
+    case 'get-every-created':
+      return readable && model.created.length > 0;
+    case 'get-malformed':
+      return readable;
+    default:
+      return true;
+  }
+}
+
 /** One call as a step of a sequence, against this scenario and the categoryIds known to be taken. */
 export function stepOf(s: Scenario, known: KnownCategories, call: Call): SequenceStep<Model> {
   const readable = !s.isRemoved('getPet');
   return {
     call,
     check(model) {
-      if (call.kind === 'get-created' || call.kind === 'get-near' || call.kind === 'get-every-created') return readable && model.created.length > 0;
-      return call.kind !== 'get-malformed' || readable;
+      return applies(call, model, readable);
     },
     async run(model, story) {
       model.step++;
@@ -133,9 +148,9 @@ async function runCall(s: Scenario, known: KnownCategories, call: Call, model: M
       if (pet && petIdText(pet) === id) remember(model, pet, `was shown by GET /pets/${id}`);
       return;
     }
-    case 'refused-then-served':
-      await runCall(s, known, call.refused, model, send, readable);
-      return runCall(s, known, call.served, model, send, readable);
+    case 'pair':
+      await runCall(s, known, call.first, model, send, readable);
+      return runCall(s, known, call.second, model, send, readable);
     case 'get-every-created':
       for (const created of model.created) await fetchCreated(s, created, send, false);
       return;
