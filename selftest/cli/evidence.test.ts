@@ -16,7 +16,8 @@ describe('a clause failed on several operations, against the reference server', 
   let result: CliResult;
   beforeAll(async () => {
     reference = await startReference({ apiKey: KEY, deviations: ['fault-auth-hole-create-pet', 'fault-auth-hole-messages', 'fault-create-trims-name'] });
-    const args = ['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '21', '--only', 'auth.required', '--only', 'create.echo'];
+    // Without the sequences of calls, which meet the two operations in an order of their own draw: the first failure is createPet's.
+    const args = ['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '21', '--only', 'auth.required', '--only', 'create.echo', '--stateful', 'off'];
     result = await runCli(args, { API_KEY: KEY });
   }, 120_000);
   afterAll(() => reference.close());
