@@ -1,7 +1,7 @@
 import { BUNDLE_SOURCES, isFresh } from '../../bin/fresh.mjs';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { createVitest } from 'vitest/node';
+import { BaseSequencer, createVitest, type TestSpecification } from 'vitest/node';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { ScenarioOutcome } from './collect.ts';
 
@@ -26,6 +26,17 @@ export function testFiles(concurrent = false): string[] {
   return bundled ? ['dist/tests/*.test.js'] : ['tests/*.test.ts'];
 }
 
+/**
+ * The section files in the order of their names (§4.1 first, the sequences of calls last), on every
+ * run: vitest's own order follows the durations it cached from earlier runs, so which scenario met a
+ * clause first, and what the report tells of it, would change from one run of a seed to the next.
+ */
+class FileOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId, 'en', { numeric: true }));
+  }
+}
+
 /** Runs the tests of tests/ through vitest, in-process, against the target the config names. */
 export async function runSuite(config: SuiteConfig, options: { onProgress?: ProgressListener; graceMs?: number; maxWorkers?: number; files?: readonly string[] }): Promise<SuiteRun> {
   let done = 0;
@@ -48,7 +59,7 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
       pool: 'threads',
       isolate: false,
       // Far from the target, scenarios wait side by side; the one client caps what is in flight.
-      sequence: { concurrent: config.concurrent === true },
+      sequence: { concurrent: config.concurrent === true, sequencer: FileOrder },
       maxConcurrency: config.concurrent ? 64 : 1,
       maxWorkers: options.maxWorkers ?? 1,
       testTimeout: 0,
