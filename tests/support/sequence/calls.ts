@@ -4,7 +4,7 @@
  * successful ones: a bug often lives in what a failure leaves behind.
  */
 import fc from 'fast-check';
-import { coreMessage, coreNewPet, invalidMessageCases, invalidNewPet, validQuery } from '../../../generators/index.ts';
+import { coreMessage, coreNewPet, invalidMessageCases, invalidNewPet, validQuery, type QueryInput } from '../../../generators/index.ts';
 import type { Contract } from '../../../src/contract/model.ts';
 import { stringifyJson } from '../../../src/json/lossless.ts';
 import type { CategoryId } from '../categories.ts';
@@ -23,7 +23,7 @@ export type Call =
   | { kind: 'get-malformed'; id: string; says: string }
   /**
    * Two calls back to back, where the first is known to leave state behind for the second: a call
-   * refused for its key, then one of the same operation under the valid key; a fetch of the next id
+   * refused (for its key or its body), then one of the same operation served; a fetch of the next id
    * before an animal has it, then a create (a 404 cached past the write that made it wrong).
    */
   | { kind: 'pair'; first: Call; second: Call; says: string }
@@ -50,8 +50,8 @@ export const FINALLY: Call = { kind: 'get-every-created', says: 'finally, fetch 
 export function callArbitraries(contract: Contract, categoryIds: readonly CategoryId[], messages: boolean): fc.Arbitrary<Call>[] {
   const create = (auth: fc.Arbitrary<Auth>) =>
     fc.tuple(coreNewPet(contract, categoryIds), auth).map(([input, auth]): Call => ({ kind: 'create', input, auth, says: `create ${stringifyJson(input)}${authWords(auth)}` }));
-  const list = (auth: fc.Arbitrary<Auth>) =>
-    fc.tuple(validQuery(contract), auth).map(([query, auth]): Call => ({
+  const list = (auth: fc.Arbitrary<Auth>, queries: fc.Arbitrary<QueryInput> = validQuery(contract)) =>
+    fc.tuple(queries, auth).map(([query, auth]): Call => ({
       kind: 'list',
       query: query.text,
       ...(query.limit === undefined ? {} : { limit: query.limit }),
@@ -66,6 +66,7 @@ export function callArbitraries(contract: Contract, categoryIds: readonly Catego
   const nextId = fc
     .oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.constant(2), weight: 1 })
     .map((offset): Call => ({ kind: 'get-near', offset, says: `fetch the id ${offset} past the highest this sequence was given` }));
+  const invalidCreate = invalidNewPet(contract, categoryIds).map(({ rule, body, contentType }): Call => ({ kind: 'create-invalid', rule, body, contentType, says: `create with an invalid NewPet (${rule})` }));
   const pair = (first: fc.Arbitrary<Call>, second: fc.Arbitrary<Call>) =>
     fc.tuple(first, second).map(([a, b]): Call => ({ kind: 'pair', first: a, second: b, says: `${a.says}, then ${b.says}` }));
   const refusedThenServed = (of: (auth: fc.Arbitrary<Auth>) => fc.Arbitrary<Call>) =>
@@ -73,24 +74,30 @@ export function callArbitraries(contract: Contract, categoryIds: readonly Catego
   const calls: fc.Arbitrary<Call>[] = [
     create(VALID),
     create(REFUSED),
-    invalidNewPet(contract, categoryIds).map(({ rule, body, contentType }): Call => ({ kind: 'create-invalid', rule, body, contentType, says: `create with an invalid NewPet (${rule})` })),
+    invalidCreate,
+    pair(invalidCreate, create(VALID)),
     list(VALID),
     list(REFUSED),
     getCreated(VALID),
     getCreated(REFUSED),
     refusedThenServed(create),
-    refusedThenServed(list),
+    // The served listing often takes every default: what a refusal leaves behind shows there.
+    pair(list(REFUSED), list(VALID, fc.oneof(fc.constant<QueryInput>({ text: '' }), validQuery(contract)))),
     pair(nextId, create(VALID)),
     nextId,
     fc.constantFrom(...MALFORMED_IDS).map((id): Call => ({ kind: 'get-malformed', id, says: `fetch the malformed id ${id}` })),
   ];
   if (!messages) return calls;
   const invalid = invalidMessageCases(contract).filter((c) => c.stated);
+  const invalidMessage = fc
+    .oneof(...invalid.map((c) => c.arbitrary))
+    .map(({ rule, body, contentType }): Call => ({ kind: 'message-invalid', rule, stated: true, body, contentType, says: `send an invalid message (${rule})` }));
   return [
     ...calls,
     message(VALID),
     message(REFUSED),
     refusedThenServed(message),
-    fc.oneof(...invalid.map((c) => c.arbitrary)).map(({ rule, body, contentType }): Call => ({ kind: 'message-invalid', rule, stated: true, body, contentType, says: `send an invalid message (${rule})` })),
+    invalidMessage,
+    pair(invalidMessage, message(VALID)),
   ];
 }
