@@ -2,6 +2,7 @@ import { describeResponse, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { createdPet } from './create.ts';
 import { errorBody, exchange, pet, raw } from './exchanges.ts';
+import { echoes } from './text.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 import type { Exchange } from '../http/exchange.ts';
 
@@ -14,10 +15,6 @@ export interface CreatedAnimal {
   id: string;
   name: string;
   categoryId: string;
-}
-
-function sameName(shown: unknown, created: string): boolean {
-  return typeof shown === 'string' && shown.normalize('NFC') === created.normalize('NFC');
 }
 
 /**
@@ -34,7 +31,7 @@ export const stateIdKeepsNaming = defineCheck<{ created: CreatedAnimal }>({
     const expected = `200 with the animal created as id ${created.id} (name ${stringifyJson(created.name)}, categoryId ${created.categoryId})`;
     if (status === 404) return fail(expected, describeResponse(exchange));
     const pet = jsonObject(exchange);
-    if (pet && String(pet.id) === created.id && sameName(pet.name, created.name) && String(pet.categoryId) === created.categoryId) return PASS;
+    if (pet && String(pet.id) === created.id && echoes(pet.name, created.name) && String(pet.categoryId) === created.categoryId) return PASS;
     return fail(expected, describeResponse(exchange));
   },
   cases: {
