@@ -46,12 +46,13 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
       options.onProgress?.({ title: testCase.name, state: testCase.result().state, done });
     },
   };
+  const include = options.files?.length ? [...options.files] : testFiles(config.concurrent);
   const vitest = await createVitest(
     'test',
     {
       root: PACKAGE_ROOT,
       config: false,
-      include: options.files?.length ? [...options.files] : testFiles(config.concurrent),
+      include,
       exclude: ['**/node_modules/**'],
       watch: false,
       reporters: [progress],
@@ -66,6 +67,10 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
       hookTimeout: 30_000,
       passWithNoTests: true,
       silent: true,
+      // The bundles are plain JavaScript: Node imports them as they are, without Vite's transform or
+      // its source-mapped stack traces (which every connection the client closes would pay for).
+      // No module mocking or in-source tests: no loader hooks (Node 20 has none to register).
+      experimental: { viteModuleRunner: !include.every((file) => file.endsWith('.js')), nodeLoader: false },
     },
     { logLevel: 'silent', clearScreen: false },
   );
