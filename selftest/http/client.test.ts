@@ -201,26 +201,85 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
-  it('a POST whose kind the origin has answered 2xx shares a pooled connection; others are the last on theirs', async () => {
+  it('a POST whose kind the origin has answered 2xx shares a pooled connection; another key is the last on its own until it has shown the same', async () => {
     const seen: { socket: Socket; connection?: string }[] = [];
     const url = await serve((req, res) => {
       seen.push({ socket: req.socket, connection: req.headers.connection });
       req.resume();
-      req.on('end', () => res.writeHead(req.headers['x-status'] === 'ok' ? 201 : 400, { 'content-type': 'application/json' }).end('{}'));
+      req.on('end', () => res.writeHead(req.headers['x-status'] === 'ok' ? 201 : 429, { 'content-type': 'application/json' }).end('{}'));
     });
-    const c = client({ concurrency: 1 });
+    const c = client({ concurrency: 1, retries429: 0 });
     const post = (status: string, authorization = 'Bearer k') =>
       c.send({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-status': status }, authorization: { value: authorization, shown: 'Bearer $API_KEY' }, body: '{}' });
-    // Refused before any 2xx, and the 2xx itself: each closes its connection.
-    for (let i = 0; i < 3; i++) expect((await post('no')).response?.status).toBe(400);
+    // The first of a kind goes on a connection of its own, left open (a 201 is not sent again); a 429
+    // (never sent again) proves nothing, so the next is the last on its connection.
+    expect((await post('no', 'Bearer other')).response?.status).toBe(429);
+    expect((await post('no', 'Bearer other')).response?.status).toBe(429);
     expect((await post('ok')).response?.status).toBe(201);
-    // From then on POSTs of that kind share one; another key has shown nothing yet.
-    for (let i = 0; i < 5; i++) expect((await post('no')).response?.status).toBe(400);
-    await post('no', 'Bearer other');
-    await post('no', 'Bearer other');
-    expect(seen.map((s) => s.connection)).toEqual([...Array<string>(4).fill('close'), ...Array<string>(5).fill('keep-alive'), 'close', 'close']);
-    expect(new Set(seen.slice(0, 4).map((s) => s.socket)).size).toBe(4);
-    expect(new Set(seen.slice(4, 9).map((s) => s.socket)).size).toBe(1);
+    // From then on POSTs of that kind share one.
+    for (let i = 0; i < 5; i++) expect((await post('ok')).response?.status).toBe(201);
+    expect(seen.map((s) => s.connection)).toEqual(['keep-alive', 'close', 'keep-alive', ...Array<string>(5).fill('keep-alive')]);
+    expect(new Set(seen.slice(0, 3).map((s) => s.socket)).size).toBe(3);
+    expect(new Set(seen.slice(3).map((s) => s.socket)).size).toBe(1);
+    await c.close();
+  });
+
+  it('a refused POST is sent once more on its connection, left open; answered the same there, its kind shares pooled connections', async () => {
+    const seen: { socket: Socket; connection?: string; key?: string }[] = [];
+    const url = await serve((req, res) => {
+      seen.push({ socket: req.socket, connection: req.headers.connection, key: req.headers.authorization });
+      // Refused before the body is read: Node's server reads the rest of it before the next request.
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
+    });
+    const c = client({ concurrency: 1 });
+    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, authorization: { value: 'Bearer wrong', shown: 'Bearer $API_KEY' }, body: '{"name":"x"}' });
+    expect((await post()).response?.status).toBe(401);
+    // The repeat is sent with the request, in its slot, and counted.
+    expect(c.stats.sent).toBe(2);
+    for (let i = 0; i < 4; i++) expect((await post()).response?.status).toBe(401);
+    expect(seen.map((s) => s.connection)).toEqual(Array<string>(6).fill('keep-alive'));
+    expect(seen[1]!.socket).toBe(seen[0]!.socket);
+    expect(new Set(seen.slice(2).map((s) => s.socket)).size).toBe(1);
+    expect(seen[2]!.socket).not.toBe(seen[0]!.socket);
+    await c.close();
+  });
+
+  for (const [name, handler] of [
+    ['closes the connection after the refusal', (res: ServerResponse) => res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end('{}')],
+    ['answers the repeat otherwise', (res: ServerResponse, count: number) => res.writeHead(count === 1 ? 401 : 400, { 'content-type': count === 1 ? 'application/json' : 'text/plain' }).end('{}')],
+  ] as const) {
+    it(`a refused POST whose origin ${name} proves nothing: its kind stays on connections of its own`, async () => {
+      const seen: { socket: Socket; connection?: string }[] = [];
+      const url = await serve((req, res, count) => {
+        seen.push({ socket: req.socket, connection: req.headers.connection });
+        handler(res, count);
+      });
+      const c = client({ concurrency: 1 });
+      const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+      await post();
+      await post();
+      await post();
+      expect(seen.slice(-2).map((s) => s.connection)).toEqual(['close', 'close']);
+      await c.close();
+    });
+  }
+
+  it('a POST refused unread on a connection then never read: its repeat goes unanswered within a short wait, and the kind keeps connections of its own', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.headers.connection ?? '');
+      refuseUnread(req, res, 401, true);
+    });
+    const c = client({ timeoutMs: 5_000, concurrency: 1 });
+    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+    const started = performance.now();
+    const first = await post();
+    expect(first.response?.status).toBe(401);
+    // The repeat waits a few times what the first took (at least 250 ms), not the request timeout.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((await post()).response?.status).toBe(401);
+    expect(seen).toEqual(['keep-alive', 'close']);
+    expect(c.stats.sent).toBe(3);
     await c.close();
   });
 

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { OutgoingRequest } from './client.ts';
 
 /** Past this size a request body always gets a connection of its own. */
@@ -12,9 +13,19 @@ function readItsBody(status: number): boolean {
   return (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422;
 }
 
+/** Refusals a repeat may test (see BodyReuse): not a timeout, nor a rate limit that a repeat would only make worse. */
+export function repeatable(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 /** How a request is sent: on a connection of its own, or on a pooled one, closed after an answer that may have left its body unread. */
 export interface BodyConnection {
   ownConnection: boolean;
+  /**
+   * On a connection of its own that is left open after the answer (no `Connection: close`), so the
+   * same request can be sent again on it (see BodyReuse): `socket` is the connection it went out on.
+   */
+  repeat?: { sentOn: { socket?: Socket } };
   /** On a pooled connection: whether the answer with this status must close it. */
   closeAfter(status: number): boolean;
 }
@@ -25,38 +36,63 @@ const POOLED: BodyConnection = { ownConnection: false, closeAfter: () => false }
  * Which requests with a body may share a keep-alive connection. A server may refuse a body before
  * reading it and then read nothing more on that connection (RFC 9112 §9.6 has it close the
  * connection; not all do): the next request sent there would wait for good. So a request with a body
- * gets a connection of its own until the origin has shown, by answering 2xx to one, that it reads
- * the bodies of requests like it: the same method, credentials and content type (a key the server
- * refuses, or a content type it does not take, never earns it). After that such requests share
- * pooled connections; an answer that does not show the body was read closes its connection and takes
- * the proof back until another 2xx. A body the server stops reading before it is all written is
- * caught by undici itself (an answer that ends while the request is still being written closes the
- * connection).
+ * gets a connection of its own until the origin has shown that it keeps the connection in step after
+ * requests like it (the same method, credentials and content type), in one of two ways:
+ * - it answered one 2xx: it reads their bodies (a key the server refuses, or a content type it does
+ *   not take, never earns this);
+ * - it refused one, and the very same request sent again on that connection got the same refusal
+ *   (the status and Content-Type), with the connection kept open: it consumed the refused body
+ *   (`repeat`; the first of each kind is sent that way, once per run).
+ * After that such requests share pooled connections; an answer that does not show the connection is
+ * still in step (a status neither shown nor about the body read) closes its connection and takes the
+ * proofs back. A body the server stops reading before it is all written is caught by undici itself
+ * (an answer that ends while the request is still being written closes the connection).
  */
 export class BodyReuse {
   /** Per origin, the kinds of request with a body that the origin has shown it reads. */
   private readonly proven = new Map<string, Set<string>>();
+  /** Per origin and kind, the refusals after which the origin kept the connection in step. */
+  private readonly refusals = new Map<string, Map<string, Set<number>>>();
+  /** Per origin, the kinds already sent with `repeat` (each once). */
+  private readonly repeated = new Map<string, Set<string>>();
 
-  connectionFor(origin: string, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection {
+  connectionFor(origin: string, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection & { kind?: string } {
     if (outgoing.body === undefined) return POOLED;
     const kind = kindOf(outgoing, headers);
-    const proven = outgoing.body.length <= REUSE_MAX_BODY_CHARS && this.proven.get(origin)?.has(kind) === true;
+    const small = outgoing.body.length <= REUSE_MAX_BODY_CHARS;
+    const pooled = small && (this.proven.get(origin)?.has(kind) === true || this.refusals.get(origin)?.has(kind) === true);
+    const repeat = small && !pooled && !setOf(this.repeated, origin).has(kind);
+    if (repeat) setOf(this.repeated, origin).add(kind);
     return {
-      ownConnection: !proven,
+      kind,
+      ownConnection: !pooled,
+      ...(repeat ? { repeat: { sentOn: {} } } : {}),
       closeAfter: (status) => {
-        const read = readItsBody(status);
-        if (status >= 200 && status < 300) this.prove(origin, kind);
-        else if (!read) this.proven.get(origin)?.delete(kind);
-        return proven && !read;
+        if (status >= 200 && status < 300) setOf(this.proven, origin).add(kind);
+        const inStep = readItsBody(status) || this.refusals.get(origin)?.get(kind)?.has(status) === true;
+        if (!inStep) {
+          this.proven.get(origin)?.delete(kind);
+          this.refusals.get(origin)?.delete(kind);
+        }
+        return pooled && !inStep;
       },
     };
   }
 
-  private prove(origin: string, kind: string): void {
-    let kinds = this.proven.get(origin);
-    if (!kinds) this.proven.set(origin, (kinds = new Set()));
-    kinds.add(kind);
+  /** The origin answered a repeat of a refused request as it did the first, on the same open connection. */
+  keptInStep(origin: string, kind: string, status: number): void {
+    let kinds = this.refusals.get(origin);
+    if (!kinds) this.refusals.set(origin, (kinds = new Map()));
+    let statuses = kinds.get(kind);
+    if (!statuses) kinds.set(kind, (statuses = new Set()));
+    statuses.add(status);
   }
+}
+
+function setOf(map: Map<string, Set<string>>, origin: string): Set<string> {
+  let set = map.get(origin);
+  if (!set) map.set(origin, (set = new Set()));
+  return set;
 }
 
 /** What a server may gate a body on before reading it: the method, the credentials and the content type. */

@@ -1,8 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
-import { BodyReuse } from './body-reuse.ts';
+import type { Socket } from 'node:net';
+import { BodyReuse, repeatable } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
-import { hasHeader, type Exchange, type SentRequest } from './exchange.ts';
+import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
 import { classify, MAX_HEADER_BYTES } from './transport-failure.ts';
@@ -87,6 +88,14 @@ export interface ClientStats {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How long the repeat of a refused request (src/http/body-reuse.ts) is waited for: a few times what
+ * the first took, at least this long. It only decides whether later ones may share connections.
+ */
+const REPEAT_MIN_WAIT_MS = 250;
+
+const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
+
 function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
@@ -139,7 +148,7 @@ export class HttpClient {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
       if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
-      const exchange = await this.sendOnce(outgoing, url, plan);
+      const exchange = await this.sendOnce(outgoing, url, plan, tally);
       if (tally) tally.sent++;
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
@@ -187,11 +196,14 @@ export class HttpClient {
   private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      const settings = { keepAliveTimeout: 10_000, connections: this.options.concurrency, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
-      pool = originDispatcher(origin, settings, this.options.network);
+      pool = originDispatcher(origin, this.connectionSettings(this.options.concurrency), this.options.network);
       this.pools.set(origin, pool);
     }
     return pool;
+  }
+
+  private connectionSettings(connections: number) {
+    return { keepAliveTimeout: 10_000, connections, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
   }
 
   async close(): Promise<void> {
@@ -203,6 +215,11 @@ export class HttpClient {
   private async acquire(): Promise<void> {
     if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
+    await this.pace();
+  }
+
+  /** Waits for the next request's turn under --max-rps. */
+  private async pace(): Promise<void> {
     if (this.options.maxRps > 0) {
       const now = Date.now();
       const slot = Math.max(now, this.nextSlot);
@@ -216,7 +233,7 @@ export class HttpClient {
     this.waiting.shift()?.();
   }
 
-  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan): Promise<Exchange> {
+  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
@@ -228,17 +245,58 @@ export class HttpClient {
     }
     await this.acquire();
     const started = performance.now();
+    const connection = this.bodyReuse.connectionFor(url.origin, outgoing, headers);
+    // A connection of its own that is left open, for the same request again (see repeatRefusal).
+    const own = connection.repeat ? originDispatcher(url.origin, this.connectionSettings(1), this.options.network) : undefined;
     try {
       this.stats.sent++;
-      const connection = this.bodyReuse.connectionFor(url.origin, outgoing, headers);
-      const response = await dispatchRequest((origin) => this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
+      const response = await dispatchRequest((origin) => own ?? this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
+      if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, connection.kind!, exchange, connection.repeat!.sentOn.socket, tally);
       return exchange;
     } catch (error) {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
     } finally {
+      if (own) void own.destroy().catch(() => undefined);
       this.release();
+    }
+  }
+
+  /**
+   * Sends a refused request again on the connection it went out on, left open, and, where the
+   * origin answers the same (status and Content-Type) on that same connection and keeps it open,
+   * lets requests of its kind share pooled connections after that refusal (src/http/body-reuse.ts).
+   * In the slot of the request it repeats, so what is in flight stays within the cap; counted with
+   * it; never judged (a creation it makes is told to `observe`, for the trail).
+   */
+  private async repeatRefusal(
+    own: Dispatcher,
+    request: { url: URL; headers: Record<string, string>; outgoing: OutgoingRequest; sent: SentRequest },
+    kind: string,
+    first: Exchange,
+    firstSocket: Socket | undefined,
+    tally: Omit<ClientStats, 'waitedMs'> | undefined,
+  ): Promise<void> {
+    const answer = first.response!;
+    if (!repeatable(answer.status) || answer.truncated || closes(answer) || !firstSocket || firstSocket.destroyed) return;
+    await this.pace();
+    this.stats.sent++;
+    if (tally) tally.sent++;
+    const sentOn: { socket?: Socket } = {};
+    const started = performance.now();
+    const waitMs = Math.min(this.options.timeoutMs, Math.max(REPEAT_MIN_WAIT_MS, 4 * first.durationMs));
+    try {
+      const response = await dispatchRequest(() => own, this.deadlines, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, {
+        ownConnection: true,
+        repeat: { sentOn },
+        closeAfter: () => false,
+      });
+      this.options.observe?.({ request: request.sent, response, durationMs: performance.now() - started });
+      const same = sentOn.socket === firstSocket && !firstSocket.destroyed && response.status === answer.status && response.headers['content-type'] === answer.headers['content-type'];
+      if (same && !closes(response)) this.bodyReuse.keptInStep(request.url.origin, kind, answer.status);
+    } catch {
+      // No answer in time, or the connection went: requests of this kind keep connections of their own.
     }
   }
 }

@@ -109,8 +109,9 @@ function watchSockets(): void {
 /**
  * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
  * up to the cap (the rest dropped with the connection), the whole exchange bounded in time. A
- * request with a body goes on a connection of its own, or on a pooled one that an answer that may
- * have left the body unread closes (`connection`, src/http/body-reuse.ts).
+ * request with a body goes on a connection of its own (kept open for a repeat where `connection`
+ * says so), or on a pooled one that an answer that may have left the body unread closes
+ * (`connection`, src/http/body-reuse.ts).
  */
 export function dispatchRequest(
   pool: (origin: string) => Dispatcher,
@@ -134,8 +135,9 @@ export function dispatchRequest(
     let closeAt: number | undefined;
     /** Whether the connection is to be closed after an answer without a Content-Length. */
     let closeAtEnd = false;
-    const sentOn: { socket?: Socket } = {};
-    if (!connection.ownConnection && outgoing.body !== undefined) watchSockets();
+    const sentOn: { socket?: Socket } = connection.repeat?.sentOn ?? {};
+    const watched = (!connection.ownConnection || connection.repeat !== undefined) && outgoing.body !== undefined;
+    if (watched) watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
       settled = true;
@@ -155,7 +157,7 @@ export function dispatchRequest(
     const handler: DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        writing = listening && !connection.ownConnection && outgoing.body !== undefined ? sentOn : undefined;
+        writing = listening && watched ? sentOn : undefined;
         if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
       },
       onResponseStart(c, statusCode, raw) {
@@ -212,8 +214,8 @@ export function dispatchRequest(
           // The request's own deadline (above) comes first and says what had come by then.
           headersTimeout: timeoutMs + 1_000,
           bodyTimeout: timeoutMs + 1_000,
-          // Sent with `Connection: close` and closed after its answer.
-          ...(connection.ownConnection ? { reset: true } : {}),
+          // Sent with `Connection: close` and closed after its answer (unless to be sent again on it).
+          ...(connection.ownConnection && !connection.repeat ? { reset: true } : {}),
         },
         handler,
       );
