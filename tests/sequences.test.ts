@@ -18,7 +18,8 @@ describe('Sequences of calls (§2.1, §4)', () => {
       const statuses = statusValues(s.contract);
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
       const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
-      // Independent lanes of sequences: far from the target they run side by side, so the run waits on no long chain.
+      // Independent lanes of sequences, side by side (as many as a property keeps in flight near the
+      // target, all far from it), so the run waits on no long chain and the client never idles.
       await s.forEach(
         Array.from({ length: SEQUENCE_LANES }, (_, lane) => lane),
         (lane) =>
@@ -27,6 +28,7 @@ describe('Sequences of calls (§2.1, §4)', () => {
             maxSteps: MAX_SEQUENCE_STEPS,
             finish: stepOf(s, known, FINALLY),
           }),
+        s.config.pipelineDepth,
       );
     },
   );

@@ -56,7 +56,7 @@ export class Scenario {
   /** What this scenario's own requests met (other scenarios may share the client side by side). */
   readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
   /** Shared by the scenario's lanes of sequences of calls. */
-  private readonly sequenceBudget: SequenceBudget = { failed: false };
+  private readonly sequenceBudget: SequenceBudget = { failed: false, running: new Set() };
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
 
@@ -135,9 +135,9 @@ export class Scenario {
     return replaySteps((error, replay) => this.recorder.recordFailures(error, replay), steps, newModel);
   }
 
-  /** See PropertyRunner.forEach: near the target in turn, far from it side by side. */
-  forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
-    return this.properties.forEach(items, body);
+  /** See PropertyRunner.forEach: near the target `nearWidth` at a time (by default in turn), far from it side by side. */
+  forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>, nearWidth?: number): Promise<void> {
+    return this.properties.forEach(items, body, nearWidth);
   }
 
   /** See PropertyRunner.everyCase. */

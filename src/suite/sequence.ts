@@ -35,9 +35,17 @@ class StepCommand<M extends object> implements fc.AsyncCommand<M, Story> {
 
 type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence, 'counterexample' | 'seed' | 'path' | 'shard' | 'story'>) => void;
 
-/** Shared by a scenario's lanes of sequences: once one has failed, the others send no more. */
+/**
+ * Shared by a scenario's lanes of sequences, which may run side by side: a lane whose sequence fails
+ * has the others end the sequences they are in and start no other, so that its failure is confirmed
+ * (and shrunk) with nothing else sent meanwhile; once one has failed, the others send no more.
+ */
 export interface SequenceBudget {
   failed: boolean;
+  /** The sequences running now, in every lane (not their confirmation). */
+  running: Set<Promise<void>>;
+  /** Set while a lane confirms a failure: no lane starts a sequence until it settles. */
+  confirming?: Promise<void>;
 }
 
 export interface SequenceOptions<M extends object> {
@@ -79,7 +87,7 @@ export async function runSequences<M extends object>(
   steps: readonly fc.Arbitrary<SequenceStep<M>>[],
   newModel: () => M,
   options: SequenceOptions<M>,
-  budget: SequenceBudget = { failed: false },
+  budget: SequenceBudget = { failed: false, running: new Set() },
 ): Promise<boolean> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new BudgetExhausted();
@@ -94,29 +102,52 @@ export async function runSequences<M extends object>(
   const property = fc.asyncProperty(swarm(commands, options.maxSteps), async (sequence) => {
     // Past the shrinking budget a candidate is not run: the shortest failing story found stands.
     if (shrinking && (++shrinking.runs > MAX_SHRINK_RUNS || Date.now() - shrinking.since > MAX_SHRINK_MS)) return;
+    if (!shrinking) while (budget.confirming) await budget.confirming;
     // Another lane has failed already: its story is the run's; this lane's remaining sequences are not sent.
     if (!shrinking && budget.failed) return;
     const story = new Story();
     const model = newModel();
-    try {
+    const ran = (async () => {
       await fc.asyncModelRun(() => ({ model, real: story }), sequence);
       if (options.finish) await new StepCommand(options.finish).runIf(model, story);
+    })();
+    budget.running.add(ran);
+    try {
+      await ran;
       return;
     } catch (error) {
       if (!(error instanceof ConformanceFailures)) throw error;
-      // A sequence counts as failing, for fast-check to shrink, only if it fails again twice (see twice).
-      const again = await twice(story.sources() as SequenceStep<M>[], newModel);
-      if (!again) {
-        if (!shrinking) unconfirmed ??= { story, error };
-        return;
+      budget.running.delete(ran);
+      let confirmed: (() => void) | undefined;
+      if (!shrinking) {
+        // A lane confirming a failure of its own first: its verdict comes first.
+        while (budget.confirming) await budget.confirming;
+        if (budget.failed) return;
+        budget.confirming = new Promise<void>((resolve) => (confirmed = resolve));
+        await Promise.allSettled(budget.running);
       }
-      if (shrinking) shortest = again;
-      else {
-        original = again;
-        shrinking = { runs: 0, since: Date.now() };
-        budget.failed = true;
+      try {
+        // A sequence counts as failing, for fast-check to shrink, only if it fails again twice (see twice).
+        const again = await twice(story.sources() as SequenceStep<M>[], newModel);
+        if (!again) {
+          if (!shrinking) unconfirmed ??= { story, error };
+          return;
+        }
+        if (shrinking) shortest = again;
+        else {
+          original = again;
+          shrinking = { runs: 0, since: Date.now() };
+          budget.failed = true;
+        }
+        throw again.error;
+      } finally {
+        if (confirmed) {
+          budget.confirming = undefined;
+          confirmed();
+        }
       }
-      throw again.error;
+    } finally {
+      budget.running.delete(ran);
     }
   });
   const details = await fc.check(property, {
