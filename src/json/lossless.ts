@@ -58,6 +58,17 @@ function parseMarkingLongIntegers(text: string): { value: JsonValue } | undefine
   return found.count === marked ? { value } : undefined;
 }
 
+/** Whether the value holds an integer past 2^53, which a double may have rounded. */
+function hasRoundedInteger(value: JsonValue): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasRoundedInteger(item)) return true;
+  } else if (value && typeof value === 'object') {
+    for (const key in value) if (hasRoundedInteger(value[key]!)) return true;
+  }
+  return false;
+}
+
 function unmark(value: JsonValue, found: { count: number }): JsonValue {
   if (typeof value === 'string') {
     if (!value.startsWith(MARK)) return value;
@@ -108,8 +119,18 @@ export function parseJson(input: Uint8Array | string): JsonValue {
       // lossless-json names the problem; it throws below.
     }
   } else {
-    const parsed = parseMarkingLongIntegers(text);
-    if (parsed) return parsed.value;
+    // A long integer the native parser reads as a safe integer is exact too (ids below 2^53).
+    let native: JsonValue | undefined;
+    try {
+      native = JSON.parse(text) as JsonValue;
+    } catch {
+      // lossless-json names the problem; it throws below.
+    }
+    if (native !== undefined) {
+      if (!hasRoundedInteger(native)) return native;
+      const parsed = parseMarkingLongIntegers(text);
+      if (parsed) return parsed.value;
+    }
   }
   try {
     return parse(text, null, {

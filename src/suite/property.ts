@@ -49,7 +49,7 @@ export class PropertyRunner {
    * counterexample, seed and path, and the scenario goes on; returns whether it held. Given a Probe
    * instead of a body, the inputs are pipelined (see runPipelined).
    */
-  async property<T, R>(label: string, arbitrary: fc.Arbitrary<T>, body: PropertyBody<T, R>, options: { runs?: number; examples?: T[] } = {}): Promise<boolean> {
+  async property<T, R>(label: string, arbitrary: fc.Arbitrary<T>, body: PropertyBody<T, R>, options: { runs?: number; examples?: T[]; sampled?: T[] } = {}): Promise<boolean> {
     const remaining = this.config.deadline - Date.now();
     if (remaining <= 0) throw new BudgetExhausted();
     const sequential = typeof body === 'function' ? body : async (value: T) => body.receive(value, await body.send(value));
@@ -58,13 +58,15 @@ export class PropertyRunner {
     const seed = this.seedOf(label);
     const timeLimit = Math.min(PROPERTY_BUDGET_MS, remaining);
     const shard = this.config.shard;
-    if (shard && shard.count > 1) return this.propertyShare(shard, label, arbitrary, body, { examples, runs, seed, timeLimit });
+    // What fc.sample gives for this label's seed and `runs` (everyCase draws them first).
+    const sample = () => options.sampled ?? fc.sample(arbitrary, { seed, numRuns: runs });
+    if (shard && shard.count > 1) return this.propertyShare(shard, label, arbitrary, body, { examples, runs, seed, timeLimit, sample });
     // Edge values first, outside fast-check: its `examples` would map each value back through the
     // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
     // Given a Probe, they lead the same pipeline as the sampled inputs, still one at a time and
     // whatever the time limit, but reads waiting out a lag wait side by side.
     if (typeof body !== 'function') {
-      const failure = await this.runPipelined([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], body, Date.now() + timeLimit, examples.length);
+      const failure = await this.runPipelined([...examples, ...sample()], body, Date.now() + timeLimit, examples.length);
       if (!failure) return true;
       if (failure.index >= examples.length) {
         // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
@@ -97,7 +99,7 @@ export class PropertyRunner {
       // A case of few values (an fc.constant) would send the same request again and again: each once.
       const drawn = fc.sample(arbitrary, { seed: this.seedOf(name), numRuns: runs });
       const distinct = [...new Map(drawn.map((value) => [stringifyJson(value), value])).values()];
-      const plan = distinct.length < drawn.length ? { runs: 0, examples: distinct } : { runs };
+      const plan = distinct.length < drawn.length ? { runs: 0, examples: distinct } : { runs, sampled: drawn };
       return this.property(name, arbitrary, body, plan);
     };
     // The cases are independent: far from the target they wait side by side (the client caps what is in flight).
@@ -117,9 +119,9 @@ export class PropertyRunner {
     label: string,
     arbitrary: fc.Arbitrary<T>,
     body: PropertyBody<T, R>,
-    { examples, runs, seed, timeLimit }: { examples: T[]; runs: number; seed: number; timeLimit: number },
+    { examples, runs, seed, timeLimit, sample }: { examples: T[]; runs: number; seed: number; timeLimit: number; sample: () => T[] },
   ): Promise<boolean> {
-    const all = [...examples, ...(runs > 0 ? fc.sample(arbitrary, { seed, numRuns: runs }) : [])];
+    const all = [...examples, ...(runs > 0 ? sample() : [])];
     const mine = shareOf(all.length, shard, `${this.title}:${label}`);
     const edges = mine.filter((k) => k < examples.length).length;
     const sequential = typeof body === 'function';

@@ -23,11 +23,13 @@ const ROUTE_PATTERNS = new Map<string, RegExp>();
 
 /** `GET /v1/pets/{petId}` for the operation's template, else the method and the path as sent (an alias probe). */
 function routeOf(method: string, template: string, url: string): string {
-  let path = template;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return `${method} ${template}`;
+  let path = plainPath(url);
+  if (path === undefined) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return `${method} ${template}`;
+    }
   }
   let pattern = ROUTE_PATTERNS.get(template);
   if (!pattern) {
@@ -35,6 +37,12 @@ function routeOf(method: string, template: string, url: string): string {
     ROUTE_PATTERNS.set(template, pattern);
   }
   return `${method} ${pattern.test(path) ? template : path}`;
+}
+
+/** `http://host:port/path?query` to its path, where the URL parser would keep it as written: no dot, percent sign or other character it rewrites. */
+const PLAIN_URL = /^https?:\/\/[\w.-]+(?::\d+)?(\/[\w\-~!$&'()*+,;=:@/]*)(?:\?[^#]*)?$/;
+function plainPath(url: string): string | undefined {
+  return PLAIN_URL.exec(url)?.[1];
 }
 
 /** The Authorization §5 shows, with the key as curl lines and reports show it. */

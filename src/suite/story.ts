@@ -1,5 +1,5 @@
 import { curlLine } from '../http/curl.ts';
-import { describeResponse, type Exchange } from '../http/exchange.ts';
+import { describeResponse, type Exchange, type SentRequest } from '../http/exchange.ts';
 import type { StoryEvidence } from '../report/model.ts';
 
 /** A command of a sequence as plain data, with the words a story tells it in. */
@@ -11,7 +11,7 @@ export interface StoryCall {
 /** What one run of a sequence sent, step by step: a failure is told as this story. */
 export class Story {
   /** Each exchange kept as the few lines a story tells of it, not whole: a run holds many stories, and an answer may be megabytes. */
-  private readonly steps: { call: StoryCall; exchanges: { request: string; answer: string; curl: string }[]; source: unknown }[] = [];
+  private readonly steps: { call: StoryCall; exchanges: { request: string; answer: string; sent: SentRequest }[]; source: unknown }[] = [];
 
   /** A new step: the command about to run (`source`: what runs it again, see sources). */
   begin(call: StoryCall, source?: unknown): void {
@@ -27,7 +27,7 @@ export class Story {
   record(exchange: Exchange): Exchange {
     const body = exchange.request.body;
     const request = `${exchange.request.method} ${exchange.request.url}${body === undefined ? '' : ` ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`}`;
-    this.steps.at(-1)?.exchanges.push({ request, answer: describeResponse(exchange), curl: curlLine(exchange.request) });
+    this.steps.at(-1)?.exchanges.push({ request, answer: describeResponse(exchange), sent: exchange.request });
     return exchange;
   }
 
@@ -45,7 +45,7 @@ export class Story {
         call: call.says,
         requests: exchanges.map(({ request, answer }) => ({ request, answer })),
       })),
-      curl: this.steps.flatMap(({ exchanges }) => exchanges.map(({ curl }) => curl)),
+      curl: this.steps.flatMap(({ exchanges }) => exchanges.map(({ sent }) => curlLine(sent))),
       calls: this.steps.map(({ call }) => call),
       ...(this.unconfirmed ? { unconfirmed: true } : {}),
     };

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import { jsonObject, type Exchange } from '../http/exchange.ts';
 import { parseJson } from '../json/lossless.ts';
 import type { SuiteConfig } from './config.ts';
@@ -51,12 +51,19 @@ export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl
   };
 }
 
-/** The worker's observer: appends each creation to the trail file as one JSON line (one write, so workers never interleave inside a line). */
+/**
+ * The worker's observer: appends each creation to the trail file as one JSON line, written at once
+ * (one write in append mode, so workers never interleave inside a line, and a run cut short keeps
+ * every line written). The file is opened at the first creation and stays open with the process.
+ */
 export function trailObserver(config: SuiteConfig): ((exchange: Exchange) => void) | undefined {
   const file = config.trailFile;
   if (!file) return undefined;
+  let fd: number | undefined;
   return (exchange) => {
     const item = createdBy(exchange, config);
-    if (item) appendFileSync(file, `${JSON.stringify(item)}\n`);
+    if (!item) return;
+    fd ??= openSync(file, 'a');
+    writeSync(fd, `${JSON.stringify(item)}\n`);
   };
 }
