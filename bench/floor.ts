@@ -9,7 +9,9 @@ import { jsonBody } from '../src/http/exchange.ts';
 // Pool.dispatch loop that reads each body and judges nothing; "client" is the suite's own
 // HttpClient with the body parsed losslessly and validated against Pets, the least the suite
 // does with an answer. What lies between the client floor and the property phases is generation,
-// judging and evidence.
+// judging and evidence. mixFloorRate is that client sending the suite's own requests instead
+// (recorded from a run: POSTs with bodies, big listings, refusals), each answer parsed and
+// validated as its status and operation show: the same floor for the suite's own mix.
 
 export type FloorKind = 'undici' | 'client';
 
@@ -79,6 +81,52 @@ export async function floorRate(kind: FloorKind, baseUrl: string, key: string, i
     return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
   } finally {
     await pool.destroy();
+    await client.close();
+  }
+}
+
+/** One of the suite's requests, as recorded, to replay: its host's base URL, method, path, headers and body. */
+export interface MixRequest {
+  base: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The schema an answer to this request is validated against, where the contract shows one. */
+function schemaOf(request: MixRequest, status: number, value: unknown): string | undefined {
+  if (status >= 400) return 'Error';
+  if (Array.isArray(value)) return 'Pets';
+  if (request.path.startsWith('/messages')) return status < 300 ? 'Message' : undefined;
+  return status === 200 || status === 201 ? 'Pet' : undefined;
+}
+
+/** `inFlight` lanes sending the recorded requests in turn (round and round) through the suite's client, for `seconds`; every JSON answer parsed and validated. */
+export async function mixFloorRate(mix: readonly MixRequest[], inFlight: number, seconds: number): Promise<FloorRate> {
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, concurrency: inFlight });
+  let next = 0;
+  let requests = 0;
+  const end = performance.now() + seconds * 1000;
+  const lane = async () => {
+    while (performance.now() < end) {
+      const request = mix[next++ % mix.length]!;
+      const exchange = await client.send({ method: request.method, url: `${request.base}${request.path}`, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+      const status = exchange.response?.status;
+      const body = jsonBody(exchange);
+      const schema = status !== undefined && body.ok ? schemaOf(request, status, body.value) : undefined;
+      if (schema && body.ok) validators.validate(schema, body.value);
+      requests++;
+    }
+  };
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    const elapsedS = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
+  } finally {
     await client.close();
   }
 }

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PIPELINE_DEPTH } from '../src/suite/config.ts';
-import { floorRate, type FloorKind, type FloorRate } from './floor.ts';
+import { floorRate, mixFloorRate, type FloorKind, type FloorRate, type MixRequest } from './floor.ts';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../selftest/support/recording-proxy.ts';
 import { startReferenceProcess, type ReferenceProcess } from '../selftest/support/reference-process.ts';
 import { runCli } from '../selftest/support/run-cli.ts';
@@ -88,6 +88,24 @@ async function floor(kind: FloorKind, connections: number, seconds: number): Pro
   try {
     await floorRate(kind, server.baseUrl, KEY, connections, 2);
     return await withServerCpu(server, () => floorRate(kind, server.baseUrl, KEY, connections, seconds), (measured) => measured.requests);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+/** The recorded mix as the suite's client replays it against this server, in the order the run sent it. */
+function mixRequests(server: ReferenceProcess, mix: Mix): MixRequest[] {
+  const of = (base: string, requests: RecordedRequest[]) => requests.map((r) => ({ at: r.span?.start ?? 0, request: { base, method: r.method, path: r.path, headers: r.headers ?? {}, ...(r.body ? { body: r.body.toString('utf8') } : {}) } }));
+  return [...of(server.baseUrl, mix.main), ...of(server.messagesBaseUrl, mix.messages)].sort((a, b) => a.at - b.at).map(({ request }) => request);
+}
+
+/** The client floor on the suite's own mix (bench/floor.ts), against a fresh server, after a 2 s warm-up of the same loop. */
+async function mixFloor(mix: Mix, connections: number, seconds: number): Promise<FloorRate & Measured> {
+  const server = await startServer();
+  try {
+    const requests = mixRequests(server, mix);
+    await mixFloorRate(requests, connections, 2);
+    return await withServerCpu(server, () => mixFloorRate(requests, connections, seconds), (measured) => measured.requests);
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -204,10 +222,10 @@ interface Round {
   /** autocannon sending the suite's own requests, after the runs. */
   mix: { rps: number; serverCpuUs?: number };
   /** This process sending autocannon's GET without the suite: bare undici, and the suite's client with parsing and validation. */
-  floors: Record<FloorKind, FloorRate & Measured>;
+  floors: Record<FloorKind | 'mix', FloorRate & Measured>;
   samples: Sample[];
   /** The extra requests of the largest --runs over the smallest: their rate, and the CPU per request they cost the suite and the server. */
-  phase?: { rps: number; share: number; mixShare: number; clientShare: number; cpuUsPerRequest: number } & Measured;
+  phase?: { rps: number; share: number; mixShare: number; clientShare: number; clientMixShare: number; cpuUsPerRequest: number } & Measured;
 }
 
 const lines: string[] = [];
@@ -221,7 +239,7 @@ for (const setting of SETTINGS) {
     for (const runs of RUNS) samples.push(await runSuite(runs, setting.args, COLD ? undefined : { mix: recorded, connections: setting.connections }));
     const after = await rawRate(3, setting.connections);
     const mix = await mixRate(recorded, 3, setting.connections);
-    const floors = { undici: await floor('undici', setting.connections, 3), client: await floor('client', setting.connections, 3) };
+    const floors = { undici: await floor('undici', setting.connections, 3), client: await floor('client', setting.connections, 3), mix: await mixFloor(recorded, setting.connections, 3) };
     const round: Round = { autocannon: [before, after], mix, floors, samples };
     const first = samples[0];
     const last = samples[samples.length - 1];
@@ -229,7 +247,14 @@ for (const setting of SETTINGS) {
       // The fixed start-up cancels out: what the extra runs cost is the property phases' own rate.
       const extra = last.requests - first.requests;
       const rps = extra / (last.wallS - first.wallS);
-      round.phase = { rps, share: rps / roundGet(round), mixShare: rps / mix.rps, clientShare: rps / floors.client.rps, cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6 };
+      round.phase = {
+        rps,
+        share: rps / roundGet(round),
+        mixShare: rps / mix.rps,
+        clientShare: rps / floors.client.rps,
+        clientMixShare: rps / floors.mix.rps,
+        cpuUsPerRequest: ((last.cpuS - first.cpuS) / extra) * 1e6,
+      };
       if (first.serverCpuUs !== undefined && last.serverCpuUs !== undefined) round.phase.serverCpuUs = (last.serverCpuUs * last.requests - first.serverCpuUs * first.requests) / extra;
     }
     rounds.push(round);
@@ -248,6 +273,7 @@ for (const setting of SETTINGS) {
         share: median(phases.map((p) => p.share)),
         mixShare: median(phases.map((p) => p.mixShare)),
         clientShare: median(phases.map((p) => p.clientShare)),
+        clientMixShare: median(phases.map((p) => p.clientMixShare)),
         cpuUsPerRequest: median(phases.map((p) => p.cpuUsPerRequest)),
       }
     : undefined;
@@ -257,13 +283,13 @@ for (const setting of SETTINGS) {
     mix: medianOf(rounds.map((r) => r.mix.serverCpuUs)),
   };
   const mixRps = median(rounds.map((r) => r.mix.rps));
-  const floorOf = (kind: FloorKind) => ({
+  const floorOf = (kind: FloorKind | 'mix') => ({
     rps: median(rounds.map((r) => r.floors[kind].rps)),
     share: median(rounds.map((r) => r.floors[kind].rps / roundGet(r))),
     cpuUs: median(rounds.map((r) => r.floors[kind].cpuUs)),
     serverCpuUs: medianOf(rounds.map((r) => r.floors[kind].serverCpuUs)),
   });
-  const floors = { undici: floorOf('undici'), client: floorOf('client') };
+  const floors = { undici: floorOf('undici'), client: floorOf('client'), mix: floorOf('mix') };
   const floorLine = (name: string, f: ReturnType<typeof floorOf>) =>
     `${name}: ${f.rps.toFixed(0)} req/s = ${(f.share * 100).toFixed(0)}% of autocannon's GET; ${f.cpuUs.toFixed(0)} µs of client CPU per request` +
     `${f.serverCpuUs === undefined ? '' : `, the server's ${f.serverCpuUs.toFixed(0)} µs`}`;
@@ -290,7 +316,9 @@ for (const setting of SETTINGS) {
       `floors, this process sending autocannon's GET at ${setting.connections} in flight without the suite (bench/floor.ts; medians of the rounds):`,
       `- ${floorLine('bare undici (Pool.dispatch, the body read, nothing judged)', floors.undici)}`,
       `- ${floorLine("the suite's HttpClient, the body parsed losslessly and validated as Pets", floors.client)}`,
-      `- the property phases reach ${(phase.clientShare * 100).toFixed(0)}% of the second (median of the rounds): the rest is generation, judging and evidence`,
+      `- the property phases reach ${(phase.clientShare * 100).toFixed(0)}% of the second (median of the rounds): the rest is generation, judging and evidence, and what the suite's requests cost more than that GET`,
+      `- ${floorLine("the suite's HttpClient sending the suite's own recorded requests instead, each JSON answer parsed and validated", floors.mix)}`,
+      `- the property phases reach ${(phase.clientMixShare * 100).toFixed(0)}% of that (median of the rounds): the rest is generation, judging and evidence`,
       `autocannon itself, sending the suite's requests, reaches ${(median(rounds.map((r) => r.mix.rps / roundGet(r))) * 100).toFixed(0)}% of its GET rate (median of the rounds)`,
     );
   }
