@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { scenario } from '../src/suite/scenario.ts';
-import { MAX_SEQUENCE_STEPS, SEQUENCE_LANES, sequenceCount } from '../src/suite/config.ts';
+import { MAX_SEQUENCE_STEPS, SEQUENCES_PER_LANE, sequenceLanes } from '../src/suite/config.ts';
 import { limitBounds, statusValues } from '../generators/index.ts';
 import { knownCategories } from './support/categories.ts';
 import { ensurePets } from './support/store.ts';
@@ -21,10 +21,10 @@ describe('Sequences of calls (§2.1, §4)', () => {
       // Independent lanes of sequences, side by side (as many as a property keeps in flight near the
       // target, all far from it), so the run waits on no long chain and the client never idles.
       await s.forEach(
-        Array.from({ length: SEQUENCE_LANES }, (_, lane) => lane),
+        Array.from({ length: sequenceLanes(s.config.runs) }, (_, lane) => lane),
         (lane) =>
           s.sequences(`sequences of calls, lane ${lane + 1}`, steps, newModel, {
-            runs: Math.ceil(sequenceCount(s.config.runs) / SEQUENCE_LANES),
+            runs: SEQUENCES_PER_LANE,
             maxSteps: MAX_SEQUENCE_STEPS,
             finish: stepOf(s, known, FINALLY),
           }),

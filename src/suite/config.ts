@@ -34,23 +34,31 @@ export const DEFAULT_CONCURRENCY = 8;
 const MAX_CHOSEN_CONCURRENCY = 32;
 
 /**
- * The in-flight cap when --concurrency is not given: enough that a target `roundTripMs` away
- * still gets about 400 requests a second (a run's ~1,000 requests in under 3 s of waiting), at
- * least DEFAULT_CONCURRENCY and at most MAX_CHOSEN_CONCURRENCY.
+ * The in-flight cap when --concurrency is not given: one per ms of the round trip, so a target
+ * `roundTripMs` away still gets about 1,000 requests a second (a default run's ~1,450 in under 2 s
+ * of waiting), at least DEFAULT_CONCURRENCY and at most MAX_CHOSEN_CONCURRENCY.
  */
 export function concurrencyFor(roundTripMs: number | undefined): number {
   if (!isRemote(roundTripMs)) return DEFAULT_CONCURRENCY;
-  return Math.min(MAX_CHOSEN_CONCURRENCY, Math.max(DEFAULT_CONCURRENCY, Math.ceil(roundTripMs! * 0.4)));
+  return Math.min(MAX_CHOSEN_CONCURRENCY, Math.max(DEFAULT_CONCURRENCY, Math.ceil(roundTripMs!)));
 }
 
-/** Independent lanes of sequences, each with a seed of its own: far from the target they run side by side. */
-export const SEQUENCE_LANES = 10;
+/**
+ * Sequences per lane: lanes are independent, each with a seed of its own, and far from the target
+ * they all run side by side, so the longest chain of dependent requests is one lane's, whatever --runs.
+ */
+export const SEQUENCES_PER_LANE = 2;
 /** The most calls a sequence makes, besides its last look at what it created. */
 export const MAX_SEQUENCE_STEPS = 12;
 
-/** How many sequences a run draws: twice --runs, and at least 3 per lane so a two-call fault is met at low --runs too. */
+/** How many sequences a run draws: twice --runs, and at least 30 so a two-call fault is met at low --runs too. */
 export function sequenceCount(runs: number): number {
-  return Math.max(3 * SEQUENCE_LANES, 2 * runs);
+  return Math.max(30, 2 * runs);
+}
+
+/** The lanes the sequences run in (see SEQUENCES_PER_LANE). */
+export function sequenceLanes(runs: number): number {
+  return Math.ceil(sequenceCount(runs) / SEQUENCES_PER_LANE);
 }
 
 /** What the CLI hands every test worker (through vitest's provide/inject). */

@@ -152,8 +152,8 @@ async function runCall(s: Scenario, known: KnownCategories, call: Call, model: M
       await runCall(s, known, call.first, model, send, readable);
       return runCall(s, known, call.second, model, send, readable);
     case 'get-every-created':
-      for (const created of model.created) await fetchCreated(s, created, send, false);
-      return;
+      // Independent reads: near the target in turn, far from it side by side.
+      return s.forEach(model.created, (created) => fetchCreated(s, created, send, false));
     case 'get-malformed':
       return s.require(await send('getPet', { path: { petId: call.id } }), { 'get.malformed-id': { id: call.id } });
     case 'message': {
