@@ -51,9 +51,12 @@ export const SEQUENCES_PER_LANE = 2;
 /** The most calls a sequence makes, besides its last look at what it created. */
 export const MAX_SEQUENCE_STEPS = 12;
 
-/** How many sequences a run draws: twice --runs, and at least 30 so a two-call fault is met at low --runs too. */
+/**
+ * How many sequences a run draws: twice --runs, and at least a default run's 50 so a two-call fault is
+ * met at low --runs too (each lane's two are fast-check's first runs, which favour short sequences).
+ */
 export function sequenceCount(runs: number): number {
-  return Math.max(30, 2 * runs);
+  return Math.max(50, 2 * runs);
 }
 
 /** The lanes the sequences run in (see SEQUENCES_PER_LANE). */
