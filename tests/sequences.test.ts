@@ -18,17 +18,17 @@ describe('Sequences of calls (§2.1, §4)', () => {
       const statuses = statusValues(s.contract);
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
       const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
-      // Independent lanes of sequences, side by side (as many as a property keeps in flight near the
-      // target, all far from it), so the run waits on no long chain and the client never idles.
+      // Lanes, each a slice of one stream of sequences: far from the target side by side, so the run
+      // waits on no long chain; near it one after another, so a seed tells the same stories again.
       await s.forEach(
         Array.from({ length: sequenceLanes(s.config.runs) }, (_, lane) => lane),
         (lane) =>
-          s.sequences(`sequences of calls, lane ${lane + 1}`, steps, newModel, {
+          s.sequences('sequences of calls', steps, newModel, {
             runs: SEQUENCES_PER_LANE,
+            startAt: lane * SEQUENCES_PER_LANE,
             maxSteps: MAX_SEQUENCE_STEPS,
             finish: stepOf(s, known, FINALLY),
           }),
-        s.config.pipelineDepth,
       );
     },
   );

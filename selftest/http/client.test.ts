@@ -212,13 +212,14 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const post = (status: string, authorization = 'Bearer k') =>
       c.send({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-status': status }, authorization: { value: authorization, shown: 'Bearer $API_KEY' }, body: '{}' });
     // The first of a kind goes on a connection of its own, left open (a 201 is not sent again); a 429
-    // (never sent again) proves nothing, so the next is the last on its connection.
+    // is never sent again and proves nothing, so the next of its kind goes the same way.
     expect((await post('no', 'Bearer other')).response?.status).toBe(429);
     expect((await post('no', 'Bearer other')).response?.status).toBe(429);
     expect((await post('ok')).response?.status).toBe(201);
     // From then on POSTs of that kind share one.
     for (let i = 0; i < 5; i++) expect((await post('ok')).response?.status).toBe(201);
-    expect(seen.map((s) => s.connection)).toEqual(['keep-alive', 'close', 'keep-alive', ...Array<string>(5).fill('keep-alive')]);
+    expect(seen.map((s) => s.connection)).toEqual(Array<string>(8).fill('keep-alive'));
+    expect(c.stats.sent).toBe(8);
     expect(new Set(seen.slice(0, 3).map((s) => s.socket)).size).toBe(3);
     expect(new Set(seen.slice(3).map((s) => s.socket)).size).toBe(1);
     await c.close();
@@ -241,6 +242,33 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     expect(seen[1]!.socket).toBe(seen[0]!.socket);
     expect(new Set(seen.slice(2).map((s) => s.socket)).size).toBe(1);
     expect(seen[2]!.socket).not.toBe(seen[0]!.socket);
+    await c.close();
+  });
+
+  it('a kind shared after a refusal shown in step, then answered with another refusal unread: that connection is closed and the proof taken back', async () => {
+    const seen: { socket: Socket; connection?: string }[] = [];
+    let gate = false;
+    const url = await serve((req, res) => {
+      seen.push({ socket: req.socket, connection: req.headers.connection });
+      if (gate) return refuseUnread(req, res, 403, true);
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
+    });
+    const c = client({ timeoutMs: 2_000, concurrency: 1 });
+    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+    expect((await post()).response?.status).toBe(401);
+    expect((await post()).response?.status).toBe(401);
+    gate = true;
+    expect((await post()).response?.status).toBe(403);
+    gate = false;
+    const started = performance.now();
+    expect((await post()).response?.status).toBe(401);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The first and its repeat on one connection; the next two on the shared one (the 403 closed it); then one of its own.
+    expect(seen.map((s) => s.connection)).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'keep-alive', 'close']);
+    expect(seen[1]!.socket).toBe(seen[0]!.socket);
+    expect(seen[2]!.socket).not.toBe(seen[0]!.socket);
+    expect(seen[3]!.socket).toBe(seen[2]!.socket);
+    expect(seen[4]!.socket).not.toBe(seen[3]!.socket);
     await c.close();
   });
 

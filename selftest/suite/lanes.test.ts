@@ -1,7 +1,8 @@
-// Lanes side by side (PropertyRunner.forEach) and the sequences of calls that run in them: near the
-// target as many at once as asked, far from it all; and a lane whose sequence fails has it
-// confirmed and shrunk with no other lane's call in between, the other lanes then sending nothing.
-// No server: the steps are plain functions that log what they do.
+// Lanes (PropertyRunner.forEach) and the sequences of calls that run in them: near the target one
+// after another, far from it side by side; a lane whose sequence fails has it confirmed and shrunk
+// with no other lane's call in between, the other lanes then sending nothing; and a failure being
+// confirmed when fast-check's time limit runs out is still told. No server: the steps are plain
+// functions that log what they do.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ const runner = (concurrent: boolean) =>
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs forEach over `count` items whose bodies take a few ms; returns the most that ran at once and the items visited. */
-async function widthOf(concurrent: boolean, count: number, nearWidth?: number): Promise<{ most: number; visited: number[] }> {
+async function widthOf(concurrent: boolean, count: number): Promise<{ most: number; visited: number[] }> {
   let now = 0;
   let most = 0;
   const visited: number[] = [];
@@ -29,73 +30,78 @@ async function widthOf(concurrent: boolean, count: number, nearWidth?: number): 
       visited.push(item);
       now--;
     },
-    nearWidth,
   );
   return { most, visited: visited.sort((a, b) => a - b) };
 }
 
-describe('forEach: lanes side by side', () => {
-  it('near the target: one at a time by default, nearWidth at a time when given; far from it: all at once; every item once', async () => {
+/** A step that logs `lane:says`, takes `ms`, and fails (a MUST failure) if told to. */
+function step(log: string[], lane: string, says: string, options: { fails?: boolean; ms?: number } = {}): SequenceStep<object> {
+  return {
+    call: { says },
+    check: () => true,
+    async run() {
+      log.push(`${lane}:${says}`);
+      await tick(options.ms ?? 1);
+      if (options.fails) throw new ConformanceFailures([{ clause: 'state.id-keeps-naming', expected: 'the same animal', actual: 'another' }], exchange(200, {}));
+    },
+  };
+}
+
+describe('forEach: lanes', () => {
+  it('near the target one at a time, far from it all at once; every item once', async () => {
     const all = Array.from({ length: 7 }, (_, i) => i);
     expect(await widthOf(false, 7)).toEqual({ most: 1, visited: all });
-    expect(await widthOf(false, 7, 2)).toEqual({ most: 2, visited: all });
-    expect(await widthOf(true, 7, 2)).toEqual({ most: 7, visited: all });
-  });
-
-  it('starts no item once one has thrown, awaits those running, and rethrows the first error', async () => {
-    const started: number[] = [];
-    const finished: number[] = [];
-    const run = runner(false).forEach(
-      [0, 1, 2, 3, 4, 5],
-      async (item) => {
-        started.push(item);
-        await tick(item === 1 ? 1 : 5);
-        if (item === 1) throw new Error('lane 1 broke');
-        finished.push(item);
-      },
-      2,
-    );
-    await expect(run).rejects.toThrow('lane 1 broke');
-    expect(started).toEqual([0, 1]);
-    expect(finished).toEqual([0]);
+    expect(await widthOf(true, 7)).toEqual({ most: 7, visited: all });
   });
 });
 
 describe('sequences in lanes side by side', () => {
   it("confirms and shrinks a lane's failure with no other lane's call in between, then the other lanes send nothing", async () => {
     const log: string[] = [];
-    const step = (lane: string, says: string, fails = false): SequenceStep<object> => ({
-      call: { says },
-      check: () => true,
-      async run() {
-        log.push(`${lane}:${says}`);
-        await tick(1);
-        if (fails) throw new ConformanceFailures([{ clause: 'state.id-keeps-naming', expected: 'the same animal', actual: 'another' }], exchange(200, {}));
-      },
-    });
     const recorded: ConformanceFailures[] = [];
     const budget: SequenceBudget = { failed: false, running: new Set() };
-    const properties = runner(false);
+    const properties = runner(true);
+    // B's calls are slower than A's: B is always in the middle of a sequence when A's fails.
     const lanes = [
-      [step('A', 'wait'), step('A', 'break', true)],
-      [step('B', 'wait'), step('B', 'wait more')],
+      [step(log, 'A', 'wait'), step(log, 'A', 'break', { fails: true })],
+      [step(log, 'B', 'wait', { ms: 4 }), step(log, 'B', 'wait more', { ms: 4 })],
     ];
     const held: boolean[] = [];
-    await properties.forEach(
-      lanes,
-      async (steps, lane) => {
-        held[lane] = await runSequences(properties, Date.now() + 60_000, (error) => recorded.push(error), `lane ${lane}`, steps.map((s) => fc.constant(s)), () => ({}), { runs: 40, maxSteps: 6 }, budget);
-      },
-      2,
-    );
+    await properties.forEach(lanes, async (steps, lane) => {
+      held[lane] = await runSequences(properties, Date.now() + 60_000, (error) => recorded.push(error), `lane ${lane}`, steps.map((s) => fc.constant(s)), () => ({}), { runs: 40, maxSteps: 6 }, budget);
+    });
     expect(held).toEqual([false, true]);
     expect(recorded).toHaveLength(1);
     const failedAt = log.indexOf('A:break');
     expect(failedAt).toBeGreaterThanOrEqual(0);
-    // After A's first failure, B only ends the sequence it is in: each of its calls comes before A's next one.
+    // After A's first failure B only ends the sequence it is in: each of its calls comes before A's next one.
     const nextA = log.findIndex((entry, i) => i > failedAt && entry.startsWith('A:'));
     expect(nextA).toBeGreaterThan(failedAt);
     const laterB = log.map((entry, i) => (i > failedAt && entry.startsWith('B:') ? i : -1)).filter((i) => i >= 0);
+    expect(laterB.length).toBeGreaterThan(0);
     expect(laterB.every((i) => i < nextA)).toBe(true);
+  });
+
+  it('tells a failure whose confirmation outlasts the time limit fast-check was given', async () => {
+    const log: string[] = [];
+    const recorded: ConformanceFailures[] = [];
+    const properties = runner(false);
+    // One call of 60 ms that fails: the sequence and its two runs again take 180 ms, the limit is 100 ms.
+    const held = await runSequences(properties, Date.now() + 100, (error) => recorded.push(error), 'slow', [fc.constant(step(log, 'A', 'break', { fails: true, ms: 60 }))], () => ({}), { runs: 5, maxSteps: 1 });
+    expect(held).toBe(false);
+    expect(recorded).toHaveLength(1);
+    expect(log.filter((entry) => entry === 'A:break').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('lanes sharing a label take consecutive slices of one stream of sequences', async () => {
+    const drawn = (startAt: number, runs: number) => {
+      const says: string[] = [];
+      const calls = ['a', 'b', 'c', 'd'].map((name) => fc.constant<SequenceStep<object>>({ call: { says: name }, check: () => true, run: async () => void says.push(name) }));
+      return runSequences(runner(false), Date.now() + 60_000, () => undefined, 'stream', calls, () => ({}), { runs, startAt, maxSteps: 5, finish: { call: { says: '|' }, check: () => true, run: async () => void says.push('|') } }).then(() => says.join(''));
+    };
+    const whole = await drawn(0, 6);
+    const sliced = (await drawn(0, 2)) + (await drawn(2, 2)) + (await drawn(4, 2));
+    expect(sliced).toBe(whole);
+    expect(whole.split('|').length).toBe(7);
   });
 });

@@ -37,7 +37,7 @@ const POOLED: BodyConnection = { ownConnection: false, closeAfter: () => false }
  * reading it and then read nothing more on that connection (RFC 9112 §9.6 has it close the
  * connection; not all do): the next request sent there would wait for good. So a request with a body
  * gets a connection of its own until the origin has shown that it keeps the connection in step after
- * requests like it (the same method, credentials and content type), in one of two ways:
+ * requests like it (the same path, method, credentials and content type), in one of two ways:
  * - it answered one 2xx: it reads their bodies (a key the server refuses, or a content type it does
  *   not take, never earns this);
  * - it refused one, and the very same request sent again on that connection got the same refusal
@@ -56,9 +56,10 @@ export class BodyReuse {
   /** Per origin, the kinds already sent with `repeat` (each once). */
   private readonly repeated = new Map<string, Set<string>>();
 
-  connectionFor(origin: string, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection & { kind?: string } {
+  connectionFor(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection & { kind?: string } {
     if (outgoing.body === undefined) return POOLED;
-    const kind = kindOf(outgoing, headers);
+    const origin = url.origin;
+    const kind = kindOf(url, outgoing, headers);
     const small = outgoing.body.length <= REUSE_MAX_BODY_CHARS;
     const pooled = small && (this.proven.get(origin)?.has(kind) === true || this.refusals.get(origin)?.has(kind) === true);
     const repeat = small && !pooled && !setOf(this.repeated, origin).has(kind);
@@ -79,6 +80,11 @@ export class BodyReuse {
     };
   }
 
+  /** The first request of a kind got no answer a repeat could test (a 429, a timeout, ...): the next one may. */
+  mayRepeat(origin: string, kind: string): void {
+    this.repeated.get(origin)?.delete(kind);
+  }
+
   /** The origin answered a repeat of a refused request as it did the first, on the same open connection. */
   keptInStep(origin: string, kind: string, status: number): void {
     let kinds = this.refusals.get(origin);
@@ -95,8 +101,11 @@ function setOf(map: Map<string, Set<string>>, origin: string): Set<string> {
   return set;
 }
 
-/** What a server may gate a body on before reading it: the method, the credentials and the content type. */
-function kindOf(outgoing: OutgoingRequest, headers: Record<string, string>): string {
+/**
+ * What a server may gate a body on before reading it: the path (a router may refuse an unknown one
+ * unread where the handler of a known one reads), the method, the credentials and the content type.
+ */
+function kindOf(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): string {
   let authorization = '';
   let contentType = '';
   for (const name in headers) {
@@ -104,5 +113,5 @@ function kindOf(outgoing: OutgoingRequest, headers: Record<string, string>): str
     if (lower === 'authorization') authorization = headers[name]!;
     else if (lower === 'content-type') contentType = headers[name]!;
   }
-  return `${outgoing.method}\n${authorization}\n${contentType}`;
+  return `${outgoing.method} ${url.pathname}\n${authorization}\n${contentType}`;
 }

@@ -245,10 +245,13 @@ export class HttpClient {
     }
     await this.acquire();
     const started = performance.now();
-    const connection = this.bodyReuse.connectionFor(url.origin, outgoing, headers);
-    // A connection of its own that is left open, for the same request again (see repeatRefusal).
-    const own = connection.repeat ? originDispatcher(url.origin, this.connectionSettings(1), this.options.network) : undefined;
+    let own: Dispatcher | undefined;
+    let kind: string | undefined;
     try {
+      const connection = this.bodyReuse.connectionFor(url, outgoing, headers);
+      kind = connection.kind;
+      // A connection of its own that is left open, for the same request again (see repeatRefusal).
+      if (connection.repeat) own = originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
       this.stats.sent++;
       const response = await dispatchRequest((origin) => own ?? this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
@@ -256,6 +259,7 @@ export class HttpClient {
       if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, connection.kind!, exchange, connection.repeat!.sentOn.socket, tally);
       return exchange;
     } catch (error) {
+      if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -279,7 +283,11 @@ export class HttpClient {
     tally: Omit<ClientStats, 'waitedMs'> | undefined,
   ): Promise<void> {
     const answer = first.response!;
-    if (!repeatable(answer.status) || answer.truncated || closes(answer) || !firstSocket || firstSocket.destroyed) return;
+    if (!repeatable(answer.status) || answer.truncated || closes(answer) || !firstSocket || firstSocket.destroyed) {
+      // A 2xx shows the kind is read, and a connection the origin closes shows nothing will; anything else, the next may.
+      if (!(answer.status >= 200 && answer.status < 300) && !closes(answer)) this.bodyReuse.mayRepeat(request.url.origin, kind);
+      return;
+    }
     await this.pace();
     this.stats.sent++;
     if (tally) tally.sent++;

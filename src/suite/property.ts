@@ -146,25 +146,16 @@ export class PropertyRunner {
   }
 
   /**
-   * Runs `body` for each item: near the target `nearWidth` at a time (by default in turn), far from
-   * it all side by side (the items must not depend on each other). Every body is awaited before it
-   * returns; once one has thrown no other starts, and the first that threw rethrows.
+   * Runs `body` for each item: near the target in turn, far from it side by side (the items must not
+   * depend on each other). Every body is awaited before it returns; the first that threw rethrows.
    */
-  async forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>, nearWidth = 1): Promise<void> {
-    const width = this.config.concurrent ? items.length : Math.max(1, nearWidth);
-    let next = 0;
-    let broken: { reason: unknown } | undefined;
-    const lane = async () => {
-      while (!broken && next < items.length) {
-        const index = next++;
-        try {
-          await body(items[index]!, index);
-        } catch (reason) {
-          broken ??= { reason };
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  async forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    if (!this.config.concurrent) {
+      for (const [index, item] of items.entries()) await body(item, index);
+      return;
+    }
+    const settled = await Promise.allSettled(items.map((item, index) => body(item, index)));
+    const broken = settled.find((result) => result.status === 'rejected');
     if (broken) throw broken.reason;
   }
 

@@ -135,9 +135,9 @@ export class Scenario {
     return replaySteps((error, replay) => this.recorder.recordFailures(error, replay), steps, newModel);
   }
 
-  /** See PropertyRunner.forEach: near the target `nearWidth` at a time (by default in turn), far from it side by side. */
-  forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>, nearWidth?: number): Promise<void> {
-    return this.properties.forEach(items, body, nearWidth);
+  /** See PropertyRunner.forEach: near the target in turn, far from it side by side. */
+  forEach<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    return this.properties.forEach(items, body);
   }
 
   /** See PropertyRunner.everyCase. */
@@ -187,6 +187,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const excluded = clockExclusions(ctx, options);
     const s = new Scenario(ctx, title, recorder, excluded, declared);
     const finish = () => {
+      ctx.trail?.close();
       meta.checks = [...records.values()];
       meta.requests = s.stats.sent;
       meta.rateLimited = s.stats.rateLimited;

@@ -51,6 +51,12 @@ export interface SequenceBudget {
 export interface SequenceOptions<M extends object> {
   /** How many sequences (fast-check runs), besides those it tries while shrinking. */
   runs: number;
+  /**
+   * Where in the label's stream of sequences they start (fast-check's run index): lanes that share a
+   * label take consecutive slices of one stream, so the sequences drawn are those of one long
+   * property, whatever the number of lanes (later runs are less biased toward short ones).
+   */
+  startAt?: number;
   /** The most steps a sequence has. */
   maxSteps: number;
   /** Run after every sequence (when it applies): the model's last look at what the sequence left. */
@@ -98,13 +104,18 @@ export async function runSequences<M extends object>(
   // A failure that did not recur: told only if no other does.
   let unconfirmed: { story: Story; error: ConformanceFailures } | undefined;
   let shrinking: { runs: number; since: number } | undefined;
+  // Set once fast-check is done: a sequence it stopped waiting for (past its time limit) starts nothing more.
+  let done = false;
+  // The sequence fast-check runs now: past the time limit it stops waiting for it, this does not.
+  let current: Promise<void> | undefined;
   const commands = steps.map((arbitrary) => arbitrary.map((step) => new StepCommand(step)));
-  const property = fc.asyncProperty(swarm(commands, options.maxSteps), async (sequence) => {
+  const property = fc.asyncProperty(swarm(commands, options.maxSteps), (sequence) => (current = runOne(sequence)));
+  const runOne = async (sequence: Iterable<fc.AsyncCommand<M, Story>>): Promise<void> => {
     // Past the shrinking budget a candidate is not run: the shortest failing story found stands.
     if (shrinking && (++shrinking.runs > MAX_SHRINK_RUNS || Date.now() - shrinking.since > MAX_SHRINK_MS)) return;
     if (!shrinking) while (budget.confirming) await budget.confirming;
     // Another lane has failed already: its story is the run's; this lane's remaining sequences are not sent.
-    if (!shrinking && budget.failed) return;
+    if (done || (!shrinking && budget.failed)) return;
     const story = new Story();
     const model = newModel();
     const ran = (async () => {
@@ -149,14 +160,22 @@ export async function runSequences<M extends object>(
     } finally {
       budget.running.delete(ran);
     }
-  });
+  };
   const details = await fc.check(property, {
     numRuns: options.runs,
     seed: properties.seedOf(label),
+    ...(options.startAt ? { path: String(options.startAt) } : {}),
     interruptAfterTimeLimit: Math.min(PROPERTY_BUDGET_MS, remaining),
     markInterruptAsFailure: false,
   });
+  done = true;
+  // A sequence fast-check stopped waiting for may still be confirming a failure: it is told too.
+  const late = await current?.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (details.failed && !(details.errorInstance instanceof ConformanceFailures)) throw details.errorInstance;
+  if (late !== undefined && !(late instanceof ConformanceFailures)) throw late;
   let told = shortest ?? original;
   if (!told && unconfirmed) {
     told = unconfirmed;

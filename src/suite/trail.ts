@@ -1,4 +1,4 @@
-import { openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { jsonObject, type Exchange } from '../http/exchange.ts';
 import { parseJson } from '../json/lossless.ts';
 import type { SuiteConfig } from './config.ts';
@@ -52,18 +52,26 @@ export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl
 }
 
 /**
- * The worker's observer: appends each creation to the trail file as one JSON line, written at once
- * (one write in append mode, so workers never interleave inside a line, and a run cut short keeps
- * every line written). The file is opened at the first creation and stays open with the process.
+ * The worker's trail: each creation appended to the trail file as one JSON line, written at once (in
+ * append mode, so workers never interleave inside a line, and a run cut short keeps every line
+ * written). The file is opened at the first creation and closed at the end of each scenario.
  */
-export function trailObserver(config: SuiteConfig): ((exchange: Exchange) => void) | undefined {
-  const file = config.trailFile;
-  if (!file) return undefined;
-  let fd: number | undefined;
-  return (exchange) => {
-    const item = createdBy(exchange, config);
+export class Trail {
+  private fd: number | undefined;
+
+  constructor(private readonly config: SuiteConfig & { trailFile: string }) {}
+
+  observe(exchange: Exchange): void {
+    const item = createdBy(exchange, this.config);
     if (!item) return;
-    fd ??= openSync(file, 'a');
-    writeSync(fd, `${JSON.stringify(item)}\n`);
-  };
+    this.fd ??= openSync(this.config.trailFile, 'a');
+    const line = Buffer.from(`${JSON.stringify(item)}\n`);
+    for (let written = 0; written < line.length; ) written += writeSync(this.fd, line, written);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
 }

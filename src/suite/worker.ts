@@ -4,8 +4,9 @@ import type { Contract } from '../contract/model.ts';
 import { createValidators } from '../contract/validator.ts';
 import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
+import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
-import { trailObserver } from './trail.ts';
+import { Trail } from './trail.ts';
 
 /** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
 export interface WorkerContext {
@@ -18,6 +19,8 @@ export interface WorkerContext {
   /** Per clause, whether --only/--skip keep it and its level, worked out once. */
   gates: Map<string, ClauseGate>;
   client: HttpClient;
+  /** What the run created, appended as it goes (where the CLI asked for it). */
+  trail?: Trail;
 }
 
 export interface ClauseGate {
@@ -32,6 +35,7 @@ async function build(): Promise<WorkerContext> {
   if (!config) throw new Error('tests/ is the conformance suite: run it with `npm run conformance`, not vitest directly');
   const contract = config.contract;
   const validators = createValidators(contract);
+  const trail = config.trailFile ? new Trail({ ...config, trailFile: config.trailFile }) : undefined;
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     maxBodyBytes: config.maxBodyBytes,
@@ -41,7 +45,7 @@ async function build(): Promise<WorkerContext> {
     retries429: 2,
     maxRetryAfterMs: 5_000,
     ...(config.network ? { network: config.network } : {}),
-    ...(config.trailFile ? { observe: trailObserver(config) } : {}),
+    ...(trail ? { observe: (exchange: Exchange) => trail.observe(exchange) } : {}),
   });
   const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set() };
   return {
@@ -52,6 +56,7 @@ async function build(): Promise<WorkerContext> {
     envOnly: { env },
     gates: new Map(),
     client,
+    ...(trail ? { trail } : {}),
   };
 }
 
