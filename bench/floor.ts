@@ -46,6 +46,24 @@ function bareGet(pool: Pool, path: string, authorization: string): Promise<Buffe
   });
 }
 
+/** `inFlight` lanes, each calling `once` again when its last call is done, for `seconds`: the rate, and this process's CPU per call. */
+async function lanesRate(inFlight: number, seconds: number, once: () => Promise<void>): Promise<FloorRate> {
+  let requests = 0;
+  const end = performance.now() + seconds * 1000;
+  const lane = async () => {
+    while (performance.now() < end) {
+      await once();
+      requests++;
+    }
+  };
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  const elapsedS = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
+}
+
 /** `inFlight` lanes, each sending the next GET when its answer is in, for `seconds`. */
 export async function floorRate(kind: FloorKind, baseUrl: string, key: string, inFlight: number, seconds: number): Promise<FloorRate> {
   const path = '/v1/pets?limit=20';
@@ -64,21 +82,8 @@ export async function floorRate(kind: FloorKind, baseUrl: string, key: string, i
           const problems = validators.validate('Pets', body.value);
           if (problems.length) throw new Error(`GET ${path}: ${problems[0]}`);
         };
-  let requests = 0;
-  const end = performance.now() + seconds * 1000;
-  const lane = async () => {
-    while (performance.now() < end) {
-      await once();
-      requests++;
-    }
-  };
   try {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    await Promise.all(Array.from({ length: inFlight }, lane));
-    const elapsedS = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
+    return await lanesRate(inFlight, seconds, once);
   } finally {
     await pool.destroy();
     await client.close();
@@ -106,26 +111,16 @@ function schemaOf(request: MixRequest, status: number, value: unknown): string |
 export async function mixFloorRate(mix: readonly MixRequest[], inFlight: number, seconds: number): Promise<FloorRate> {
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, concurrency: inFlight });
   let next = 0;
-  let requests = 0;
-  const end = performance.now() + seconds * 1000;
-  const lane = async () => {
-    while (performance.now() < end) {
-      const request = mix[next++ % mix.length]!;
-      const exchange = await client.send({ method: request.method, url: `${request.base}${request.path}`, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
-      const status = exchange.response?.status;
-      const body = jsonBody(exchange);
-      const schema = status !== undefined && body.ok ? schemaOf(request, status, body.value) : undefined;
-      if (schema && body.ok) validators.validate(schema, body.value);
-      requests++;
-    }
+  const once = async () => {
+    const request = mix[next++ % mix.length]!;
+    const exchange = await client.send({ method: request.method, url: `${request.base}${request.path}`, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+    const status = exchange.response?.status;
+    const body = jsonBody(exchange);
+    const schema = status !== undefined && body.ok ? schemaOf(request, status, body.value) : undefined;
+    if (schema && body.ok) validators.validate(schema, body.value);
   };
   try {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    await Promise.all(Array.from({ length: inFlight }, lane));
-    const elapsedS = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    return { rps: requests / elapsedS, requests, cpuUs: (used.user + used.system) / requests };
+    return await lanesRate(inFlight, seconds, once);
   } finally {
     await client.close();
   }

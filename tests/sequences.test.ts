@@ -19,8 +19,9 @@ describe('Sequences of calls (§2.1, §4)', () => {
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
       const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
       // Lanes, each a slice of one stream of sequences: far from the target side by side, so the run
-      // waits on no long chain; near it one after another, so a seed tells the same stories again.
-      await s.forEach(
+      // waits on no long chain; near it one after another (another only while every one running
+      // waits out a read lag), so a seed tells the same stories again.
+      await s.forEachOverLag(
         Array.from({ length: sequenceLanes(s.config.runs) }, (_, lane) => lane),
         (lane) =>
           s.sequences('sequences of calls', steps, newModel, {

@@ -9,11 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { exchange } from '../checks/helpers.ts';
 import { ConformanceFailures } from '../../src/suite/failure.ts';
 import { PropertyRunner } from '../../src/suite/property.ts';
+import { readAfterWrite } from '../../src/suite/read-lag.ts';
 import { runSequences, type SequenceBudget, type SequenceStep } from '../../src/suite/sequence.ts';
 import type { WorkerContext } from '../../src/suite/worker.ts';
 
-const runner = (concurrent: boolean) =>
-  new PropertyRunner({ config: { concurrent, seed: 7, deadline: Date.now() + 60_000 } } as WorkerContext, 'lanes', () => undefined);
+const context = (concurrent: boolean) => ({ config: { concurrent, seed: 7, deadline: Date.now() + 60_000 } }) as WorkerContext;
+const runner = (concurrent: boolean, ctx = context(concurrent)) => new PropertyRunner(ctx, 'lanes', () => undefined);
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,6 +53,32 @@ describe('forEach: lanes', () => {
     const all = Array.from({ length: 7 }, (_, i) => i);
     expect(await widthOf(false, 7)).toEqual({ most: 1, visited: all });
     expect(await widthOf(true, 7)).toEqual({ most: 7, visited: all });
+  });
+});
+
+describe('forEachOverLag: lanes near the target', () => {
+  it('one after another while nothing waits; another starts while every one running waits out a read lag', async () => {
+    const ctx = context(false);
+    const log: string[] = [];
+    const shownAt = performance.now() + 150;
+    // Item 0 reads a write the replica shows 150 ms later: while its read waits, item 1 starts, and item 2 after item 1.
+    await runner(false, ctx).forEachOverLag([0, 1, 2], async (item) => {
+      log.push(`${item}:start`);
+      if (item === 0) await readAfterWrite(ctx, 'lanes', async () => exchange(performance.now() >= shownAt ? 200 : 404, {}), (ex) => ex.response?.status === 404);
+      else await tick(5);
+      log.push(`${item}:end`);
+    });
+    expect(log.indexOf('1:start')).toBeLessThan(log.indexOf('0:end'));
+    expect(log.indexOf('2:start')).toBeGreaterThan(log.indexOf('1:end'));
+    expect(log.filter((entry) => entry.endsWith(':end'))).toHaveLength(3);
+    let now = 0;
+    let most = 0;
+    await runner(false).forEachOverLag([0, 1, 2, 3], async () => {
+      most = Math.max(most, ++now);
+      await tick(3);
+      now--;
+    });
+    expect(most).toBe(1);
   });
 });
 

@@ -159,6 +159,41 @@ export class PropertyRunner {
     if (broken) throw broken.reason;
   }
 
+  /**
+   * As forEach, but near the target another item starts whenever every item running waits out a
+   * read lag (src/suite/read-lag.ts), as a pipelined property's next inputs do: a wait holds no
+   * request on the wire. Against a target that shows its writes at once, one item after another.
+   */
+  async forEachOverLag<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    if (this.config.concurrent) return this.forEach(items, body);
+    let next = 0;
+    let running = 0;
+    let broken: { reason: unknown } | undefined;
+    let finished = false;
+    await new Promise<void>((resolve) => {
+      const launch = () => {
+        while (!broken && next < items.length && running - waitingReads(this.ctx) < 1) {
+          const index = next++;
+          running++;
+          body(items[index]!, index)
+            .catch((reason: unknown) => (broken ??= { reason }))
+            .finally(() => {
+              running--;
+              launch();
+            });
+        }
+        if (running === 0 && !finished) {
+          finished = true;
+          stopListening();
+          resolve();
+        }
+      };
+      const stopListening = onReadWaiting(this.ctx, launch);
+      launch();
+    });
+    if (broken) throw broken.reason;
+  }
+
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
   seedOf(label: string): number {
     return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;

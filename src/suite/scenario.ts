@@ -140,6 +140,11 @@ export class Scenario {
     return this.properties.forEach(items, body);
   }
 
+  /** See PropertyRunner.forEachOverLag: as forEach, but near the target another item starts while every one running waits out a read lag. */
+  forEachOverLag<T>(items: readonly T[], body: (item: T, index: number) => Promise<unknown>): Promise<void> {
+    return this.properties.forEachOverLag(items, body);
+  }
+
   /** See PropertyRunner.everyCase. */
   everyCase<T, R>(label: string, cases: readonly fc.Arbitrary<T>[], body: PropertyBody<T, R>, options?: { runs?: number }): Promise<boolean> {
     return this.properties.everyCase(label, cases, body, options);
