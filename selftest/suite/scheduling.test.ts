@@ -17,14 +17,14 @@ describe('scheduling by the round trip', () => {
     }
   });
 
-  it('far: side by side, a cap that grows with the round trip between 8 and 32, properties keeping the cap in flight', () => {
+  it('far: side by side, a cap that grows with the round trip between 8 and 64, properties keeping the cap in flight', () => {
     expect(isRemote(5)).toBe(true);
     expect(concurrencyFor(5)).toBe(8);
     expect(concurrencyFor(7)).toBe(8);
     expect(concurrencyFor(20)).toBe(20);
-    expect(concurrencyFor(60)).toBe(32);
-    expect(concurrencyFor(100)).toBe(32);
-    expect(concurrencyFor(1_000)).toBe(32);
+    expect(concurrencyFor(60)).toBe(60);
+    expect(concurrencyFor(100)).toBe(64);
+    expect(concurrencyFor(1_000)).toBe(64);
     expect(pipelineDepth(20, concurrencyFor(20))).toBe(20);
     expect(pipelineDepth(60, 3)).toBe(3);
   });

@@ -21,7 +21,7 @@ export const OPTIONS = {
   timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
   'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
   'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
-  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8, and against a target 5 ms or more away 1 per ms of its round trip, up to 32: there scenarios run side by side and properties keep this many in flight; nearer, 2)' },
+  concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8, and against a target 5 ms or more away 1 per ms of its round trip, up to 64 (about 1,000 requests a second whatever the distance): there scenarios run side by side and properties keep this many in flight; nearer, 2)' },
   schedule: { type: 'string', env: 'SCHEDULE', help: 'auto | sequential | concurrent: whether scenarios run side by side (default auto: when the target is 5 ms or more away)' },
   stateful: { type: 'string', env: 'STATEFUL', help: 'on | off: random sequences of calls checked against a model of what the run did (default on; they create animals, so only where writes are allowed)' },
   workers: { type: 'string', env: 'WORKERS', help: 'Test files run side by side (default 1; each more worker costs ~40 MB and helps only against a slow remote target)' },

@@ -30,8 +30,8 @@ export function isRemote(roundTripMs: number | undefined): boolean {
 /** The default --concurrency on loopback and nearby; further away it grows with the round trip (see concurrencyFor). */
 export const DEFAULT_CONCURRENCY = 8;
 
-/** The most requests in flight the suite chooses by itself, however far the target. */
-const MAX_CHOSEN_CONCURRENCY = 32;
+/** The most requests in flight the suite chooses by itself, however far the target (1,000 a second at 64 ms). */
+const MAX_CHOSEN_CONCURRENCY = 64;
 
 /**
  * The in-flight cap when --concurrency is not given: one per ms of the round trip, so a target
@@ -44,10 +44,11 @@ export function concurrencyFor(roundTripMs: number | undefined): number {
 }
 
 /**
- * Sequences per lane: lanes are independent, each with a seed of its own, and far from the target
- * they all run side by side, so the longest chain of dependent requests is one lane's, whatever --runs.
+ * Sequences per lane: each lane takes the next of one stream of sequences (tests/sequences.test.ts),
+ * and far from the target all run side by side, so the longest chain of dependent requests is one
+ * sequence's, whatever --runs.
  */
-export const SEQUENCES_PER_LANE = 2;
+export const SEQUENCES_PER_LANE = 1;
 /** The most calls a sequence makes, besides its last look at what it created. */
 export const MAX_SEQUENCE_STEPS = 12;
 
