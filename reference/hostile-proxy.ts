@@ -12,7 +12,7 @@ export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-many-keys', description: 'The faithful server, but the first animal of every 200 listing carries 200,000 more members (about 3 MB).' },
   { id: 'hostile-long-numbers', description: 'The faithful server, but in every 200/201 Pet (the first of a listing) id is a number of 1,000,000 digits and categoryId is 1e999999.' },
   { id: 'hostile-429-every-other', description: 'The faithful server, but every other request is answered 429 with Retry-After: 5.' },
-  { id: 'hostile-400-unread-post', description: 'The faithful server, but every POST is answered 400 before its body is read, and the connection then reads nothing more.' },
+  { id: 'hostile-400-unread-post', description: 'The faithful server, but every POST with a body is answered 400 before the body is read, and the connection then reads nothing more.' },
 ];
 
 const JSON_TYPE = 'application/json';
@@ -62,6 +62,8 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
+const announcesBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 const isListing = (req: IncomingMessage) => req.method === 'GET' && /^\/v1\/pets(\?|$)/.test(req.url ?? '');
 
 const BOMB_DEPTH = 1_000_000;
@@ -106,9 +108,10 @@ function rewriting(mode: ProxyMode, counter: { requests: number }, target: strin
       send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '5' }, JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }));
       return;
     }
-    if (mode === 'hostile-400-unread-post' && req.method === 'POST') {
+    if (mode === 'hostile-400-unread-post' && req.method === 'POST' && announcesBody(req)) {
       // Marks the body as being consumed (so node does not drain it after the answer), then reads
       // nothing more from the connection: once the kernel's buffers are full, the client can write no more.
+      // A POST without a body leaves nothing unread: its connection stays in step, as it would.
       req.on('readable', () => undefined);
       const socket = req.socket;
       socket.pause();

@@ -196,6 +196,21 @@ describe('behaviour of each mode', () => {
     await fresh.body.dump();
   });
 
+  it('hostile-400-unread-post: a POST without a body leaves nothing unread, so its connection reads on', async () => {
+    const h = await start('hostile-400-unread-post');
+    const client = new Client(h.baseUrl, { pipelining: 1 });
+    try {
+      const bodiless = await client.request({ path: '/v1/pets', method: 'POST', headers: { authorization: AUTH }, headersTimeout: 3000, bodyTimeout: 3000 });
+      expect(bodiless.statusCode).toBe(400);
+      await bodiless.body.dump();
+      const next = await client.request({ path: '/v1/pets', method: 'GET', headers: { authorization: AUTH }, headersTimeout: 3000, bodyTimeout: 3000 });
+      expect(next.statusCode).toBe(200);
+      await next.body.dump();
+    } finally {
+      await client.destroy();
+    }
+  });
+
   it('an unknown mode throws', async () => {
     await expect(startHostile('hostile-nope', { apiKey: KEY })).rejects.toThrow(/hostile-nope/);
   });
