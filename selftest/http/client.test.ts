@@ -201,6 +201,53 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  describe('a kept-alive connection the server closes as a request arrives (RFC 9112 §9.6)', () => {
+    /** Answers the first request on each connection and drops the connection under the second, unanswered. */
+    const dropSecond = (how: 'close' | 'reset') => {
+      const carried = new Map<Socket, number>();
+      return serve((req, res) => {
+        const count = (carried.get(req.socket) ?? 0) + 1;
+        carried.set(req.socket, count);
+        if (count === 2) return void (how === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy());
+        req.resume();
+        req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'));
+      });
+    };
+
+    for (const how of ['close', 'reset'] as const) {
+      it(`a GET lost there (${how}) is sent once more, and that answer is the exchange`, async () => {
+        const url = await dropSecond(how);
+        const c = client({ concurrency: 1 });
+        expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+        const again = await c.send({ method: 'GET', url });
+        expect(again.failure).toBeUndefined();
+        expect(again.response?.status).toBe(200);
+        expect(c.stats.sent).toBe(3);
+        await c.close();
+      });
+    }
+
+    it('a POST lost there is not sent again: the loss is what came back', async () => {
+      const url = await dropSecond('reset');
+      const c = client({ concurrency: 1 });
+      const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      // The first POST of its kind, on a connection of its own, shows the origin reads such bodies: the next shares the GET's.
+      expect((await post()).response?.status).toBe(201);
+      expect((await post()).failure?.kind).toBe('reset');
+      expect(c.stats.sent).toBe(3);
+      await c.close();
+    });
+
+    it('a request lost on a connection it opened is not sent again', async () => {
+      const url = await serve((req) => void req.socket.resetAndDestroy());
+      const c = client({ concurrency: 1, breakAfter: 100 });
+      expect((await c.send({ method: 'GET', url })).failure?.kind).toBe('reset');
+      expect(c.stats.sent).toBe(1);
+      await c.close();
+    });
+  });
+
   it('a POST whose kind the origin has answered 2xx shares a pooled connection; another key is the last on its own until it has shown the same', async () => {
     const seen: { socket: Socket; connection?: string }[] = [];
     const url = await serve((req, res) => {

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, repeatable } from './body-reuse.ts';
-import { Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
+import { closedUnanswered, Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -93,6 +93,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * the first took, at least this long. It only decides whether later ones may share connections.
  */
 const REPEAT_MIN_WAIT_MS = 250;
+
+/** Methods a lost kept-alive connection lets the client send again (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
@@ -203,7 +206,9 @@ export class HttpClient {
   }
 
   private connectionSettings(connections: number) {
-    return { keepAliveTimeout: 10_000, connections, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
+    // A server that does not say how long it keeps an idle connection may close it after 5 s (and the
+    // request sent on it as it closes is lost): undici's own default stays under that.
+    return { keepAliveTimeout: 4_000, connections, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
   }
 
   async close(): Promise<void> {
@@ -253,7 +258,17 @@ export class HttpClient {
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat) own = originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
       this.stats.sent++;
-      const response = await dispatchRequest((origin) => own ?? this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
+      const dispatch = () => dispatchRequest((origin) => own ?? this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
+      let response: ReceivedResponse;
+      try {
+        response = await dispatch();
+      } catch (error) {
+        if (!closedUnanswered(error) || !IDEMPOTENT.has(outgoing.method.toUpperCase())) throw error;
+        // Sent again once, counted; the answer to that is what is judged.
+        this.stats.sent++;
+        if (tally) tally.sent++;
+        response = await dispatch();
+      }
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, connection.kind!, exchange, connection.repeat!.sentOn.socket, tally);

@@ -94,17 +94,46 @@ export class Deadlines {
  * the handler's onRequestStart and then publishes `undici:client:sendHeaders` with the socket in
  * one synchronous step as it writes a request, so the latest onRequestStart owns the next message.
  */
-let writing: { socket?: Socket } | undefined;
+let writing: SentOn | undefined;
 let listening = false;
+/** How many requests each connection has carried. */
+const carried = new WeakMap<Socket, number>();
+
+/** The connection a request went out on, and whether an earlier request had used it. */
+interface SentOn {
+  socket?: Socket;
+  reused?: boolean;
+}
 
 function watchSockets(): void {
   if (listening) return;
   listening = true;
   subscribe('undici:client:sendHeaders', (message) => {
-    if (writing) writing.socket = (message as { socket: Socket }).socket;
+    const socket = (message as { socket: Socket }).socket;
+    const before = carried.get(socket) ?? 0;
+    carried.set(socket, before + 1);
+    if (writing) {
+      writing.socket = socket;
+      writing.reused = before > 0;
+    }
     writing = undefined;
   });
 }
+
+/** Errors of requests that a kept-alive connection lost before any of the answer came (see closedUnanswered). */
+const lostOnReusedConnection = new WeakSet<object>();
+
+/**
+ * Whether the request failed because the connection it was sent on, after carrying earlier ones,
+ * was closed or reset before any of its answer came: a server may close an idle kept-alive
+ * connection at any time (RFC 9112 §9.6), as the request is on its way, and an idempotent request
+ * may then be sent again (§9.3.1).
+ */
+export function closedUnanswered(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && lostOnReusedConnection.has(error);
+}
+
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
  * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
@@ -135,9 +164,8 @@ export function dispatchRequest(
     let closeAt: number | undefined;
     /** Whether the connection is to be closed after an answer without a Content-Length. */
     let closeAtEnd = false;
-    const sentOn: { socket?: Socket } = connection.repeat?.sentOn ?? {};
-    const watched = (!connection.ownConnection || connection.repeat !== undefined) && outgoing.body !== undefined;
-    if (watched) watchSockets();
+    const sentOn: SentOn = connection.repeat?.sentOn ?? {};
+    watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
       settled = true;
@@ -157,7 +185,7 @@ export function dispatchRequest(
     const handler: DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        writing = listening && watched ? sentOn : undefined;
+        writing = sentOn;
         if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
       },
       onResponseStart(c, statusCode, raw) {
@@ -200,6 +228,8 @@ export function dispatchRequest(
         if (closeAtEnd) sentOn.socket?.destroy();
       },
       onResponseError(_c, error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (status === 0 && sentOn.reused && code !== undefined && CONNECTION_LOST.has(code)) lostOnReusedConnection.add(error);
         settle(error);
       },
     };
