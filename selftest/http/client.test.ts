@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
+import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
 const servers: { server: Server; sockets: Set<Socket> }[] = [];
@@ -201,41 +202,70 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
-  describe('a kept-alive connection the server closes as a request arrives (RFC 9112 §9.6)', () => {
-    /** Answers the first request on each connection and drops the connection under the second, unanswered. */
-    const dropSecond = (how: 'close' | 'reset') => {
+  describe('a kept-alive connection lost under a request (RFC 9112 §9.5)', () => {
+    /** Answers the first request on each connection and drops the connection under the second, unanswered (or, `afterHeaders`, once its headers are out). */
+    const dropSecond = (how: 'close' | 'reset' | 'afterHeaders') => {
       const carried = new Map<Socket, number>();
       return serve((req, res) => {
         const count = (carried.get(req.socket) ?? 0) + 1;
         carried.set(req.socket, count);
-        if (count === 2) return void (how === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy());
+        if (count === 2 && how !== 'afterHeaders') return void (how === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy());
         req.resume();
-        req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'));
+        req.on('end', () => {
+          res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+          if (count !== 2) return void res.end('[]');
+          res.flushHeaders();
+          setTimeout(() => req.socket.resetAndDestroy(), 20);
+        });
       });
     };
+    const idle = () => new Promise((resolve) => setTimeout(resolve, IDLE_RACE_MS + 100));
 
     for (const how of ['close', 'reset'] as const) {
-      it(`a GET lost there (${how}) is sent once more, and that answer is the exchange`, async () => {
+      it(`a GET lost (${how}) on a connection idle for a second or more is sent once more, and that answer is the exchange`, async () => {
         const url = await dropSecond(how);
         const c = client({ concurrency: 1 });
+        const tally = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0 };
         expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-        const again = await c.send({ method: 'GET', url });
+        await idle();
+        const again = await c.send({ method: 'GET', url }, tally);
         expect(again.failure).toBeUndefined();
         expect(again.response?.status).toBe(200);
-        expect(c.stats.sent).toBe(3);
+        expect(again.durationMs).toBeLessThan(IDLE_RACE_MS);
+        expect([c.stats.sent, c.stats.resent, tally.sent, tally.resent]).toEqual([2, 1, 1, 1]);
         await c.close();
       });
     }
 
-    it('a POST lost there is not sent again: the loss is what came back', async () => {
+    it('a GET lost on a connection in use a moment before is not sent again: a server that drops busy connections is not excused', async () => {
+      const url = await dropSecond('reset');
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      expect((await c.send({ method: 'GET', url })).failure?.kind).toBe('reset');
+      expect([c.stats.sent, c.stats.resent]).toEqual([2, 0]);
+      await c.close();
+    });
+
+    it('a GET whose answer had begun when the connection went is not sent again', async () => {
+      const url = await dropSecond('afterHeaders');
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      await idle();
+      expect((await c.send({ method: 'GET', url })).failure?.kind).toBe('reset');
+      expect([c.stats.sent, c.stats.resent]).toEqual([2, 0]);
+      await c.close();
+    });
+
+    it('a POST lost on an idle connection is not sent again: the loss is what came back', async () => {
       const url = await dropSecond('reset');
       const c = client({ concurrency: 1 });
       const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' });
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
       // The first POST of its kind, on a connection of its own, shows the origin reads such bodies: the next shares the GET's.
       expect((await post()).response?.status).toBe(201);
+      await idle();
       expect((await post()).failure?.kind).toBe('reset');
-      expect(c.stats.sent).toBe(3);
+      expect([c.stats.sent, c.stats.resent]).toEqual([3, 0]);
       await c.close();
     });
 
@@ -243,7 +273,27 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       const url = await serve((req) => void req.socket.resetAndDestroy());
       const c = client({ concurrency: 1, breakAfter: 100 });
       expect((await c.send({ method: 'GET', url })).failure?.kind).toBe('reset');
-      expect(c.stats.sent).toBe(1);
+      expect([c.stats.sent, c.stats.resent]).toEqual([1, 0]);
+      await c.close();
+    });
+
+    it('a request that waited on a connection lost before it was written is sent on another', async () => {
+      let seen = 0;
+      const url = await serve((req, res) => {
+        seen++;
+        req.resume();
+        req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'));
+        // The server lets the idle connection go with a reset while the client is busy elsewhere.
+        setTimeout(() => req.socket.resetAndDestroy(), 50);
+      });
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      const until = performance.now() + 200;
+      while (performance.now() < until);
+      // Idle for less than IDLE_RACE_MS: only a request never written is sent again.
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      expect(seen).toBe(2);
+      expect([c.stats.sent, c.stats.resent]).toEqual([2, 1]);
       await c.close();
     });
   });

@@ -172,7 +172,8 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-    say(`Requests sent: ${collected.requests} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
+    const resent = collected.traffic.resent ? ` (${collected.traffic.resent} once more: their kept-alive connection was lost under them)` : '';
+    say(`Requests sent: ${collected.requests}${resent} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   } finally {
     await target.close();

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, repeatable } from './body-reuse.ts';
-import { closedUnanswered, Deadlines, dispatchRequest, originDispatcher } from './dispatch.ts';
+import { Deadlines, dispatchRequest, lossOf, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -82,6 +82,8 @@ export interface ClientStats {
   retryAfterSeen: string[];
   /** 503s with a Retry-After (a gateway starting or scaling the service), retried or handed back. */
   unavailable: number;
+  /** Requests sent once more after their connection was lost under them (see mayResend). */
+  resent: number;
   /** Time spent waiting before retries, added up over every request (see retryWaitBudgetMs). */
   waitedMs: number;
 }
@@ -94,8 +96,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 const REPEAT_MIN_WAIT_MS = 250;
 
-/** Methods a lost kept-alive connection lets the client send again (RFC 9110 §9.2.2). */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
@@ -120,7 +121,7 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, waitedMs: 0 };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -207,7 +208,7 @@ export class HttpClient {
 
   private connectionSettings(connections: number) {
     // A server that does not say how long it keeps an idle connection may close it after 5 s (and the
-    // request sent on it as it closes is lost): undici's own default stays under that.
+    // request sent on it as it closes is lost): 4 s, as undici's own default, stays under that.
     return { keepAliveTimeout: 4_000, connections, maxHeaderSize: MAX_HEADER_BYTES, connectTimeoutMs: this.options.timeoutMs };
   }
 
@@ -249,7 +250,7 @@ export class HttpClient {
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
     await this.acquire();
-    const started = performance.now();
+    let started = performance.now();
     let own: Dispatcher | undefined;
     let kind: string | undefined;
     try {
@@ -263,11 +264,16 @@ export class HttpClient {
       try {
         response = await dispatch();
       } catch (error) {
-        if (!closedUnanswered(error) || !IDEMPOTENT.has(outgoing.method.toUpperCase())) throw error;
-        // Sent again once, counted; the answer to that is what is judged.
-        this.stats.sent++;
-        if (tally) tally.sent++;
-        response = await dispatch();
+        if (!this.mayResend(error, outgoing.method)) throw error;
+        await this.pace();
+        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+        started = performance.now();
+        try {
+          response = await dispatch();
+        } catch (again) {
+          if (lossOf(again) !== 'unwritten') throw again;
+          return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
+        }
       }
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
@@ -280,6 +286,16 @@ export class HttpClient {
       if (own) void own.destroy().catch(() => undefined);
       this.release();
     }
+  }
+
+  /**
+   * Whether a request lost with its connection is sent once more, and that answer judged: one never
+   * written, whatever its method; a GET or HEAD lost as an idle connection was closed (RFC 9112
+   * §9.3.1 lets a client send an idempotent request again; GET and HEAD also answer the same).
+   */
+  private mayResend(error: unknown, method: string): boolean {
+    const loss = lossOf(error);
+    return loss === 'unwritten' || (loss === 'idle-closed' && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
   }
 
   /**

@@ -89,20 +89,24 @@ export class Deadlines {
 }
 
 /**
- * The socket a request went out on, for closing it after an answer without a Content-Length (whose
- * end the handler sees only once undici is done with the request, too late to abort it). undici calls
- * the handler's onRequestStart and then publishes `undici:client:sendHeaders` with the socket in
- * one synchronous step as it writes a request, so the latest onRequestStart owns the next message.
+ * The socket a request went out on: for closing it after an answer without a Content-Length (whose
+ * end the handler sees only once undici is done with the request, too late to abort it), and for
+ * telling a kept-alive connection's loss (see lossOf). undici calls the handler's onRequestStart and
+ * then publishes `undici:client:sendHeaders` with the socket in one synchronous step as it writes a
+ * request, so the latest onRequestStart owns the next message.
  */
 let writing: SentOn | undefined;
 let listening = false;
-/** How many requests each connection has carried. */
+/** Per connection: how many requests it has carried, and when its last answer ended. */
 const carried = new WeakMap<Socket, number>();
+const idleSince = new WeakMap<Socket, number>();
 
-/** The connection a request went out on, and whether an earlier request had used it. */
+/** The connection a request went out on, when, and how long it had been idle after an earlier request. */
 interface SentOn {
   socket?: Socket;
-  reused?: boolean;
+  writtenAt?: number;
+  /** Undefined on a connection's first request. */
+  idleMs?: number;
 }
 
 function watchSockets(): void {
@@ -113,27 +117,46 @@ function watchSockets(): void {
     const before = carried.get(socket) ?? 0;
     carried.set(socket, before + 1);
     if (writing) {
+      const now = performance.now();
       writing.socket = socket;
-      writing.reused = before > 0;
+      writing.writtenAt = now;
+      if (before > 0) writing.idleMs = now - (idleSince.get(socket) ?? now);
     }
     writing = undefined;
   });
 }
 
-/** Errors of requests that a kept-alive connection lost before any of the answer came (see closedUnanswered). */
-const lostOnReusedConnection = new WeakSet<object>();
+/**
+ * A server may close an idle kept-alive connection at any time, and a request may be on its way as
+ * it does (RFC 9112 §9.5); servers close them after a few seconds idle (2 to 75), so a connection
+ * idle for less than this, lost under a request, was not lost to that race.
+ */
+export const IDLE_RACE_MS = 1_000;
+/** The close that races a request comes about a round trip after it: one later is an answer refused. */
+const LOST_WITHIN_MS = 1_000;
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
- * Whether the request failed because the connection it was sent on, after carrying earlier ones,
- * was closed or reset before any of its answer came: a server may close an idle kept-alive
- * connection at any time (RFC 9112 §9.6), as the request is on its way, and an idempotent request
- * may then be sent again (§9.3.1).
+ * How a connection was lost under a request, where that is no evidence about the request: `unwritten`,
+ * queued on a connection that was lost before the request was written (undici fails what waits on
+ * it); `idle-closed`, written on a connection idle for IDLE_RACE_MS or more after an earlier
+ * request, and the connection closed or reset soon after, before any of the answer came.
  */
-export function closedUnanswered(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && lostOnReusedConnection.has(error);
+export type ConnectionLoss = 'unwritten' | 'idle-closed';
+const losses = new WeakMap<object, ConnectionLoss>();
+
+export function lossOf(error: unknown): ConnectionLoss | undefined {
+  return typeof error === 'object' && error !== null ? losses.get(error) : undefined;
 }
 
-const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+function classifyLoss(error: Error, started: boolean, status: number, sentOn: SentOn): ConnectionLoss | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
+  if (!started) return 'unwritten';
+  const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
+  if (status === 0 && sentOn.idleMs !== undefined && sentOn.idleMs >= IDLE_RACE_MS && lostAfter <= LOST_WITHIN_MS) return 'idle-closed';
+  return undefined;
+}
 
 /**
  * One request through undici's dispatch API: no stream or promise per body chunk, the body kept
@@ -226,10 +249,11 @@ export function dispatchRequest(
       onResponseEnd() {
         settle(undefined);
         if (closeAtEnd) sentOn.socket?.destroy();
+        else if (sentOn.socket) idleSince.set(sentOn.socket, performance.now());
       },
       onResponseError(_c, error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (status === 0 && sentOn.reused && code !== undefined && CONNECTION_LOST.has(code)) lostOnReusedConnection.add(error);
+        const loss = classifyLoss(error, controller !== undefined, status, sentOn);
+        if (loss) losses.set(error, loss);
         settle(error);
       },
     };

@@ -225,6 +225,8 @@ export interface Traffic {
   unavailable: number;
   /** 429s that carried Retry-After. */
   retryAfter: number;
+  /** Requests sent once more after their kept-alive connection was lost under them (docs/readings.md). */
+  resent?: number;
 }
 
 export interface MergedShard {

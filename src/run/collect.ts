@@ -101,12 +101,14 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   let requests = 0;
   let rateLimited = 0;
   let unavailable = 0;
+  let resent = 0;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
       requests += meta.requests;
       rateLimited += meta.rateLimited;
       unavailable += meta.unavailable;
+      resent += meta.resent ?? 0;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
@@ -151,7 +153,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  const traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length };
+  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}) };
   return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
 }
 

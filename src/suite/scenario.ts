@@ -31,6 +31,8 @@ export interface ScenarioMeta {
   retryAfter: string[];
   /** 503s with Retry-After the client met (see ClientStats.unavailable). */
   unavailable: number;
+  /** Requests sent once more after their connection was lost under them (see ClientStats.resent). */
+  resent?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -54,7 +56,7 @@ export class Scenario {
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** What this scenario's own requests met (other scenarios may share the client side by side). */
-  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0 };
+  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0 };
   /** Shared by the scenario's lanes of sequences of calls. */
   private readonly sequenceBudget: SequenceBudget = { failed: false, running: new Set() };
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
@@ -197,6 +199,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       meta.requests = s.stats.sent;
       meta.rateLimited = s.stats.rateLimited;
       meta.unavailable = s.stats.unavailable;
+      if (s.stats.resent) meta.resent = s.stats.resent;
       meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;
