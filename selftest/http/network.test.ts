@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import type { NetworkOptions } from '../../src/http/network-options.ts';
@@ -91,6 +93,22 @@ describe('HttpClient through real loopback components', () => {
     const exchange = await send({ proxy: { http: proxy.urlWithCredentials } }, `${plain.origin}/prefix/v1/pets?limit=1`);
     expect(exchange.response?.status).toBe(404);
     expect(proxy.requests.slice(before).map((r) => `${r.method} ${r.target}`)).toEqual([`GET ${plain.origin}/prefix/v1/pets?limit=1`]);
+  });
+
+  it('reads through the proxy the headers it reads without one (a pool to an http:// target via a proxy gets the same settings)', async () => {
+    const big = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-long': 'a'.repeat(32 * 1024) }).end('[]'));
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(big.address() as AddressInfo).port}`;
+      const direct = await send({}, `${origin}/v1/pets`);
+      expect(direct.response?.headers['x-long']?.length).toBe(32 * 1024);
+      const proxied = await send({ proxy: { http: proxy.urlWithCredentials } }, `${origin}/v1/pets`);
+      expect(proxied.failure).toBeUndefined();
+      expect(proxied.response?.headers['x-long']?.length).toBe(32 * 1024);
+    } finally {
+      big.closeAllConnections();
+      await new Promise<void>((resolve) => big.close(() => resolve()));
+    }
   });
 
   it('reports a proxy that refuses the credentials with its status, not as a timeout', async () => {

@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { MAX_HEADER_BYTES } from '../../src/http/transport-failure.ts';
 
 /** What went through the proxy: a CONNECT tunnel (`host:port`) or an absolute-form request (its URL). */
 export interface ProxiedRequest {
@@ -31,7 +32,8 @@ export async function startForwardProxy(credentials?: { user: string; password: 
     requests.push({ method: req.method ?? '', target: req.url ?? '', ...(authorization ? { authorization } : {}) });
     return expected === undefined || authorization === expected;
   };
-  const server: Server = createServer((req, res) => {
+  // Headers as long as the suite reads (a company proxy passes them on): node's own limit is 16 KiB.
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!note(req)) {
       res.writeHead(407, { 'Proxy-Authenticate': 'Basic realm="test"', 'Content-Length': '0' }).end();
       return;
@@ -40,7 +42,7 @@ export async function startForwardProxy(credentials?: { user: string; password: 
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const forward = request({ host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
+    const forward = request({ maxHeaderSize: MAX_HEADER_BYTES, host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

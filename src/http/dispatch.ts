@@ -42,6 +42,8 @@ export function originDispatcher(origin: string, pool: PoolSettings, network: Ne
   if (!proxy) return new Pool(origin, { ...base, connect: { timeout: pool.connectTimeoutMs, ...tls } });
   return new ProxyAgent({
     ...base,
+    // The pool behind an http:// target's proxy is made with the connector alone: the same settings.
+    factory: (poolOrigin, options) => new Pool(poolOrigin, { ...options, ...base }),
     uri: proxy,
     proxyTunnel: url.protocol === 'https:',
     requestTls: { timeout: pool.connectTimeoutMs, ...tls },
