@@ -27,7 +27,7 @@ export async function main(argv: string[], io: Io = processIo, environment: Node
       case 'compare':
         return await compare(settings.compareFiles as [string, string], io);
       case 'merge':
-        return await merge(settings.mergeFiles, settings.reportsDir, io);
+        return await merge(settings.mergeFiles, settings.reportsDir, io, { ...(settings.baseline ? { baseline: settings.baseline } : {}), now: settings.now });
       default:
         return await run(settings, io);
     }

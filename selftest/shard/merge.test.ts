@@ -1,10 +1,14 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.ts';
 import { loadClauses } from '../../src/contract/clauses.ts';
 import { UsageError } from '../../src/errors.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderSummary } from '../../src/report/summary.ts';
 import { checkShards, mergeShards, targetKey } from '../../src/report/merge.ts';
 import type { ClauseResult, RunReport } from '../../src/report/model.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const catalogue = loadClauses();
 const context = { catalogue, enumValues: (name: string) => (name === 'PetStatus' ? ['available', 'pending', 'sold'] : []) };
@@ -100,5 +104,49 @@ describe('merge: the shards of one run as one machine would have reported it', (
     expect(targetKey(shard(1, 2))).toBe(targetKey(shard(2, 2)));
     const remote = (url: string) => ({ target: { baseUrl: url, messagesBaseUrl: url, env: 'staging' as const, embedded: false } });
     expect(targetKey(remote('https://a.example'))).not.toBe(targetKey(remote('https://b.example')));
+  });
+});
+
+describe('merge --baseline: the merged verdict judged against known failures, as a run is', () => {
+  const failingShards = async (dir: string) => {
+    const failing = judged('orders.exists', 1, 'fail');
+    failing.checks![0]!.failures = [{ operation: 'listStoreOrders', expected: '200', actual: '404', seed: 7 }];
+    const reports = [shard(1, 2, { 'orders.exists': judged('orders.exists', 2) }), shard(2, 2, { 'orders.exists': failing })];
+    reports[1]!.traffic!.resent = 2;
+    const paths = reports.map((_, i) => join(dir, `shard-${i + 1}.json`));
+    await Promise.all(reports.map((report, i) => writeFile(paths[i]!, JSON.stringify(report))));
+    return paths;
+  };
+  const merge = async (args: string[]) => {
+    let out = '';
+    const code = await main(['merge', ...args], { out: (text) => void (out += text), err: (text) => void (out += text), isTty: false }, {});
+    return { code, out };
+  };
+
+  it('passes a failure an unexpired entry accepts, marked known; fails it without the baseline or once the entry has expired', async () => {
+    const dir = tempDir('asc-merge-baseline-');
+    const paths = await failingShards(dir);
+    const known = join(dir, 'known.yaml');
+    await writeFile(known, 'known:\n  - clause: orders.exists\n    reason: ticket 42\n    expires: 2030-01-01\n');
+    const plain = await merge([...paths, '--reports', join(dir, 'plain')]);
+    expect(plain.code).toBe(1);
+    const accepted = await merge([...paths, '--reports', join(dir, 'accepted'), '--baseline', known, '--now', '2029-06-01T00:00:00Z']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.out).toContain('Baseline: no new failures.');
+    const report = JSON.parse(await readFile(join(dir, 'accepted', 'report.json'), 'utf8')) as RunReport;
+    expect([report.verdict, report.exitCode]).toEqual(['pass', 0]);
+    expect(report.clauses.find((c) => c.id === 'orders.exists')).toMatchObject({ outcome: 'fail', known: { reason: 'ticket 42', expires: '2030-01-01' } });
+    expect(report.traffic?.resent).toBe(2);
+    const expired = await merge([...paths, '--reports', join(dir, 'expired'), '--baseline', known, '--now', '2030-06-01T00:00:00Z']);
+    expect(expired.code).toBe(1);
+    expect(expired.out).toContain('Baseline: 1 new failure: orders.exists');
+  });
+
+  it('refuses a baseline it cannot read (exit 2)', async () => {
+    const dir = tempDir('asc-merge-baseline-');
+    const paths = await failingShards(dir);
+    const result = await merge([...paths, '--reports', join(dir, 'out'), '--baseline', join(dir, 'missing.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.out).toMatch(/--baseline: /);
   });
 });

@@ -1,4 +1,4 @@
-import type { BlockedBy, ClauseResult } from '../report/model.ts';
+import type { BlockedBy, ClauseResult, RunReport } from '../report/model.ts';
 
 /** MUST clauses left unjudged, in whole or in part, for a cause on the target's side: a gate must not pass such a target. */
 export interface Unvouched {
@@ -23,6 +23,18 @@ export function anyUnvouched(unvouched: Unvouched): boolean {
 /** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
 export function runExitCode(engineErrors: number, gateFailures: number, unvouched: Unvouched): number {
   return engineErrors ? 4 : gateFailures > 0 ? 1 : anyUnvouched(unvouched) ? 3 : 0;
+}
+
+/**
+ * Sets a report's exit code and verdict from the failures that fail the gate (all of them, or with a
+ * baseline the new ones): a gate must not pass a target it could not judge for a cause on the
+ * target's side either. Returns those unjudged clauses.
+ */
+export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors' | 'exitCode' | 'verdict'>, gateFailures: number): Unvouched {
+  const unvouched = unvouchedClauses(report.clauses);
+  report.exitCode = runExitCode(report.engineErrors.length, gateFailures, unvouched);
+  report.verdict = gateFailures > 0 || anyUnvouched(unvouched) ? 'fail' : 'pass';
+  return unvouched;
 }
 
 /** The lines on stderr that say why a run exits 3, one per cause. */

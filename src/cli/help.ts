@@ -4,7 +4,7 @@ export function helpText(): string {
   const lines = [
     'Usage: animal-store-conformance [run] [options]',
     '       animal-store-conformance compare OLD.json NEW.json',
-    '       animal-store-conformance merge A.json B.json ... [--reports DIR]   (shards of a run as one report; several targets as a matrix)',
+    '       animal-store-conformance merge A.json B.json ... [--reports DIR] [--baseline FILE]   (shards of a run as one report; several targets as a matrix)',
     '       animal-store-conformance reference [--port N] [--deviation ID] ...   (the reference server; reference --help)',
     '',
     'Checks a deployment of the Animal Store Service against its specification.',

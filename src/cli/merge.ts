@@ -3,8 +3,10 @@ import { loadClauses } from '../contract/clauses.ts';
 import { UsageError } from '../errors.ts';
 import { fleetExitCode, fleetVerdict, writeFleet, type FleetEntry } from '../report/fleet.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
+import { applyBaseline, loadBaseline, markKnown, newGateFailures, renderBaselineResult, type Baseline } from '../report/baseline.ts';
 import { checkShards, mergeShards, targetKey } from '../report/merge.ts';
 import type { RunReport } from '../report/model.ts';
+import { settleVerdict } from './exit-code.ts';
 import type { Io } from './io.ts';
 import { readReport } from './read-report.ts';
 import { prepareReportsDir } from './reports-dir.ts';
@@ -22,11 +24,25 @@ async function contractEnums(): Promise<(name: string) => string[]> {
   return (name) => enumValues(contract, name);
 }
 
+/** A merged report judged against a baseline as a run is: the failures it accepts are marked known and fail the gate no more. */
+function gateOn(report: RunReport, baseline: Baseline, now: Date): string {
+  const result = applyBaseline(report, baseline, now);
+  markKnown(report, result);
+  settleVerdict(report, newGateFailures(report, result));
+  return renderBaselineResult(result);
+}
+
 /**
  * `merge A.json B.json …`: the shards of a run as one report (verdict and exit code as one
  * machine's run), and reports of several targets side by side in a target × clause matrix.
+ * `baseline`: a file of known failures, applied to each merged report as a run applies it.
  */
-export async function merge(files: string[], reportsDir: string, io: Io): Promise<number> {
+export async function merge(files: string[], reportsDir: string, io: Io, options: { baseline?: string; now: Date } = { now: new Date() }): Promise<number> {
+  const baseline = options.baseline
+    ? await loadBaseline(options.baseline).catch((error: Error) => {
+        throw new UsageError(`--baseline: ${error.message}`);
+      })
+    : undefined;
   const reports = files.map((path) => ({ path, report: readReport(path, 'merge') }));
   const first = reports[0]!;
   for (const { path, report } of reports) {
@@ -47,14 +63,17 @@ export async function merge(files: string[], reportsDir: string, io: Io): Promis
   const merged = [...groups.values()].map((group) => mergeShards(group.map((g) => g.report), { catalogue, enumValues }));
   if (merged.length === 1) {
     const report = merged[0]!;
+    const judged = baseline && gateOn(report, baseline, options.now);
     const written = await writeReports(report, reportsDir);
     io.out(`${renderTerminal(report, { color: io.isTty })}\n`);
+    if (judged) io.out(`${judged}\n`);
     io.out(`Merged ${reports.length} report${reports.length === 1 ? '' : 's'}: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   }
   const used = new Set<string>();
   const entries: FleetEntry[] = [];
   for (const report of merged) {
+    if (baseline) io.out(`${report.target.env} ${report.target.baseUrl}: ${gateOn(report, baseline, options.now)}\n`);
     let dir = join('targets', slug(report));
     for (let n = 2; used.has(dir); n++) dir = join('targets', `${slug(report)}-${n}`);
     used.add(dir);

@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
 import { shellQuote } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
-import { applyBaseline, loadBaseline, markKnown, renderBaselineResult } from '../report/baseline.ts';
+import { applyBaseline, loadBaseline, markKnown, newGateFailures, renderBaselineResult } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
 import { isFailing } from '../report/grouping.ts';
@@ -20,7 +20,7 @@ import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, unknownSelectors } from '../suite/selection.ts';
 import { plan } from './dry-run.ts';
-import { anyUnvouched, runExitCode, unvouchedClauses, unvouchedLines } from './exit-code.ts';
+import { settleVerdict, unvouchedLines } from './exit-code.ts';
 import type { Io } from './io.ts';
 import { preflight } from './preflight.ts';
 import { prepareReportsDir } from './reports-dir.ts';
@@ -128,13 +128,10 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     if (baseline) {
       const result = applyBaseline(report, baseline, settings.now);
       markKnown(report, result);
-      gateFailures = result.newFailures.length + (settings.failOn === 'should' ? collected.summary.warn : 0);
+      gateFailures = newGateFailures(report, result);
       say(`${renderBaselineResult(result)}\n`);
     }
-    // A gate must not pass a target it could not judge for a cause on the target's side.
-    const unvouched = unvouchedClauses(report.clauses);
-    report.exitCode = runExitCode(engineErrors.length, gateFailures, unvouched);
-    report.verdict = gateFailures > 0 || anyUnvouched(unvouched) ? 'fail' : 'pass';
+    const unvouched = settleVerdict(report, gateFailures);
     const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
     const regressions = settings.replay.length ? [] : await writeRegressions(report, settings.reportsDir, PACKAGE_ROOT, secrets);
     const created = config.trailFile

@@ -202,6 +202,11 @@ export function applyBaseline(report: RunReport, baseline: Baseline, today: Date
   return result;
 }
 
+/** What fails the gate once a baseline has been applied: the new failures, and the warnings with --fail-on should. */
+export function newGateFailures(report: Pick<RunReport, 'failOn' | 'summary'>, result: BaselineResult): number {
+  return result.newFailures.length + (report.failOn === 'should' ? report.summary.warn : 0);
+}
+
 /** Marks each failing clause an unexpired entry accepts, so every artifact tells it from a new failure. */
 export function markKnown(report: RunReport, result: BaselineResult): void {
   const accepted = new Map(result.known.map((entry) => [entry.clause, entry]));
