@@ -24,7 +24,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['an unknown flag', ['--frobnicate'], {}, /Unknown option '--frobnicate'/],
     ['a flag where a value belongs', ['--env', '--dry-run'], {}, /^--env needs a value; see --help$/],
     ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
-    ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected a whole number/],
+    ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected 1 to 100000, got -5$/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
     ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /^--env is production: set BASE_URL/],
@@ -42,7 +42,7 @@ describe('settings: one line naming the setting, exit 2', () => {
 
   const fromEnvironment: [string, NodeJS.ProcessEnv, string][] = [
     ['RUNS=abc', { RUNS: 'abc' }, 'RUNS (environment): expected a whole number, got "abc"'],
-    ['TIMEOUT_MS=-1', { TIMEOUT_MS: '-1' }, 'TIMEOUT_MS (environment): expected a whole number, got "-1"'],
+    ['TIMEOUT_MS=-1', { TIMEOUT_MS: '-1' }, 'TIMEOUT_MS (environment): expected 1 to 600000, got -1'],
     ['MAX_RPS=200000', { MAX_RPS: '200000' }, 'MAX_RPS (environment): expected 0 to 100000, got 200000'],
     ['CONFORMANCE_ENV=prod', { CONFORMANCE_ENV: 'prod' }, 'CONFORMANCE_ENV (environment): expected production or staging, got "prod"'],
     ['CONFORMANCE_ENV=staging alone', { CONFORMANCE_ENV: 'staging' }, 'CONFORMANCE_ENV (environment) is staging: set STAGING_BASE_URL (or --staging-base-url, or BASE_URL)'],
@@ -71,7 +71,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     const dir = tempDir('asc-dotenv-source-');
     await writeFile(join(dir, '.env'), 'RUNS=abc\n');
     expect(() => resolveSettings([], {}, dir)).toThrow(new UsageError('RUNS (.env): expected a whole number, got "abc"'));
-    expect(() => resolveSettings([], { RUNS: '-2' }, dir)).toThrow(new UsageError('RUNS (environment): expected a whole number, got "-2"'));
+    expect(() => resolveSettings([], { RUNS: '-2' }, dir)).toThrow(new UsageError('RUNS (environment): expected 1 to 100000, got -2'));
     expect(() => resolveSettings(['--seed', 'x'], { SEED: '1' }, dir)).toThrow(new UsageError('--seed: expected a whole number, got "x"'));
     expect(resolveSettings(['--runs', '5'], { RUNS: 'abc' }, dir).runs).toBe(5);
   });

@@ -36,9 +36,11 @@ export function plan(settings: Settings, target: Target, writes: boolean, io: Io
   ].filter(Boolean);
   if (reach.length) io.out(`  network  ${reach.join(' · ')}\n`);
   io.out(`  runs     ${settings.runs} per property, seed ${settings.seed}\n`);
-  // Measured against the reference server with its message host: about 345 requests of set-up and fixed probes, 22 per run (each distinct invalid case sent once).
+  // Measured against the reference server with its message host: about 345 requests of set-up and
+  // fixed probes, 22 per run (each distinct invalid case sent once), about 9 per sequence of calls.
   const fewer = [target.messagesBaseUrl ? '' : 'the message checks', writes ? '' : 'the writes'].filter(Boolean).join(' and ');
-  io.out(`  requests roughly ${345 + 22 * settings.runs}${fewer ? `, less ${fewer}` : ''}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
+  const sequences = writes && settings.stateful ? 9 * sequenceCount(settings.runs) : 0;
+  io.out(`  requests roughly ${345 + 22 * settings.runs + sequences}${fewer ? `, less ${fewer}` : ''}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
   if (writes) {
     io.out('  writes   POST /v1/pets: valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7), up to 105 set-up pets so listings can be paged (§4.1, §8)\n');
     io.out(`           POST /messages: valid and invalid messages (§4.5, §5)${target.messagesBaseUrl ? '' : ', skipped: no MESSAGES_BASE_URL'}\n`);

@@ -29,6 +29,12 @@ import { resolveTarget, suiteConfig } from './target.ts';
 /** What runs this run again, with the target and the key taken from the same settings. */
 function replayOf(settings: Settings): string {
   const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
+  // The target too, wherever it was set (a URL carries no credentials: settings refuse them), so the line pasted elsewhere checks the same deployment.
+  if (settings.baseUrl) args.push(settings.env === 'staging' ? '--staging-base-url' : '--base-url', settings.baseUrl);
+  if (settings.messagesBaseUrl) args.push('--messages-base-url', settings.messagesBaseUrl);
+  if (settings.allowWrites) args.push('--allow-writes');
+  if (settings.allowInsecureHttp) args.push('--allow-insecure-http');
+  if (!settings.stateful) args.push('--stateful', 'off');
   if (settings.shard) args.push('--shard', `${settings.shard.index}/${settings.shard.count}`);
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
