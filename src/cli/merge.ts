@@ -3,10 +3,9 @@ import { loadClauses } from '../contract/clauses.ts';
 import { UsageError } from '../errors.ts';
 import { fleetExitCode, fleetVerdict, writeFleet, type FleetEntry } from '../report/fleet.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
-import { applyBaseline, loadBaseline, markKnown, newGateFailures, renderBaselineResult, type Baseline } from '../report/baseline.ts';
+import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { checkShards, mergeShards, targetKey } from '../report/merge.ts';
 import type { RunReport } from '../report/model.ts';
-import { settleVerdict } from './exit-code.ts';
 import type { Io } from './io.ts';
 import { readReport } from './read-report.ts';
 import { prepareReportsDir } from './reports-dir.ts';
@@ -22,14 +21,6 @@ async function contractEnums(): Promise<(name: string) => string[]> {
   const [{ loadContract }, { enumValues }] = await Promise.all([import('../contract/load.ts'), import('../run/coverage.ts')]);
   const contract = await loadContract();
   return (name) => enumValues(contract, name);
-}
-
-/** A merged report judged against a baseline as a run is: the failures it accepts are marked known and fail the gate no more. */
-function gateOn(report: RunReport, baseline: Baseline, now: Date): string {
-  const result = applyBaseline(report, baseline, now);
-  markKnown(report, result);
-  settleVerdict(report, newGateFailures(report, result));
-  return renderBaselineResult(result);
 }
 
 /**
@@ -63,7 +54,7 @@ export async function merge(files: string[], reportsDir: string, io: Io, options
   const merged = [...groups.values()].map((group) => mergeShards(group.map((g) => g.report), { catalogue, enumValues }));
   if (merged.length === 1) {
     const report = merged[0]!;
-    const judged = baseline && gateOn(report, baseline, options.now);
+    const judged = baseline && gateOnBaseline(report, baseline, options.now).account;
     const written = await writeReports(report, reportsDir);
     io.out(`${renderTerminal(report, { color: io.isTty })}\n`);
     if (judged) io.out(`${judged}\n`);
@@ -73,7 +64,7 @@ export async function merge(files: string[], reportsDir: string, io: Io, options
   const used = new Set<string>();
   const entries: FleetEntry[] = [];
   for (const report of merged) {
-    if (baseline) io.out(`${report.target.env} ${report.target.baseUrl}: ${gateOn(report, baseline, options.now)}\n`);
+    if (baseline) io.out(`${report.target.env} ${report.target.baseUrl}: ${gateOnBaseline(report, baseline, options.now).account}\n`);
     let dir = join('targets', slug(report));
     for (let n = 2; used.has(dir); n++) dir = join('targets', `${slug(report)}-${n}`);
     used.add(dir);

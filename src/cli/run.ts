@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
 import { shellQuote } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
-import { applyBaseline, loadBaseline, markKnown, newGateFailures, renderBaselineResult } from '../report/baseline.ts';
+import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
 import { isFailing } from '../report/grouping.ts';
@@ -20,7 +20,7 @@ import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, unknownSelectors } from '../suite/selection.ts';
 import { plan } from './dry-run.ts';
-import { settleVerdict, unvouchedLines } from './exit-code.ts';
+import { settleVerdict, unvouchedLines, type Unvouched } from './exit-code.ts';
 import type { Io } from './io.ts';
 import { preflight } from './preflight.ts';
 import { prepareReportsDir } from './reports-dir.ts';
@@ -130,14 +130,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     };
     const causes = likelyCauses(report.clauses);
     if (causes.length) report.causes = causes;
-    let gateFailures = failing;
+    let unvouched: Unvouched;
     if (baseline) {
-      const result = applyBaseline(report, baseline, settings.now);
-      markKnown(report, result);
-      gateFailures = newGateFailures(report, result);
-      say(`${renderBaselineResult(result)}\n`);
-    }
-    const unvouched = settleVerdict(report, gateFailures);
+      const gated = gateOnBaseline(report, baseline, settings.now);
+      say(`${gated.account}\n`);
+      unvouched = gated.unvouched;
+    } else unvouched = settleVerdict(report, failing);
     const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
     const regressions = settings.replay.length ? [] : await writeRegressions(report, settings.reportsDir, PACKAGE_ROOT, secrets);
     const created = config.trailFile

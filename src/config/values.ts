@@ -4,8 +4,7 @@ import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
 /** `setting` names where a value came from, as errors show it: `--runs`, `RUNS (environment)`, `RUNS (.env)`. */
 export function integer(setting: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
-  if (/^-\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected ${min} to ${max}, got ${text.trim()}`);
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected a whole number, got ${JSON.stringify(text)}`);
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected a whole number, got ${JSON.stringify(text)}`);
   const value = Number(text);
   if (value < min || value > max) throw new UsageError(`${setting}: expected ${min} to ${max}, got ${value}`);
   return value;

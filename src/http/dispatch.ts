@@ -99,8 +99,7 @@ export class Deadlines {
  */
 let writing: SentOn | undefined;
 let listening = false;
-/** Per connection: how many requests it has carried, and when its last answer ended. */
-const carried = new WeakMap<Socket, number>();
+/** Per connection, when its last answer ended: none yet on a connection's first request. */
 const idleSince = new WeakMap<Socket, number>();
 
 /** The connection a request went out on, when, and how long it had been idle after an earlier request. */
@@ -116,13 +115,12 @@ function watchSockets(): void {
   listening = true;
   subscribe('undici:client:sendHeaders', (message) => {
     const socket = (message as { socket: Socket }).socket;
-    const before = carried.get(socket) ?? 0;
-    carried.set(socket, before + 1);
     if (writing) {
       const now = performance.now();
+      const idle = idleSince.get(socket);
       writing.socket = socket;
       writing.writtenAt = now;
-      if (before > 0) writing.idleMs = now - (idleSince.get(socket) ?? now);
+      if (idle !== undefined) writing.idleMs = now - idle;
     }
     writing = undefined;
   });

@@ -14,6 +14,7 @@ import { readCapped } from '../config/read-capped.ts';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { loadClauses } from '../contract/clauses.ts';
+import { settleVerdict, type Unvouched } from '../cli/exit-code.ts';
 import type { Outcome, RunReport } from './model.ts';
 import { isFailing } from './grouping.ts';
 
@@ -202,9 +203,16 @@ export function applyBaseline(report: RunReport, baseline: Baseline, today: Date
   return result;
 }
 
-/** What fails the gate once a baseline has been applied: the new failures, and the warnings with --fail-on should. */
-export function newGateFailures(report: Pick<RunReport, 'failOn' | 'summary'>, result: BaselineResult): number {
-  return result.newFailures.length + (report.failOn === 'should' ? report.summary.warn : 0);
+/**
+ * A report (a run's, or shards merged) judged against a baseline: the failures it accepts are marked
+ * known, and only the new ones (and the warnings, with --fail-on should) fail the gate. Returns the
+ * account to print and the MUST clauses left unjudged (see settleVerdict).
+ */
+export function gateOnBaseline(report: RunReport, baseline: Baseline, today: Date): { account: string; unvouched: Unvouched } {
+  const result = applyBaseline(report, baseline, today);
+  markKnown(report, result);
+  const unvouched = settleVerdict(report, result.newFailures.length + (report.failOn === 'should' ? report.summary.warn : 0));
+  return { account: renderBaselineResult(result), unvouched };
 }
 
 /** Marks each failing clause an unexpired entry accepts, so every artifact tells it from a new failure. */
