@@ -24,7 +24,7 @@ describe('a read replica trailing the primary by 900 ms', () => {
   it('passes, its fresh animals created side by side while their reads wait, with few 404s', async () => {
     // The seeded animals were created when the server started: past the lag, as on a long-running server.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    // One scenario after another, as on loopback: on a loaded machine the proxy's round trip can pass 5 ms, and
+    // One scenario after another, as on loopback: on a loaded machine the proxy's round trip can pass 1 ms, and
     // scenarios side by side would read seeded animals (200) before the create property's first read.
     const result = await runCli(['--base-url', proxy.url, '--messages-base-url', reference.messagesBaseUrl, '--runs', String(RUNS), '--seed', '7', '--only', '4.3', '--schedule', 'sequential'], { API_KEY: KEY });
     expect(result.code, result.stdout + result.stderr).toBe(0);

@@ -35,7 +35,7 @@ export interface MatrixOptions {
   ids?: string[];
   /**
    * --schedule for every run (default sequential: several runs side by side on a loaded machine
-   * could otherwise measure a round trip over 5 ms and switch some runs to concurrent).
+   * could otherwise measure a round trip over 1 ms and switch some runs to concurrent).
    */
   schedule?: 'sequential' | 'concurrent';
 }

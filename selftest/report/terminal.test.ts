@@ -79,11 +79,13 @@ describe('renderTerminal', () => {
     expect(plain).toContain('Engine errors (1)');
   });
 
-  it('names the requests kept in flight only above the usual depth the caller gives', () => {
+  it('names the requests kept in flight only where they differ from the usual depth the caller gives', () => {
     const r = makeReport({ pipeline: { depth: 8, roundTripMs: 42.4 } });
     expect(renderTerminal(r, { color: false, usualPipelineDepth: 2 })).toContain('Seed 1234567 · runs 100 · 48.3 s · 8 requests in flight (round trip 42 ms)');
     expect(renderTerminal(r, { color: false, usualPipelineDepth: 8 })).not.toMatch(/in flight/);
     expect(renderTerminal(r, { color: false })).not.toMatch(/in flight/);
+    const one = makeReport({ pipeline: { depth: 1, roundTripMs: 0.7 } });
+    expect(renderTerminal(one, { color: false, usualPipelineDepth: 4 })).toContain('Seed 1234567 · runs 100 · 48.3 s · 1 request in flight (round trip 1 ms)');
   });
 
   it('colours only when asked, and the coloured text is the plain text plus SGR codes', () => {

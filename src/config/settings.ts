@@ -47,7 +47,7 @@ export interface Settings {
   maxRps: number;
   reportsDir: string;
   failOn: 'must' | 'should';
-  /** auto: scenarios side by side against a target 5 ms or more away, one after another nearer. */
+  /** auto: scenarios side by side against a target 1 ms or more away, one after another nearer. */
   schedule: 'auto' | 'sequential' | 'concurrent';
   /** --replay: regression test files (absolute paths) run instead of the suite. */
   replay: string[];

@@ -16,7 +16,7 @@ export interface TerminalOptions extends RenderOptions {
   color: boolean;
   /**
    * The requests a property keeps in flight against a near target (suite/config.ts PIPELINE_DEPTH):
-   * a run that kept more says how many, and the round trip that chose it. Unset: never said.
+   * a run that kept another number says how many, and the round trip that chose it. Unset: never said.
    */
   usualPipelineDepth?: number;
 }
@@ -162,7 +162,7 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
   );
   out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
   const { depth, roundTripMs } = report.pipeline ?? { depth: 0 };
-  const waited = roundTripMs !== undefined && options.usualPipelineDepth !== undefined && depth > options.usualPipelineDepth ? ` · ${depth} requests in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
+  const waited = roundTripMs !== undefined && options.usualPipelineDepth !== undefined && depth !== options.usualPipelineDepth ? ` · ${depth} request${depth === 1 ? '' : 's'} in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
   out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}${waited}`);
   out.push(`Replay: ${paint('cyan', replayCommand(report))}`);
   out.push('');
