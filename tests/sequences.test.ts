@@ -10,7 +10,7 @@ import { newModel, SEQUENCE_CHECKS, stepOf } from './support/sequence/steps.ts';
 describe('Sequences of calls (§2.1, §4)', () => {
   scenario(
     'random sequences of calls, each answer judged against what the sequence did before it; a failure shrunk to the shortest story',
-    { checks: SEQUENCE_CHECKS, writes: true, stateful: true },
+    { checks: SEQUENCE_CHECKS, writes: true, stateful: true, critical: true },
     async (s) => {
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);

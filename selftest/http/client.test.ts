@@ -459,6 +459,29 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('a critical request takes the next free slot under the cap before requests that waited longer', async () => {
+    const arrived: string[] = [];
+    let holdFirst: ServerResponse | undefined;
+    let firstArrived!: () => void;
+    const first = new Promise<void>((resolve) => (firstArrived = resolve));
+    const url = await serve((req, res) => {
+      arrived.push(req.url!);
+      if (req.url === '/first') {
+        holdFirst = res;
+        firstArrived();
+      } else res.end('[]');
+    });
+    const c = client({ concurrency: 1 });
+    const sent = [c.send({ method: 'GET', url: `${url}/first` })];
+    await first;
+    sent.push(c.send({ method: 'GET', url: `${url}/waited-1` }), c.send({ method: 'GET', url: `${url}/waited-2` }), c.send({ method: 'GET', url: `${url}/critical`, critical: true }));
+    holdFirst!.end('[]');
+    const exchanges = await Promise.all(sent);
+    expect(exchanges.map((e) => e.response?.status)).toEqual([200, 200, 200, 200]);
+    expect(arrived).toEqual(['/first', '/critical', '/waited-1', '/waited-2']);
+    await c.close();
+  });
+
   it('keeps to --max-rps', async () => {
     const url = await serve((_req, res) => res.end('[]'));
     const c = client({ maxRps: 20 });

@@ -26,6 +26,8 @@ export interface OutgoingRequest {
    * or failing one is isolated from the others (src/http/health.ts). Unset: its method and path.
    */
   operation?: string;
+  /** Takes the next free slot under the in-flight cap before requests without it (ScenarioOptions.critical). */
+  critical?: boolean;
 }
 
 export interface ClientOptions {
@@ -125,6 +127,7 @@ export class HttpClient {
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly waitingCritical: (() => void)[] = [];
   private nextSlot = 0;
   /** Per operation on an origin, so one that hangs or breaks does not stop the others. */
   private readonly health: OperationHealth;
@@ -218,8 +221,8 @@ export class HttpClient {
     this.pools.clear();
   }
 
-  private async acquire(): Promise<void> {
-    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async acquire(critical = false): Promise<void> {
+    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => (critical ? this.waitingCritical : this.waiting).push(resolve));
     this.active++;
     await this.pace();
   }
@@ -236,7 +239,7 @@ export class HttpClient {
 
   private release(): void {
     this.active--;
-    this.waiting.shift()?.();
+    (this.waitingCritical.shift() ?? this.waiting.shift())?.();
   }
 
   private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange> {
@@ -249,7 +252,7 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
-    await this.acquire();
+    await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
     let kind: string | undefined;

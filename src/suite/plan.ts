@@ -10,6 +10,12 @@ export interface ScenarioOptions {
   writes?: boolean;
   /** Random sequences of calls: skipped with --stateful off. */
   stateful?: boolean;
+  /**
+   * Its requests take a free slot under the in-flight cap before other scenarios' waiting ones: it
+   * holds the run's longest chain of dependent requests, which side by side would otherwise wait
+   * behind the properties' many independent ones at every step.
+   */
+  critical?: boolean;
   /** Talks to the message operation: skipped when its base URL is not configured. */
   messages?: boolean;
   /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */

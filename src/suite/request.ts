@@ -16,6 +16,8 @@ export interface SendOptions {
   url?: string;
   /** Instead of the operation's method (e.g. HEAD). */
   method?: string;
+  /** Served first under the in-flight cap (ScenarioOptions.critical). */
+  critical?: boolean;
 }
 
 /** Per route template, a pattern its paths match (a base URL's prefix before it). */
@@ -80,6 +82,7 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
   const authorization = options.authorization === undefined ? validAuthorization(ctx.config) : options.authorization;
   if (authorization) request.authorization = authorization;
   if (options.body !== undefined) request.body = options.body;
+  if (options.critical) request.critical = true;
   const base = op.server === 'messages' ? '' : '/v1';
   request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
   const exchange = await ctx.client.send(request, tally);

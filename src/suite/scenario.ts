@@ -70,6 +70,8 @@ export class Scenario {
     private readonly excluded: ReadonlyMap<CheckName, string> = new Map(),
     /** The checks the scenario declares, selected: where a request that got no answer is reported. */
     private readonly declared: readonly CheckName[] = [],
+    /** ScenarioOptions.critical: its requests go first under the in-flight cap. */
+    private readonly critical = false,
   ) {
     this.properties = new PropertyRunner(ctx, title, (error, replay) => recorder.recordFailures(error, replay));
   }
@@ -96,7 +98,7 @@ export class Scenario {
   }
 
   async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
-    const { exchange, route } = await sendOperation(this.ctx, operationId, options, this.stats);
+    const { exchange, route } = await sendOperation(this.ctx, operationId, this.critical ? { ...options, critical: true } : options, this.stats);
     if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
     return exchange;
   }
@@ -192,7 +194,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const declared = options.checks.filter(selected);
     meta.declared = declared;
     const excluded = clockExclusions(ctx, options);
-    const s = new Scenario(ctx, title, recorder, excluded, declared);
+    const s = new Scenario(ctx, title, recorder, excluded, declared, options.critical);
     const finish = () => {
       ctx.trail?.close();
       meta.checks = [...records.values()];

@@ -74,27 +74,29 @@ export async function ensurePets(s: Scenario, statuses: readonly string[], perSt
 const FILLING = new WeakMap<object, Promise<unknown>>();
 
 async function fill(s: Scenario, statuses: readonly string[], perStatus: number): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const status of statuses) {
-    const exchange = await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}&status=${status}` });
-    // Recorded, not thrown: a listing that breaks Pet in one field must not keep the filter and the limits from being judged.
-    s.verify(exchange, { 'list.200-pets': {} });
-    let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
-    const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
-    const known = missing > 0 ? await knownCategories(s) : undefined;
-    if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`, known.blockedBy);
-    else if (known) {
-      const pets = Array.from({ length: missing }, (_, i) => plainPet(have + i, status, known.ids));
-      const batch = pets.map((pet) => s.send('createPet', { body: stringifyJson(pet) }));
-      for (const [i, created] of (await Promise.all(batch)).entries()) {
-        s.verify(created, { 'create.201-pet': { category: categoryBasis(known, pets[i]!.categoryId) } });
-        // A 429 judges nothing, and creates nothing.
-        if (createdBody(created)) have++;
-      }
+  // Each status on its own, side by side; critical: the scenarios filling after this one wait for it.
+  const counts = await Promise.all(statuses.map((status) => fillStatus(s, status, perStatus)));
+  return Object.fromEntries(statuses.map((status, i) => [status, counts[i]!]));
+}
+
+async function fillStatus(s: Scenario, status: string, perStatus: number): Promise<number> {
+  const exchange = await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}&status=${status}`, critical: true });
+  // Recorded, not thrown: a listing that breaks Pet in one field must not keep the filter and the limits from being judged.
+  s.verify(exchange, { 'list.200-pets': {} });
+  let have = listed(exchange)?.filter((pet) => pet.status === status).length ?? 0;
+  const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
+  const known = missing > 0 ? await knownCategories(s) : undefined;
+  if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`, known.blockedBy);
+  else if (known) {
+    const pets = Array.from({ length: missing }, (_, i) => plainPet(have + i, status, known.ids));
+    const batch = pets.map((pet) => s.send('createPet', { body: stringifyJson(pet), critical: true }));
+    for (const [i, created] of (await Promise.all(batch)).entries()) {
+      s.verify(created, { 'create.201-pet': { category: categoryBasis(known, pets[i]!.categoryId) } });
+      // A 429 judges nothing, and creates nothing.
+      if (createdBody(created)) have++;
     }
-    counts[status] = have;
   }
-  return counts;
+  return have;
 }
 
 /**
