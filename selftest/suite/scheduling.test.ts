@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/settings.ts';
-import { concurrencyFor, DEFAULT_CONCURRENCY, isRemote, pipelineDepth, PIPELINE_DEPTH } from '../../src/suite/config.ts';
+import { concurrencyFor, DEFAULT_CONCURRENCY, isRemote, MAX_ROUND_TRIP_SAMPLES, pipelineDepth, PIPELINE_DEPTH, REMOTE_ROUND_TRIP_MS, ROUND_TRIP_SAMPLES, wantsAnotherSample } from '../../src/suite/config.ts';
 
 // A folder without a .env, so the developer's own settings stay out.
 const EMPTY = mkdtempSync(join(tmpdir(), 'asc-scheduling-'));
@@ -28,6 +28,16 @@ describe('scheduling by the round trip', () => {
     expect(concurrencyFor(1_000)).toBe(64);
     expect(pipelineDepth(20, concurrencyFor(20))).toBe(20);
     expect(pipelineDepth(60, 3)).toBe(3);
+  });
+
+  it(`the round trip: the fastest of ${ROUND_TRIP_SAMPLES} answers, of up to ${MAX_ROUND_TRIP_SAMPLES} while it lies between the line and 4 times it`, () => {
+    for (let taken = 1; taken < ROUND_TRIP_SAMPLES; taken++) for (const fastestMs of [0.5, 2, 50]) expect(wantsAnotherSample(taken, fastestMs)).toBe(true);
+    for (const fastestMs of [0.3, 0.99 * REMOTE_ROUND_TRIP_MS, 4 * REMOTE_ROUND_TRIP_MS, 60]) expect(wantsAnotherSample(ROUND_TRIP_SAMPLES, fastestMs)).toBe(false);
+    for (const fastestMs of [REMOTE_ROUND_TRIP_MS, 1.3 * REMOTE_ROUND_TRIP_MS, 3.9 * REMOTE_ROUND_TRIP_MS]) {
+      expect(wantsAnotherSample(ROUND_TRIP_SAMPLES, fastestMs)).toBe(true);
+      expect(wantsAnotherSample(MAX_ROUND_TRIP_SAMPLES - 1, fastestMs)).toBe(true);
+      expect(wantsAnotherSample(MAX_ROUND_TRIP_SAMPLES, fastestMs)).toBe(false);
+    }
   });
 
   it('--concurrency or CONCURRENCY given is kept whatever the distance; unset, the run chooses', () => {

@@ -4,11 +4,12 @@ import { header, jsonObject, type Exchange } from '../http/exchange.ts';
 import type { NetworkOptions } from '../http/network-options.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { tlsFailure } from '../http/tls-probe.ts';
-import type { SuiteConfig } from '../suite/config.ts';
+import { wantsAnotherSample, type SuiteConfig } from '../suite/config.ts';
 
 /**
  * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
- * then two more on the same connection, for the target's round trip (undefined: no answer).
+ * then more on the same connection, for the target's round trip (see wantsAnotherSample; undefined:
+ * no answer).
  */
 export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number }> {
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: 1, retries429: 0, ...(config.network ? { network: config.network } : {}) });
@@ -46,9 +47,9 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       }
     }
     if (!exchange.response) return {};
-    // The first paid for the connection (and TLS); the fastest of it and two more is the round trip a property waits for.
+    // The first paid for the connection (and TLS); the fastest of it and those after it is the round trip a property waits for.
     let roundTripMs = exchange.durationMs;
-    for (let i = 0; i < 2; i++) {
+    for (let taken = 1; wantsAnotherSample(taken, roundTripMs); taken++) {
       const again = await listOne();
       if (!again.response) return {};
       roundTripMs = Math.min(roundTripMs, again.durationMs);

@@ -30,6 +30,22 @@ export function isRemote(roundTripMs: number | undefined): boolean {
   return roundTripMs !== undefined && roundTripMs >= REMOTE_ROUND_TRIP_MS;
 }
 
+/** Answers the preflight times on one connection, the fastest taken as the round trip. */
+export const ROUND_TRIP_SAMPLES = 3;
+/**
+ * At most this many while the fastest lies between REMOTE_ROUND_TRIP_MS and 4 times it, where a
+ * target still warming up is told from one that far: a freshly started server on loopback (and the
+ * suite's own client, compiling as it goes) answers its first requests in 10 ms, then 1 to 1.4 ms,
+ * and from about the sixth in 0.6 to 0.8 ms.
+ */
+export const MAX_ROUND_TRIP_SAMPLES = 10;
+
+/** Whether the preflight times another answer, `taken` timed so far and the fastest `fastestMs`. */
+export function wantsAnotherSample(taken: number, fastestMs: number): boolean {
+  if (taken < ROUND_TRIP_SAMPLES) return true;
+  return taken < MAX_ROUND_TRIP_SAMPLES && fastestMs >= REMOTE_ROUND_TRIP_MS && fastestMs < 4 * REMOTE_ROUND_TRIP_MS;
+}
+
 /** The default --concurrency on loopback and nearby; further away it grows with the round trip (see concurrencyFor). */
 export const DEFAULT_CONCURRENCY = 8;
 

@@ -1,0 +1,61 @@
+// The round trip the preflight measures, from which the run chooses how far away the target is:
+// a few answers timed, more while the fastest lies near the line between near and far.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { preflight } from '../../src/cli/preflight.ts';
+import { MAX_ROUND_TRIP_SAMPLES, REMOTE_ROUND_TRIP_MS, ROUND_TRIP_SAMPLES, type SuiteConfig } from '../../src/suite/config.ts';
+
+const KEY = 'preflight-round-trip-key';
+
+/** A target whose n-th answer (from 1) to the preflight's listing is held `holdMs(n)` before it is sent. */
+async function target(holdMs: (n: number) => number): Promise<{ config: SuiteConfig; requests: () => number; server: Server }> {
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests++;
+    const arrived = performance.now();
+    const until = arrived + holdMs(requests);
+    // A timer may fire up to a millisecond early (it counts from the loop's cached time): waited out to the mark.
+    const answer = () => (performance.now() >= until ? response.writeHead(200, { 'content-type': 'application/json' }).end('[]') : setImmediate(answer));
+    if (until === arrived) answer();
+    else setTimeout(answer, Math.max(0, Math.floor(until - arrived) - 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const config = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, timeoutMs: 5_000 } as SuiteConfig;
+  return { config, requests: () => requests, server };
+}
+
+describe('the preflight round trip', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  it(`times ${ROUND_TRIP_SAMPLES} answers of a target well past the line`, async () => {
+    const far = await target(() => 4 * REMOTE_ROUND_TRIP_MS + 2);
+    server = far.server;
+    const { roundTripMs } = await preflight(far.config, 'API_KEY');
+    expect(far.requests()).toBe(ROUND_TRIP_SAMPLES);
+    expect(roundTripMs).toBeGreaterThanOrEqual(4 * REMOTE_ROUND_TRIP_MS + 2);
+  });
+
+  it('times more answers while the fastest is near the line, and takes a faster one that comes later (a target warming up)', async () => {
+    const warming = await target((n) => (n <= ROUND_TRIP_SAMPLES ? 2 * REMOTE_ROUND_TRIP_MS : 0));
+    server = warming.server;
+    const { roundTripMs } = await preflight(warming.config, 'API_KEY');
+    expect(warming.requests()).toBeGreaterThan(ROUND_TRIP_SAMPLES);
+    expect(warming.requests()).toBeLessThanOrEqual(MAX_ROUND_TRIP_SAMPLES);
+    expect(roundTripMs).toBeLessThan(2 * REMOTE_ROUND_TRIP_MS);
+  });
+
+  it(`stops at ${MAX_ROUND_TRIP_SAMPLES} answers of a target that stays near the line: it is that far`, async () => {
+    const near = await target(() => 2 * REMOTE_ROUND_TRIP_MS);
+    server = near.server;
+    const { roundTripMs } = await preflight(near.config, 'API_KEY');
+    expect(near.requests()).toBe(MAX_ROUND_TRIP_SAMPLES);
+    expect(roundTripMs).toBeGreaterThanOrEqual(2 * REMOTE_ROUND_TRIP_MS);
+  });
+});
