@@ -110,10 +110,10 @@ describe('§4.2 Add an animal: POST /pets', () => {
     async (s) => {
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
-      for (const [index, contentType] of OTHER_MEDIA_TYPES.entries()) {
+      await s.forEach(OTHER_MEDIA_TYPES, async (contentType, index) => {
         const input = { name: 'Labelled', categoryId: categoryAt(known.ids, index) };
         s.verify(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create.content-type': { contentType }, 'create.echo': { input } });
-      }
+      });
     },
   );
 
