@@ -9,12 +9,14 @@ import { MAX_ROUND_TRIP_SAMPLES, REMOTE_ROUND_TRIP_MS, ROUND_TRIP_SAMPLES, type 
 
 const KEY = 'preflight-round-trip-key';
 
-/** A target whose n-th answer (from 1) to the preflight's listing is held `holdMs(n)` before it is sent. */
-async function target(holdMs: (n: number) => number): Promise<{ config: SuiteConfig; requests: () => number; server: Server }> {
+/** A target whose n-th answer (from 1) is held `holdMs(n)` before it is sent. */
+async function target(holdMs: (n: number) => number): Promise<{ config: SuiteConfig; requests: () => number; arrivals: number[]; server: Server }> {
   let requests = 0;
+  const arrivals: number[] = [];
   const server = createServer((_request, response) => {
     requests++;
     const arrived = performance.now();
+    arrivals.push(arrived);
     const until = arrived + holdMs(requests);
     // A timer may fire up to a millisecond early (it counts from the loop's cached time): waited out to the mark.
     const answer = () => (performance.now() >= until ? response.writeHead(200, { 'content-type': 'application/json' }).end('[]') : setImmediate(answer));
@@ -23,15 +25,39 @@ async function target(holdMs: (n: number) => number): Promise<{ config: SuiteCon
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const config = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, timeoutMs: 5_000 } as SuiteConfig;
-  return { config, requests: () => requests, server };
+  const config = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, timeoutMs: 5_000, concurrency: 8 } as SuiteConfig;
+  return { config, requests: () => requests, arrivals, server };
 }
 
 describe('the preflight round trip', () => {
   let server: Server | undefined;
+  let messagesServer: Server | undefined;
   afterEach(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    server = undefined;
+    for (const open of [server, messagesServer]) if (open) await new Promise((resolve) => open.close(resolve));
+    server = messagesServer = undefined;
+  });
+
+  const HELD_MS = 200;
+  const withSlowMessageHost = async (concurrency: number) => {
+    const main = await target(() => 4 * REMOTE_ROUND_TRIP_MS + 2);
+    const messages = await target(() => HELD_MS);
+    server = main.server;
+    messagesServer = messages.server;
+    await preflight({ ...main.config, messagesBaseUrl: messages.config.baseUrl, concurrency }, 'API_KEY');
+    return { main: main.arrivals, messages: messages.arrivals };
+  };
+
+  it('checks the message host while it times the round trip: a slow one holds up the start once', async () => {
+    const { main, messages } = await withSlowMessageHost(8);
+    expect(messages).toHaveLength(1);
+    expect(main).toHaveLength(ROUND_TRIP_SAMPLES);
+    expect(main.at(-1)! - messages[0]!).toBeLessThan(HELD_MS);
+  });
+
+  it('keeps to one request at a time under --concurrency 1', async () => {
+    const { main, messages } = await withSlowMessageHost(1);
+    expect(main).toHaveLength(ROUND_TRIP_SAMPLES);
+    expect(main[1]! - messages[0]!).toBeGreaterThanOrEqual(HELD_MS);
   });
 
   it(`times ${ROUND_TRIP_SAMPLES} answers of a target well past the line`, async () => {
