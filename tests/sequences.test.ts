@@ -5,7 +5,7 @@ import { limitBounds, statusValues } from '../generators/index.ts';
 import { knownCategories } from './support/categories.ts';
 import { ensurePets } from './support/store.ts';
 import { callArbitraries, FINALLY } from './support/sequence/calls.ts';
-import { newModel, SEQUENCE_CHECKS, stepOf } from './support/sequence/steps.ts';
+import { fetchTakenLater, newLanes, newModel, SEQUENCE_CHECKS, stepOf } from './support/sequence/steps.ts';
 
 describe('Sequences of calls (§2.1, §4)', () => {
   scenario(
@@ -17,7 +17,8 @@ describe('Sequences of calls (§2.1, §4)', () => {
       // Over a store of more than 100 animals a page is bounded by its limit, not by what the store holds.
       const statuses = statusValues(s.contract);
       await ensurePets(s, statuses, Math.ceil((limitBounds(s.contract).max + 5) / statuses.length));
-      const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call)));
+      const lanes = newLanes();
+      const steps = callArbitraries(s.contract, known.ids, s.config.messagesBaseUrl !== undefined).map((arbitrary) => arbitrary.map((call) => stepOf(s, known, call, lanes)));
       // Lanes, each a slice of one stream of sequences: far from the target side by side, so the run
       // waits on no long chain; near it one after another (another only while every one running
       // waits out a read lag), so a seed tells the same stories again.
@@ -28,9 +29,10 @@ describe('Sequences of calls (§2.1, §4)', () => {
             runs: SEQUENCES_PER_LANE,
             startAt: lane * SEQUENCES_PER_LANE,
             maxSteps: MAX_SEQUENCE_STEPS,
-            finish: stepOf(s, known, FINALLY),
+            finish: stepOf(s, known, FINALLY, lanes),
           }),
       );
+      await fetchTakenLater(s, lanes);
     },
   );
 });

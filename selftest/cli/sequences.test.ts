@@ -68,3 +68,23 @@ describe('sequences of calls against a write lost after a refusal (fault-seq-los
     expect(clause.checks[0]!.note).toContain('sequences of calls are off (--stateful off)');
   });
 });
+
+describe('sequences of calls side by side against a cached 404 (fault-seq-negative-cache)', () => {
+  let faulty: RunningReference;
+  beforeAll(async () => {
+    faulty = await startReference({ apiKey: KEY, deviations: ['fault-seq-negative-cache'] });
+  });
+  afterAll(async () => {
+    await faulty.close();
+  });
+
+  // Side by side, other lanes and scenarios take the ids a sequence found free, often after the
+  // sequence that looked has ended: the run looks for them once every lane is done.
+  it('fails state.id-keeps-naming when another lane or scenario created the animal under the id a sequence found free', async () => {
+    const result = await runCli(['--base-url', faulty.baseUrl, '--messages-base-url', faulty.messagesBaseUrl, '--schedule', 'concurrent', '--runs', '10', '--seed', '424242'], { API_KEY: KEY });
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    const check = result.report!.clauses.find((c) => c.id === CLAUSE)!.checks.find((k) => k.outcome === 'fail');
+    expect(check?.actual).toMatch(/^404/);
+    expect(check?.expected).toMatch(/^200 with the animal created as id \d+/);
+  });
+});

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { jsonObject, type Exchange } from '../http/exchange.ts';
-import { parseJson } from '../json/lossless.ts';
+import { isInt, parseJson } from '../json/lossless.ts';
+import type { CreatedAnimal } from '../checks/state.ts';
 import type { SuiteConfig } from './config.ts';
 
 /** One thing the run created on the target, as the trail file records it. */
@@ -49,6 +50,15 @@ export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl
     requestedAt: new Date(Date.now() - exchange.durationMs).toISOString(),
     url: request.url,
   };
+}
+
+/** The animal an answered exchange created, as its 201 showed it (id, name and categoryId all given). */
+export function animalCreatedBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedAnimal | undefined {
+  const item = createdBy(exchange, config);
+  if (item?.kind !== 'animal' || item.id === null) return undefined;
+  const body = jsonObject(exchange);
+  if (!isInt(body?.id) || typeof body.name !== 'string' || !isInt(body.categoryId)) return undefined;
+  return { id: item.id, name: body.name, categoryId: String(body.categoryId) };
 }
 
 /**

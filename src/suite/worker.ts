@@ -6,7 +6,8 @@ import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
-import { Trail } from './trail.ts';
+import { animalCreatedBy, Trail } from './trail.ts';
+import type { CreatedAnimal } from '../checks/state.ts';
 
 /** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
 export interface WorkerContext {
@@ -21,6 +22,8 @@ export interface WorkerContext {
   client: HttpClient;
   /** What the run created, appended as it goes (where the CLI asked for it). */
   trail?: Trail;
+  /** By id, every animal this worker's scenarios created, as its 201 showed it. */
+  createdAnimals: Map<string, CreatedAnimal>;
 }
 
 export interface ClauseGate {
@@ -36,6 +39,7 @@ async function build(): Promise<WorkerContext> {
   const contract = config.contract;
   const validators = createValidators(contract);
   const trail = config.trailFile ? new Trail({ ...config, trailFile: config.trailFile }) : undefined;
+  const createdAnimals = new Map<string, CreatedAnimal>();
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     maxBodyBytes: config.maxBodyBytes,
@@ -45,7 +49,11 @@ async function build(): Promise<WorkerContext> {
     retries429: 2,
     maxRetryAfterMs: 5_000,
     ...(config.network ? { network: config.network } : {}),
-    ...(trail ? { observe: (exchange: Exchange) => trail.observe(exchange) } : {}),
+    observe: (exchange: Exchange) => {
+      trail?.observe(exchange);
+      const animal = animalCreatedBy(exchange, config);
+      if (animal) createdAnimals.set(animal.id, animal);
+    },
   });
   const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set() };
   return {
@@ -57,6 +65,7 @@ async function build(): Promise<WorkerContext> {
     gates: new Map(),
     client,
     ...(trail ? { trail } : {}),
+    createdAnimals,
   };
 }
 

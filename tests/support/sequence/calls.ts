@@ -18,7 +18,7 @@ export type Call =
   | { kind: 'list'; query: string; limit?: number; status?: string; auth: Auth; says: string }
   /** The animal of the sequence's `pick`-th most recent create (modulo how many there are): 0 is the latest. */
   | { kind: 'get-created'; pick: number; auth: Auth; says: string }
-  /** The highest id the sequence was given, plus `offset`: an id near its own no animal may have yet. */
+  /** The highest id the run was given so far, plus `offset`: an id no animal may have yet. */
   | { kind: 'get-near'; offset: number; says: string }
   | { kind: 'get-malformed'; id: string; says: string }
   /**
@@ -67,7 +67,7 @@ export function callArbitraries(contract: Contract, categoryIds: readonly Catego
   // ahead is still free when fetched, and one of them creates it later.
   const nextId = fc
     .oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.constant(2), weight: 1 }, { arbitrary: fc.constant(32), weight: 1 })
-    .map((offset): Call => ({ kind: 'get-near', offset, says: `fetch the id ${offset} past the highest this sequence was given` }));
+    .map((offset): Call => ({ kind: 'get-near', offset, says: `fetch the id ${offset} past the highest the run was given` }));
   const invalidCreate = invalidNewPet(contract, categoryIds).map(({ rule, body, contentType }): Call => ({ kind: 'create-invalid', rule, body, contentType, says: `create with an invalid NewPet (${rule})` }));
   const pair = (first: fc.Arbitrary<Call>, second: fc.Arbitrary<Call>) =>
     fc.tuple(first, second).map(([a, b]): Call => ({ kind: 'pair', first: a, second: b, says: `${a.says}, then ${b.says}` }));

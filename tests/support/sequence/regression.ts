@@ -8,7 +8,7 @@ import { parseJson } from '../../../src/json/lossless.ts';
 import { scenario } from '../../../src/suite/scenario.ts';
 import { knownCategories } from '../categories.ts';
 import type { Call } from './calls.ts';
-import { newModel, SEQUENCE_CHECKS, stepOf } from './steps.ts';
+import { newLanes, newModel, SEQUENCE_CHECKS, stepOf } from './steps.ts';
 
 const MESSAGE_CALLS = new Set<Call['kind']>(['message', 'message-invalid']);
 
@@ -23,8 +23,9 @@ export function regression(clause: string, seed: number, callsJson: string): voi
       if (calls.some(sendsMessages) && !s.config.messagesBaseUrl) return s.leaveUnjudged('the story sends messages and MESSAGES_BASE_URL is not configured');
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
+      const lanes = newLanes();
       await s.replay(
-        calls.map((call) => stepOf(s, known, call)),
+        calls.map((call) => stepOf(s, known, call, lanes)),
         newModel,
       );
     });
