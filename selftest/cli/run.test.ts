@@ -41,6 +41,12 @@ describe('the CLI, run as a user runs it', () => {
     expect(sources.report?.clauses.length).toBeGreaterThan(40);
   });
 
+  it('says which unchecked MUST clauses --only left out, rather than pointing to skip reasons the terminal folds away', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '7', '--only', '4.4', '--stateful', 'off'], { API_KEY: KEY });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Note: \d+ MUST clauses were not checked in this run: the SHIPS verdict does not vouch for them \(all were deselected by --only\/--skip\)\./);
+  });
+
   it('against a server started apart, with the key from the environment, never shows the key', async () => {
     const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '5', '--seed', '7'], { API_KEY: KEY });
     expect(result.code).toBe(0);

@@ -8,7 +8,7 @@ import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
-import { isFailing } from '../report/grouping.ts';
+import { isDeselected, isFailing, partialMust, uncheckedMust } from '../report/grouping.ts';
 import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from '../secrets.ts';
 import { writeCreated } from '../report/created.ts';
 import { writeRegressions } from '../report/regressions.ts';
@@ -43,6 +43,16 @@ function replayOf(settings: Settings): string {
   if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
   if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
   return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:/+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
+}
+
+/** Where the reasons for the MUST clauses a run left unchecked are: --only/--skip, the terminal or the reports. */
+function whereSkipsAre(report: RunReport, quiet: boolean): string {
+  const unchecked = uncheckedMust(report);
+  const deselected = unchecked.filter(isDeselected).length;
+  const reasons = quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above';
+  if (deselected === 0) return reasons;
+  if (deselected === unchecked.length && partialMust(report).length === 0) return `${deselected === 1 ? 'it was' : 'all were'} deselected by --only/--skip`;
+  return `${deselected} of them deselected by --only/--skip; for the rest, ${reasons}`;
 }
 
 /** A conformance run (with --dry-run, its plan): checks the target the settings name and writes the reports; returns the exit code. */
@@ -169,7 +179,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       say(`Note: this is shard ${index}/${count} of the run; what other shards judge shows as skipped here: \`animal-store-conformance merge\` of all ${count} shards' report.json gives the run's verdict.\n`);
     }
     const unchecked = uncheckedMustText(report);
-    if (unchecked) say(`Note: ${unchecked} (${settings.quiet ? 'report.json or summary.md gives the skip reasons' : 'see the skip reasons above'}).\n`);
+    if (unchecked) say(`Note: ${unchecked} (${whereSkipsAre(report, settings.quiet)}).\n`);
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
