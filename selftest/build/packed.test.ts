@@ -1,7 +1,7 @@
 // The package as a user installs it: what it ships must run on its own dependencies, with no build
 // tool (tsx, esbuild) installed. The bundles' imports name its dependencies; then a fresh build is
 // packed, installed from the tarball into an empty project (offline, from the npm cache that npm ci
-// filled) and run there: --help, a real run against the embedded reference server, and, once a
+// filled, at the versions of package-lock.json) and run there: --help, a real run against the embedded reference server, and, once a
 // shipped source is edited, one line and exit 4 rather than checks from a stale bundle.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,25 @@ function bundleImports(path: string): string[] {
   const code = readFileSync(path, 'utf8');
   const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)"([^".][^"]*)"/g)].map((m) => m[1]!);
   return specifiers.filter((s) => !s.startsWith('node:')).map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+}
+
+/**
+ * An empty project that depends on the tarball alone, with a lockfile of the versions this
+ * repository's package-lock.json holds for the package's own dependencies (dev ones left out): npm
+ * ci installs it offline from the tarballs npm ci put in the cache. An install without a lockfile
+ * offline would need the registry's package listings, which npm ci never fetches.
+ */
+function lockedProject(project: string, tarball: string): void {
+  const lock = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; bin: unknown; engines: unknown; license: string };
+  const spec = `file:${tarball}`;
+  const packages: Record<string, unknown> = {
+    '': { name: 'app', dependencies: { 'animal-store-conformance': spec } },
+    'node_modules/animal-store-conformance': { version: own.version, resolved: spec, dependencies: manifest.dependencies, bin: own.bin, engines: own.engines, license: own.license },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev && !entry.devOptional) packages[path] = entry;
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'app', private: true, dependencies: { 'animal-store-conformance': spec } }, null, 2)}\n`);
+  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
 }
 
 describe('the package a user installs', () => {
@@ -45,13 +64,13 @@ describe('the package a user installs', () => {
     const tarball = join(packs, readdirSync(packs).find((name) => name.endsWith('.tgz'))!);
 
     const project = tempDir('packed-app-');
-    writeFileSync(join(project, 'package.json'), '{ "name": "app", "private": true }\n');
-    const install = run(project, 'npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], 120_000);
+    lockedProject(project, tarball);
+    const install = run(project, 'npm', ['ci', '--offline', '--no-audit', '--no-fund'], 120_000);
     if (install.status !== 0 && /ENOTCACHED/.test(install.stderr)) {
-      console.warn('packed: skipped, the npm cache lacks a dependency and this test installs offline (npm ci fills the cache)');
+      console.warn('packed: skipped, the npm cache lacks a package of package-lock.json and this test installs offline (npm ci fills the cache)');
       context.skip();
     }
-    ok(install, 'npm install of the tarball');
+    ok(install, 'npm ci of the tarball');
     const modules = join(project, 'node_modules');
     expect(BUILD_TOOLS.filter((name) => existsSync(join(modules, name)))).toEqual([]);
     expect(existsSync(join(modules, '@esbuild'))).toBe(false);
