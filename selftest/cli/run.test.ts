@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
@@ -47,11 +47,21 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.stdout).toMatch(/Note: \d+ MUST clauses were not checked in this run: the SHIPS verdict does not vouch for them \(all were deselected by --only\/--skip\)\./);
   });
 
+  it('lists every report it wrote, created.json among them, by its absolute path, also under a relative --reports', async () => {
+    const reports = relative(process.cwd(), tempDir('cli-relative-reports-'));
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '2', '--seed', '7', '--only', '4.2', '--stateful', 'off', '--reports', reports], { API_KEY: KEY });
+    expect(result.code).toBe(0);
+    const listed = /reports: (.+)$/m.exec(result.stdout)?.[1]?.split(', ') ?? [];
+    expect(listed.map((path) => basename(path)).sort()).toEqual(['created.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+    expect(listed.filter((path) => !isAbsolute(path))).toEqual([]);
+  });
+
   it('against a server started apart, with the key from the environment, never shows the key', async () => {
     const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '5', '--seed', '7'], { API_KEY: KEY });
     expect(result.code).toBe(0);
     const outputs = [result.stdout, result.stderr, ...Object.values(result.files)];
     expect(outputs.filter((text) => text.includes(KEY))).toEqual([]);
+
   });
 
   it('--env production sends only safe methods (GET, HEAD) without --allow-writes, and lists the skipped checks with the reason', async () => {

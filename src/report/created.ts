@@ -1,5 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CreatedItem } from '../suite/trail.ts';
 import { redactText } from '../secrets.ts';
 
@@ -37,7 +37,7 @@ export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals
     animals: items.filter((item) => item.kind === 'animal').map((item) => ({ id: hide(item.id), name: hide(item.text), requestedAt: item.requestedAt })),
     messages: items.filter((item) => item.kind === 'message').map((item) => ({ id: hide(item.id), message: hide(item.text), requestedAt: item.requestedAt })),
   };
-  const path = join(dir, CREATED_FILE);
+  const path = resolve(dir, CREATED_FILE);
   await writeFile(path, `${JSON.stringify(list, null, 2)}\n`, 'utf8');
   await rm(trail, { force: true });
   return { path, animals: list.animals.length, messages: list.messages.length };
