@@ -32,7 +32,7 @@ describe('Sequences of calls (§2.1, §4)', () => {
             finish: stepOf(s, known, FINALLY, lanes),
           }),
       );
-      await fetchTakenLater(s, lanes);
+      await fetchTakenLater(s, known, lanes);
     },
   );
 });

@@ -22,8 +22,24 @@ export interface WorkerContext {
   client: HttpClient;
   /** What the run created, appended as it goes (where the CLI asked for it). */
   trail?: Trail;
-  /** By id, every animal this worker's scenarios created, as its 201 showed it. */
-  createdAnimals: Map<string, CreatedAnimal>;
+  /** Every animal this worker's scenarios created, as its 201 showed it. */
+  createdAnimals: CreatedAnimals;
+}
+
+/** By id, every animal a worker's scenarios created, and the highest id among them. */
+export class CreatedAnimals {
+  private readonly byId = new Map<string, CreatedAnimal>();
+  highest = 0n;
+
+  add(animal: CreatedAnimal): void {
+    this.byId.set(animal.id, animal);
+    const id = BigInt(animal.id);
+    if (id > this.highest) this.highest = id;
+  }
+
+  get(id: string): CreatedAnimal | undefined {
+    return this.byId.get(id);
+  }
 }
 
 export interface ClauseGate {
@@ -39,7 +55,7 @@ async function build(): Promise<WorkerContext> {
   const contract = config.contract;
   const validators = createValidators(contract);
   const trail = config.trailFile ? new Trail({ ...config, trailFile: config.trailFile }) : undefined;
-  const createdAnimals = new Map<string, CreatedAnimal>();
+  const createdAnimals = new CreatedAnimals();
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     maxBodyBytes: config.maxBodyBytes,
@@ -52,7 +68,7 @@ async function build(): Promise<WorkerContext> {
     observe: (exchange: Exchange) => {
       trail?.observe(exchange);
       const animal = animalCreatedBy(exchange, config);
-      if (animal) createdAnimals.set(animal.id, animal);
+      if (animal) createdAnimals.add(animal);
     },
   });
   const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set() };
