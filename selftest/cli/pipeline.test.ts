@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { startRecordingProxy, type Flight, type RecordingProxy } from '../support/recording-proxy.ts';
-import { PIPELINE_DEPTH, REMOTE_ROUND_TRIP_MS, pipelineDepth } from '../../src/suite/config.ts';
+import { isRemote, PIPELINE_DEPTH, REMOTE_ROUND_TRIP_MS, pipelineDepth } from '../../src/suite/config.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'pipeline-test-key-5b8e21';
@@ -39,11 +39,15 @@ describe('pipelined properties', () => {
     const roundTripMs = result.report?.pipeline?.roundTripMs;
     expect(roundTripMs).toBeTypeOf('number');
     // A machine loaded hard enough can make loopback's fastest round trip look remote: the depth
-    // then follows the measurement, which is what this pins, alongside the loopback case.
-    const depth = pipelineDepth(roundTripMs, 8);
-    if (roundTripMs! < REMOTE_ROUND_TRIP_MS) expect(depth).toBe(PIPELINE_DEPTH);
-    expect(result.report?.pipeline?.depth).toBe(depth);
-    expect(flight.max).toBe(depth);
+    // then follows the measurement, which is what this pins, alongside the loopback case. The report
+    // gives the round trip to a tenth of a ms, so one of 0.95 to 1.05 may have gone either way.
+    const depth = result.report!.pipeline!.depth;
+    const [low, high] = [roundTripMs! - 0.05, roundTripMs! + 0.049];
+    if (isRemote(low) === isRemote(high)) expect(depth).toBe(pipelineDepth(low, 8));
+    expect([PIPELINE_DEPTH, 8]).toContain(depth);
+    // Far, a server that answers at once may never hold all of them (the test below has one that waits).
+    if (depth === PIPELINE_DEPTH) expect(flight.max).toBe(depth);
+    else expect(flight.max).toBeLessThanOrEqual(depth);
     if (depth === PIPELINE_DEPTH) expect(result.stdout).not.toMatch(/requests in flight/);
   });
 
