@@ -52,10 +52,9 @@ export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl
   };
 }
 
-/** The animal an answered exchange created, as its 201 showed it (id, name and categoryId all given). */
-export function animalCreatedBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedAnimal | undefined {
-  const item = createdBy(exchange, config);
-  if (item?.kind !== 'animal' || item.id === null) return undefined;
+/** The animal `item` (what `exchange` created) is, as its 201 showed it (id, name and categoryId all given). */
+export function animalOf(item: CreatedItem, exchange: Exchange): CreatedAnimal | undefined {
+  if (item.kind !== 'animal' || item.id === null) return undefined;
   const body = jsonObject(exchange);
   if (!isInt(body?.id) || typeof body.name !== 'string' || !isInt(body.categoryId)) return undefined;
   return { id: item.id, name: body.name, categoryId: String(body.categoryId) };
@@ -69,12 +68,10 @@ export function animalCreatedBy(exchange: Exchange, config: Pick<SuiteConfig, 'b
 export class Trail {
   private fd: number | undefined;
 
-  constructor(private readonly config: SuiteConfig & { trailFile: string }) {}
+  constructor(private readonly file: string) {}
 
-  observe(exchange: Exchange): void {
-    const item = createdBy(exchange, this.config);
-    if (!item) return;
-    this.fd ??= openSync(this.config.trailFile, 'a');
+  record(item: CreatedItem): void {
+    this.fd ??= openSync(this.file, 'a');
     const line = Buffer.from(`${JSON.stringify(item)}\n`);
     for (let written = 0; written < line.length; ) written += writeSync(this.fd, line, written);
   }

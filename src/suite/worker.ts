@@ -6,7 +6,7 @@ import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
-import { animalCreatedBy, Trail } from './trail.ts';
+import { animalOf, createdBy, Trail } from './trail.ts';
 import type { CreatedAnimal } from '../checks/state.ts';
 
 /** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
@@ -54,7 +54,7 @@ async function build(): Promise<WorkerContext> {
   if (!config) throw new Error('tests/ is the conformance suite: run it with `npm run conformance`, not vitest directly');
   const contract = config.contract;
   const validators = createValidators(contract);
-  const trail = config.trailFile ? new Trail({ ...config, trailFile: config.trailFile }) : undefined;
+  const trail = config.trailFile ? new Trail(config.trailFile) : undefined;
   const createdAnimals = new CreatedAnimals();
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
@@ -66,8 +66,10 @@ async function build(): Promise<WorkerContext> {
     maxRetryAfterMs: 5_000,
     ...(config.network ? { network: config.network } : {}),
     observe: (exchange: Exchange) => {
-      trail?.observe(exchange);
-      const animal = animalCreatedBy(exchange, config);
+      const item = createdBy(exchange, config);
+      if (!item) return;
+      trail?.record(item);
+      const animal = animalOf(item, exchange);
       if (animal) createdAnimals.add(animal);
     },
   });
