@@ -45,6 +45,8 @@ describe('pipelined properties', () => {
     const [low, high] = [roundTripMs! - 0.05, roundTripMs! + 0.049];
     if (isRemote(low) === isRemote(high)) expect(depth).toBe(pipelineDepth(low, 8));
     expect([PIPELINE_DEPTH, 8]).toContain(depth);
+    // The same reading chose the schedule: side by side exactly where it chose the far depth.
+    expect(result.report!.pipeline!.schedule).toBe(depth === 8 ? 'concurrent' : 'sequential');
     // Far, a server that answers at once may never hold all of them (the test below has one that waits).
     if (depth === PIPELINE_DEPTH) expect(flight.max).toBe(depth);
     else expect(flight.max).toBeLessThanOrEqual(depth);
@@ -64,6 +66,7 @@ describe('pipelined properties', () => {
         expect(result.code).toBe(0);
         expect(result.report?.pipeline?.depth).toBe(concurrency);
         expect(result.report?.pipeline?.roundTripMs).toBeGreaterThanOrEqual(delayMs);
+        expect(result.report?.pipeline?.schedule).toBe('concurrent');
         expect(slow.max).toBe(concurrency);
         expect(result.stdout).toMatch(new RegExp(`${concurrency} requests in flight \\(round trip \\d+ ms\\)`));
       }

@@ -204,9 +204,9 @@ describe('the CLI, run as a user runs it', () => {
   });
 
   it('prints a Replay line that carries the target and every setting the verdicts depend on, not only the seed', async () => {
-    const args = ['--base-url', reference.baseUrl, '--seed', '77', '--runs', '3', '--only', '4.4,auth', '--skip', 'auth.www-authenticate', '--now', '2027-01-02T03:04:05Z', '--category-ids', '1,2', '--fail-on', 'should', '--quiet'];
+    const args = ['--base-url', reference.baseUrl, '--seed', '77', '--runs', '3', '--only', '4.4,auth', '--skip', 'auth.www-authenticate', '--now', '2027-01-02T03:04:05Z', '--category-ids', '1,2', '--fail-on', 'should', '--schedule', 'sequential', '--quiet'];
     const result = await runCli(args, { API_KEY: KEY });
-    const replay = `npx animal-store-conformance --seed 77 --runs 3 --base-url ${reference.baseUrl} --now 2027-01-02T03:04:05.000Z --only 4.4,auth --skip auth.www-authenticate --category-ids 1,2 --fail-on should`;
+    const replay = `npx animal-store-conformance --seed 77 --runs 3 --base-url ${reference.baseUrl} --schedule sequential --now 2027-01-02T03:04:05.000Z --only 4.4,auth --skip auth.www-authenticate --category-ids 1,2 --fail-on should`;
     expect(result.stdout).toContain(`Replay: ${replay}`);
     expect(result.report?.replay).toBe(replay);
   });

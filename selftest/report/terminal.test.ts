@@ -88,6 +88,13 @@ describe('renderTerminal', () => {
     expect(renderTerminal(one, { color: false, usualPipelineDepth: 4 })).toContain('Seed 1234567 · runs 100 · 48.3 s · 1 request in flight (round trip 1 ms)');
   });
 
+  it('says when the scenarios ran side by side', () => {
+    const far = makeReport({ pipeline: { depth: 8, roundTripMs: 42.4, schedule: 'concurrent' } });
+    expect(renderTerminal(far, { color: false, usualPipelineDepth: 4 })).toContain('8 requests in flight (round trip 42 ms) · scenarios side by side');
+    const near = makeReport({ pipeline: { depth: 4, roundTripMs: 0.7, schedule: 'sequential' } });
+    expect(renderTerminal(near, { color: false, usualPipelineDepth: 4 })).not.toMatch(/side by side/);
+  });
+
   it('colours only when asked, and the coloured text is the plain text plus SGR codes', () => {
     expect(plain).not.toMatch(ANSI);
     const coloured = renderTerminal(makeReport(), { color: true });

@@ -35,6 +35,8 @@ function replayOf(settings: Settings): string {
   if (settings.allowWrites) args.push('--allow-writes');
   if (settings.allowInsecureHttp) args.push('--allow-insecure-http');
   if (!settings.stateful) args.push('--stateful', 'off');
+  // Given, not chosen by the round trip: the schedule orders the sequences' lanes and what meets a slow operation first.
+  if (settings.schedule !== 'auto') args.push('--schedule', settings.schedule);
   if (settings.shard) args.push('--shard', `${settings.shard.index}/${settings.shard.count}`);
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
@@ -128,7 +130,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       nowGiven: settings.nowGiven,
       failOn: settings.failOn,
       replay: replayOf(settings),
-      pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }) },
+      pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }), schedule: config.concurrent ? 'concurrent' : 'sequential' },
       summary: collected.summary,
       clauses: collected.clauses,
       capabilities: collected.capabilities,

@@ -165,7 +165,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ['nowGiven', report.nowGiven],
     ['failOn', report.failOn],
     ['replay', report.replay],
-    ['pipeline', report.pipeline && ordered([['depth', report.pipeline.depth], ['roundTripMs', report.pipeline.roundTripMs]])],
+    ['pipeline', report.pipeline && ordered([['depth', report.pipeline.depth], ['roundTripMs', report.pipeline.roundTripMs], ['schedule', report.pipeline.schedule]])],
     [
       'summary',
       ordered([

@@ -199,8 +199,11 @@ export interface RunReport {
   failOn: 'must' | 'should';
   /** The command that runs this run again (the target and the key from the same settings); unset: seed and runs only. */
   replay?: string;
-  /** Requests the properties kept in flight, and the preflight's round trip (ms) that chose it. */
-  pipeline?: { depth: number; roundTripMs?: number };
+  /**
+   * Requests the properties kept in flight, the preflight's round trip (ms) that chose it, rounded to
+   * a tenth, and whether the scenarios ran one after another or side by side (unset in older reports).
+   */
+  pipeline?: { depth: number; roundTripMs?: number; schedule?: 'sequential' | 'concurrent' };
   summary: RunSummary;
   /** Grouped and ordered by section. */
   clauses: ClauseResult[];

@@ -161,9 +161,10 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       paint('dim', ` (fails on ${report.failOn.toUpperCase()}, exit code ${report.exitCode})`),
   );
   out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
-  const { depth, roundTripMs } = report.pipeline ?? { depth: 0 };
+  const { depth, roundTripMs, schedule } = report.pipeline ?? { depth: 0 };
   const waited = roundTripMs !== undefined && options.usualPipelineDepth !== undefined && depth !== options.usualPipelineDepth ? ` · ${depth} request${depth === 1 ? '' : 's'} in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
-  out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}${waited}`);
+  const sideBySide = schedule === 'concurrent' ? ' · scenarios side by side' : '';
+  out.push(`Seed ${report.seed} · runs ${report.runs} · ${formatDuration(report.durationMs)}${waited}${sideBySide}`);
   out.push(`Replay: ${paint('cyan', replayCommand(report))}`);
   out.push('');
   return redactText(out.join('\n'), options.secrets);
