@@ -6,6 +6,7 @@ import { nearMissKeys } from '../../src/secrets.ts';
 import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';
+import { startTcpDelayProxy } from '../support/tcp-delay-proxy.ts';
 
 export type RowKind = 'fault' | 'allowed' | 'hostile';
 
@@ -37,7 +38,12 @@ export interface MatrixOptions {
    * --schedule for every run (default sequential: several runs side by side on a loaded machine
    * could otherwise measure a round trip over 1 ms and switch some runs to concurrent).
    */
-  schedule?: 'sequential' | 'concurrent';
+  schedule?: 'sequential' | 'concurrent' | 'auto';
+  /**
+   * Each deviation's hosts behind a TCP proxy that holds every answer this long (ms): the server as a
+   * CI gate meets staging. The hostile rows stay direct: their bounds are set for loopback.
+   */
+  delayMs?: number;
 }
 
 /** The key each matrix run uses; it must appear in no output. */
@@ -55,7 +61,7 @@ function leaks(result: CliResult, key: string): string | undefined {
   return undefined;
 }
 
-function args(server: RunningReference, options: MatrixOptions, extra: string[] = []): string[] {
+function args(server: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>, options: MatrixOptions, extra: string[] = []): string[] {
   return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', options.schedule ?? 'sequential', '--quiet', ...extra];
 }
 
@@ -87,8 +93,10 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
   const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
   const key = secretKey();
   const server = await startReference({ apiKey: key, deviations: [id] });
+  const far = options.delayMs ? await Promise.all([server.baseUrl, server.messagesBaseUrl].map((url) => startTcpDelayProxy(url, options.delayMs!))) : [];
   try {
-    const result = await runCli(args(server, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
+    const hosts = far.length ? { baseUrl: far[0]!.url, messagesBaseUrl: far[1]!.url } : server;
+    const result = await runCli(args(hosts, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
     const failed = failedClauses(result.report);
     const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
     const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };
@@ -111,6 +119,7 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     }
     return row;
   } finally {
+    await Promise.all(far.map((proxy) => proxy.close()));
     await server.close();
   }
 }
@@ -164,7 +173,8 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
   // A hostile answer runs as a user would (the default --timeout, --max-body and --max-duration) and must end by itself.
   const flags = answer ? [] : ['--timeout', '1000', '--max-body', '65536', '--max-duration', '30000'];
   try {
-    const result = await runCli(args(server, options, flags), { API_KEY: key }, { timeoutMs: bound + 40_000, measureRss: true });
+    const direct = { ...options, schedule: options.schedule === 'auto' ? 'sequential' : options.schedule };
+    const result = await runCli(args(server, direct, flags), { API_KEY: key }, { timeoutMs: bound + 40_000, measureRss: true });
     const row: MatrixRow = { id, kind: 'hostile', failed: failedClauses(result.report), warned: [], exitCode: result.code, ms: result.ms, ok: false };
     if (result.peakRssMb !== undefined) row.peakRssMb = result.peakRssMb;
     const problems: string[] = [];
