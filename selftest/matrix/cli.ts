@@ -7,8 +7,8 @@ import { renderMatrix, runMatrix } from './matrix.ts';
 // `npm run matrix`: the CLI against every deviation of the reference server, as a table, written to
 // reports/matrix.md and, for a whole matrix (no --only, --schedule sequential), into docs/fault-matrix.md.
 // --schedule concurrent runs every row with the scenarios side by side, as across a network.
-// --delay MS puts each deviation that far away (a TCP proxy holding every answer; the hostile rows
-// stay direct) and lets each run choose its schedule from the round trip, as a CI gate against staging does.
+// --delay MS puts every row that far away (a TCP proxy holding every answer) and lets each run choose
+// its schedule from the round trip, as a CI gate against staging does.
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true }, schedule: { type: 'string' }, delay: { type: 'string' } },
 });

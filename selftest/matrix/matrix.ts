@@ -39,10 +39,7 @@ export interface MatrixOptions {
    * could otherwise measure a round trip over 1 ms and switch some runs to concurrent).
    */
   schedule?: 'sequential' | 'concurrent' | 'auto';
-  /**
-   * Each deviation's hosts behind a TCP proxy that holds every answer this long (ms): the server as a
-   * CI gate meets staging. The hostile rows stay direct: their bounds are set for loopback.
-   */
+  /** Each row's hosts behind a TCP proxy that holds every answer this long (ms): the server as a CI gate meets staging. */
   delayMs?: number;
 }
 
@@ -93,10 +90,9 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
   const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
   const key = secretKey();
   const server = await startReference({ apiKey: key, deviations: [id] });
-  const far = options.delayMs ? await Promise.all([server.baseUrl, server.messagesBaseUrl].map((url) => startTcpDelayProxy(url, options.delayMs!))) : [];
+  const far = await farAway(server, options);
   try {
-    const hosts = far.length ? { baseUrl: far[0]!.url, messagesBaseUrl: far[1]!.url } : server;
-    const result = await runCli(args(hosts, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
+    const result = await runCli(args(far.hosts, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
     const failed = failedClauses(result.report);
     const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
     const row: MatrixRow = { id, kind: deviation.kind, failed, warned, exitCode: result.code, ms: result.ms, ok: false };
@@ -119,9 +115,21 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     }
     return row;
   } finally {
-    await Promise.all(far.map((proxy) => proxy.close()));
+    await far.close();
     await server.close();
   }
+}
+
+/** The server's hosts, or with `delayMs` a TCP delay proxy in front of each. */
+async function farAway(server: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>, options: MatrixOptions): Promise<{ hosts: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>; close(): Promise<void> }> {
+  if (!options.delayMs) return { hosts: server, close: async () => undefined };
+  const [main, messages] = await Promise.all([server.baseUrl, server.messagesBaseUrl].map((url) => startTcpDelayProxy(url, options.delayMs!)));
+  return {
+    hosts: { baseUrl: main!.url, messagesBaseUrl: messages!.url },
+    close: async () => {
+      await Promise.all([main!.close(), messages!.close()]);
+    },
+  };
 }
 
 const HOSTILE_BOUND_MS = 60_000;
@@ -172,9 +180,9 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
   const bound = (answer ? ANSWER_BOUND_MS : HOSTILE_BOUND_MS) * load;
   // A hostile answer runs as a user would (the default --timeout, --max-body and --max-duration) and must end by itself.
   const flags = answer ? [] : ['--timeout', '1000', '--max-body', '65536', '--max-duration', '30000'];
+  const far = await farAway(server, options);
   try {
-    const direct = { ...options, schedule: options.schedule === 'auto' ? 'sequential' : options.schedule };
-    const result = await runCli(args(server, direct, flags), { API_KEY: key }, { timeoutMs: bound + 40_000, measureRss: true });
+    const result = await runCli(args(far.hosts, options, flags), { API_KEY: key }, { timeoutMs: bound + 40_000, measureRss: true });
     const row: MatrixRow = { id, kind: 'hostile', failed: failedClauses(result.report), warned: [], exitCode: result.code, ms: result.ms, ok: false };
     if (result.peakRssMb !== undefined) row.peakRssMb = result.peakRssMb;
     const problems: string[] = [];
@@ -196,6 +204,7 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
     if (problems.length) row.problem = problems.join('; ');
     return row;
   } finally {
+    await far.close();
     await server.close();
   }
 }
