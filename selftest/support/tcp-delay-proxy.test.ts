@@ -51,8 +51,8 @@ describe('TCP delay proxy', () => {
   it('passes the answer byte for byte, a handshake and a round trip later, then its end', async () => {
     const result = await exchange(proxy.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(result.got).toBe(ANSWER);
-    // Timers fire no earlier than asked (a millisecond of rounding aside).
-    expect(result.firstByteMs).toBeGreaterThanOrEqual(2 * DELAY_MS - 1);
+    // Each of the two holds may fire up to a millisecond early (a timer counts from the loop's cached time).
+    expect(result.firstByteMs).toBeGreaterThanOrEqual(2 * DELAY_MS - 4);
     expect(result.totalMs).toBeGreaterThanOrEqual(result.firstByteMs);
   });
 
