@@ -2,7 +2,7 @@
 // a few answers timed, more while the fastest lies near the line between near and far.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preflight } from '../../src/cli/preflight.ts';
 import { MAX_ROUND_TRIP_SAMPLES, REMOTE_ROUND_TRIP_MS, ROUND_TRIP_SAMPLES, type SuiteConfig } from '../../src/suite/config.ts';
@@ -10,10 +10,10 @@ import { MAX_ROUND_TRIP_SAMPLES, REMOTE_ROUND_TRIP_MS, ROUND_TRIP_SAMPLES, type 
 const KEY = 'preflight-round-trip-key';
 
 /** A target whose n-th answer (from 1) is held `holdMs(n)` before it is sent. */
-async function target(holdMs: (n: number) => number): Promise<{ config: SuiteConfig; requests: () => number; arrivals: number[]; connections: Set<object>; server: Server }> {
+async function target(holdMs: (n: number) => number): Promise<{ config: SuiteConfig; requests: () => number; arrivals: number[]; connections: Set<Socket>; server: Server }> {
   let requests = 0;
   const arrivals: number[] = [];
-  const connections = new Set<object>();
+  const connections = new Set<Socket>();
   const server = createServer((request, response) => {
     requests++;
     connections.add(request.socket);

@@ -5,10 +5,10 @@ import { MATRIX_DOC, withMatrix } from './doc.ts';
 import { renderMatrix, runMatrix } from './matrix.ts';
 
 // `npm run matrix`: the CLI against every deviation of the reference server, as a table, written to
-// reports/matrix.md and, for a whole matrix (no --only, --schedule sequential), into docs/fault-matrix.md.
+// reports/matrix.md and, for a whole matrix (no --only, no --delay, --schedule sequential or none), into docs/fault-matrix.md.
 // --schedule concurrent runs every row with the scenarios side by side, as across a network.
-// --delay MS puts every row that far away (a TCP proxy holding every answer) and lets each run choose
-// its schedule from the round trip, as a CI gate against staging does.
+// --delay MS puts every row that far away (a TCP proxy holding every answer) and, unless --schedule
+// says otherwise, lets each run choose its schedule from the round trip, as a CI gate against staging does.
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true }, schedule: { type: 'string' }, delay: { type: 'string' } },
 });
@@ -16,14 +16,14 @@ const started = performance.now();
 const ids = values.only ?? [];
 const delayMs = values.delay === undefined ? undefined : Number(values.delay);
 if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs > 0)) throw new Error(`--delay: a whole number of ms above 0, not ${values.delay}`);
-const schedule = values.schedule ?? (delayMs ? 'auto' : 'sequential');
-if (schedule !== 'sequential' && schedule !== 'concurrent' && schedule !== 'auto') throw new Error(`--schedule: sequential, concurrent or auto, not ${schedule}`);
-const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids, schedule, ...(delayMs ? { delayMs } : {}) });
+const schedule = values.schedule;
+if (schedule !== undefined && schedule !== 'sequential' && schedule !== 'concurrent' && schedule !== 'auto') throw new Error(`--schedule: sequential, concurrent or auto, not ${schedule}`);
+const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids, ...(schedule ? { schedule } : {}), ...(delayMs ? { delayMs } : {}) });
 const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
 await writeFile('reports/matrix.md', `${table}\n`);
 const written = ['reports/matrix.md'];
-if (ids.length === 0 && schedule === 'sequential' && !delayMs) {
+if (ids.length === 0 && (schedule ?? 'sequential') === 'sequential' && !delayMs) {
   const doc = fromPackage(...MATRIX_DOC);
   await writeFile(doc, withMatrix(await readFile(doc, 'utf8'), table));
   written.push(MATRIX_DOC.join('/'));

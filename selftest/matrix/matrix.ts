@@ -35,8 +35,9 @@ export interface MatrixOptions {
   /** Only these ids (all when empty). */
   ids?: string[];
   /**
-   * --schedule for every run (default sequential: several runs side by side on a loaded machine
-   * could otherwise measure a round trip over 1 ms and switch some runs to concurrent).
+   * --schedule for every run. Default: auto with `delayMs` (each run chooses from its round trip),
+   * else sequential (several runs side by side on a loaded machine could otherwise measure a round
+   * trip over 1 ms and switch some runs to concurrent).
    */
   schedule?: 'sequential' | 'concurrent' | 'auto';
   /** Each row's hosts behind a TCP proxy that holds every answer this long (ms): the server as a CI gate meets staging. */
@@ -58,8 +59,8 @@ function leaks(result: CliResult, key: string): string | undefined {
   return undefined;
 }
 
-function args(server: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>, options: MatrixOptions, extra: string[] = []): string[] {
-  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', options.schedule ?? 'sequential', '--quiet', ...extra];
+function args(server: Hosts, options: MatrixOptions, extra: string[] = []): string[] {
+  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', options.schedule ?? (options.delayMs ? 'auto' : 'sequential'), '--quiet', ...extra];
 }
 
 /** A failure whose evidence is a request the suite did not send, or cut short: never evidence (issue 17). */
@@ -90,8 +91,9 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
   const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
   const key = secretKey();
   const server = await startReference({ apiKey: key, deviations: [id] });
-  const far = await farAway(server, options);
+  let far: FarAway | undefined;
   try {
+    far = await farAway(server, options);
     const result = await runCli(args(far.hosts, options, [...(should ? ['--fail-on', 'should'] : []), ...(deviation.args ?? [])]), { API_KEY: key });
     const failed = failedClauses(result.report);
     const warned = result.report?.clauses.filter((c) => c.outcome === 'warn').map((c) => c.id) ?? [];
@@ -115,19 +117,26 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
     }
     return row;
   } finally {
-    await far.close();
+    await far?.close();
     await server.close();
   }
 }
 
+type Hosts = Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>;
+
+interface FarAway {
+  hosts: Hosts;
+  close(): Promise<void>;
+}
+
 /** The server's hosts, or with `delayMs` a TCP delay proxy in front of each. */
-async function farAway(server: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>, options: MatrixOptions): Promise<{ hosts: Pick<RunningReference, 'baseUrl' | 'messagesBaseUrl'>; close(): Promise<void> }> {
-  if (!options.delayMs) return { hosts: server, close: async () => undefined };
-  const [main, messages] = await Promise.all([server.baseUrl, server.messagesBaseUrl].map((url) => startTcpDelayProxy(url, options.delayMs!)));
+async function farAway(server: Hosts, { delayMs }: MatrixOptions): Promise<FarAway> {
+  if (!delayMs) return { hosts: server, close: async () => undefined };
+  const [main, messages] = await Promise.all([startTcpDelayProxy(server.baseUrl, delayMs), startTcpDelayProxy(server.messagesBaseUrl, delayMs)]);
   return {
-    hosts: { baseUrl: main!.url, messagesBaseUrl: messages!.url },
+    hosts: { baseUrl: main.url, messagesBaseUrl: messages.url },
     close: async () => {
-      await Promise.all([main!.close(), messages!.close()]);
+      await Promise.all([main.close(), messages.close()]);
     },
   };
 }
@@ -180,8 +189,9 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
   const bound = (answer ? ANSWER_BOUND_MS : HOSTILE_BOUND_MS) * load;
   // A hostile answer runs as a user would (the default --timeout, --max-body and --max-duration) and must end by itself.
   const flags = answer ? [] : ['--timeout', '1000', '--max-body', '65536', '--max-duration', '30000'];
-  const far = await farAway(server, options);
+  let far: FarAway | undefined;
   try {
+    far = await farAway(server, options);
     const result = await runCli(args(far.hosts, options, flags), { API_KEY: key }, { timeoutMs: bound + 40_000, measureRss: true });
     const row: MatrixRow = { id, kind: 'hostile', failed: failedClauses(result.report), warned: [], exitCode: result.code, ms: result.ms, ok: false };
     if (result.peakRssMb !== undefined) row.peakRssMb = result.peakRssMb;
@@ -204,7 +214,7 @@ async function judgeHostile(id: string, options: MatrixOptions): Promise<MatrixR
     if (problems.length) row.problem = problems.join('; ');
     return row;
   } finally {
-    await far.close();
+    await far?.close();
     await server.close();
   }
 }

@@ -1,5 +1,4 @@
-import { connect, createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface TcpDelayProxy {
   url: string;
@@ -10,12 +9,14 @@ export interface TcpDelayProxy {
  * A loopback TCP proxy that passes every byte as it is and holds what `target` sends `delayMs`:
  * a server that far away, whatever it answers (framing a faulty server breaks included, which an
  * HTTP proxy would mend). A new connection waits one more round trip, the handshake's. Bytes the
- * client sends meanwhile queue in order.
+ * client sends meanwhile queue in order. A reset passes as a reset, either way.
  */
 export async function startTcpDelayProxy(target: string, delayMs: number): Promise<TcpDelayProxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  // What a server sends beyond this while held or unread by the client waits in the server's socket.
+  const maxHeldBytes = 4 * 1024 * 1024;
   const later = (work: () => void) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -28,7 +29,7 @@ export async function startTcpDelayProxy(target: string, delayMs: number): Promi
     client.pause();
     sockets.add(client);
     let upstreamSocket: Socket | undefined;
-    client.on('error', () => upstreamSocket?.destroy());
+    client.on('error', () => upstreamSocket?.resetAndDestroy());
     client.on('close', () => {
       sockets.delete(client);
       upstreamSocket?.destroy();
@@ -41,9 +42,19 @@ export async function startTcpDelayProxy(target: string, delayMs: number): Promi
       client.on('data', (chunk) => toServer.write(chunk));
       client.on('end', () => toServer.end());
       // Each chunk the same time later, so they arrive in the order sent; so does the end, or a reset.
-      toServer.on('data', (chunk) => later(() => client.write(chunk)));
+      let held = 0;
+      toServer.on('data', (chunk: Buffer) => {
+        held += chunk.length;
+        if (held > maxHeldBytes) toServer.pause();
+        later(() =>
+          client.write(chunk, () => {
+            held -= chunk.length;
+            if (held <= maxHeldBytes && toServer.isPaused()) toServer.resume();
+          }),
+        );
+      });
       toServer.on('end', () => later(() => client.end()));
-      toServer.on('error', () => later(() => client.destroy()));
+      toServer.on('error', () => later(() => client.resetAndDestroy()));
       toServer.on('close', () => sockets.delete(toServer));
       client.resume();
     });

@@ -56,7 +56,7 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       for (let taken = 1; wantsAnotherSample(taken, fastest); taken++) {
         // undici frees a connection for the next request one turn of the event loop after an answer
         // ends: sent sooner, the sample would open a connection of its own and time its handshake too.
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const again = await listOne();
         if (!again.response) return undefined;
         fastest = Math.min(fastest, again.durationMs);
