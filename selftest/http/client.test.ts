@@ -339,6 +339,51 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('POSTs of a kind not yet shown, sent side by side: the first goes alone, the others wait for its answer and then share pooled connections', async () => {
+    const seen: { at: number; connection?: string }[] = [];
+    let firstAnswered = Infinity;
+    const url = await serve((req, res, count) => {
+      seen.push({ at: performance.now(), connection: req.headers.connection });
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => {
+          if (count === 1) firstAnswered = performance.now();
+          res.writeHead(202, { 'content-type': 'application/json' }).end('{}');
+        }, 50),
+      );
+    });
+    const c = client({ concurrency: 4 });
+    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const answers = await Promise.all([post(), post(), post(), post()]);
+    expect(answers.map((a) => a.response?.status)).toEqual([202, 202, 202, 202]);
+    // None went on a connection of its own closed after it (`Connection: close`).
+    expect(seen.map((s) => s.connection)).toEqual(Array<string>(4).fill('keep-alive'));
+    for (const later of seen.slice(1)) expect(later.at).toBeGreaterThanOrEqual(firstAnswered);
+    expect(c.stats.sent).toBe(4);
+    await c.close();
+  });
+
+  it('the first of a kind that gets no answer holds the others of its kind a second at most: then each goes on a connection of its own', async () => {
+    const seen: { connection?: string }[] = [];
+    const url = await serve((req, res, count) => {
+      seen.push({ connection: req.headers.connection });
+      req.resume();
+      if (count > 1) req.on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{}'));
+    });
+    const c = client({ concurrency: 4, timeoutMs: 3_000 });
+    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const started = performance.now();
+    const first = post();
+    const others = await Promise.all([post(), post()]);
+    const othersMs = performance.now() - started;
+    expect(others.map((a) => a.response?.status)).toEqual([202, 202]);
+    expect(othersMs).toBeGreaterThanOrEqual(990);
+    expect(othersMs).toBeLessThan(2_500);
+    expect(seen.slice(1).map((s) => s.connection)).toEqual(['close', 'close']);
+    expect((await first).failure?.kind).toBe('timeout');
+    await c.close();
+  });
+
   it('a kind shared after a refusal shown in step, then answered with another refusal unread: that connection is closed and the proof taken back', async () => {
     const seen: { socket: Socket; connection?: string }[] = [];
     let gate = false;
@@ -357,12 +402,18 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const started = performance.now();
     expect((await post()).response?.status).toBe(401);
     expect(performance.now() - started).toBeLessThan(1_000);
-    // The first and its repeat on one connection; the next two on the shared one (the 403 closed it); then one of its own.
-    expect(seen.map((s) => s.connection)).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'keep-alive', 'close']);
+    expect((await post()).response?.status).toBe(401);
+    // The first and its repeat on one connection; the next two on the shared one (the 403 closed it);
+    // then, the proof taken back, the kind shown again as the first was (a repeat on a connection of
+    // its own), and shared once more.
+    expect(seen.map((s) => s.connection)).toEqual(Array<string>(7).fill('keep-alive'));
     expect(seen[1]!.socket).toBe(seen[0]!.socket);
     expect(seen[2]!.socket).not.toBe(seen[0]!.socket);
     expect(seen[3]!.socket).toBe(seen[2]!.socket);
     expect(seen[4]!.socket).not.toBe(seen[3]!.socket);
+    expect(seen[5]!.socket).toBe(seen[4]!.socket);
+    expect(new Set([seen[3]!.socket, seen[4]!.socket, seen[6]!.socket]).size).toBe(3);
+    expect(c.stats.sent).toBe(7);
     await c.close();
   });
 

@@ -42,10 +42,10 @@ const POOLED: BodyConnection = { ownConnection: false, closeAfter: () => false }
  *   not take, never earns this);
  * - it refused one, and the very same request sent again on that connection got the same refusal
  *   (the status and Content-Type), with the connection kept open: it consumed the refused body
- *   (`repeat`; the first of each kind is sent that way, once per run).
+ *   (`repeat`; the first of each kind is sent that way, and the others of the kind wait for it).
  * After that such requests share pooled connections; an answer that does not show the connection is
  * still in step (a status neither shown nor about the body read) closes its connection and takes the
- * proofs back. A body the server stops reading before it is all written is caught by undici itself
+ * proofs back, until the next of the kind shows them again as the first did. A body the server stops reading before it is all written is caught by undici itself
  * (an answer that ends while the request is still being written closes the connection).
  */
 export class BodyReuse {
@@ -53,15 +53,45 @@ export class BodyReuse {
   private readonly proven = new Map<string, Set<string>>();
   /** Per origin and kind, the refusals after which the origin kept the connection in step. */
   private readonly refusals = new Map<string, Map<string, Set<number>>>();
-  /** Per origin, the kinds already sent with `repeat` (each once). */
+  /** Per origin, the kinds already sent with `repeat` (each once, until its proofs are taken back). */
   private readonly repeated = new Map<string, Set<string>>();
+  /** Per origin and kind, the first request of the kind while its answer (and repeat) may still prove it. */
+  private readonly proving = new Map<string, Promise<void>>();
+
+  /**
+   * Before a request takes its slot. The first request of a kind shows whether the origin reads such
+   * bodies: later ones of the kind wait for it (`wait`, a round trip or two) rather than each taking a
+   * connection of its own, which far from the target would be most of them. The first gets `proved`,
+   * to call once it and its repeat are done, whatever came of them.
+   */
+  turn(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): { wait: Promise<void> } | { proved: () => void } | undefined {
+    if (outgoing.body === undefined || outgoing.body.length > REUSE_MAX_BODY_CHARS) return undefined;
+    const origin = url.origin;
+    const kind = kindOf(url, outgoing, headers);
+    const key = `${origin}\n${kind}`;
+    const pending = this.proving.get(key);
+    if (pending) return { wait: pending };
+    if (this.isPooled(origin, kind) || this.repeated.get(origin)?.has(kind)) return undefined;
+    let settle!: () => void;
+    this.proving.set(key, new Promise<void>((resolve) => (settle = resolve)));
+    return {
+      proved: () => {
+        this.proving.delete(key);
+        settle();
+      },
+    };
+  }
+
+  private isPooled(origin: string, kind: string): boolean {
+    return this.proven.get(origin)?.has(kind) === true || this.refusals.get(origin)?.has(kind) === true;
+  }
 
   connectionFor(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection & { kind?: string } {
     if (outgoing.body === undefined) return POOLED;
     const origin = url.origin;
     const kind = kindOf(url, outgoing, headers);
     const small = outgoing.body.length <= REUSE_MAX_BODY_CHARS;
-    const pooled = small && (this.proven.get(origin)?.has(kind) === true || this.refusals.get(origin)?.has(kind) === true);
+    const pooled = small && this.isPooled(origin, kind);
     const repeat = small && !pooled && !setOf(this.repeated, origin).has(kind);
     if (repeat) setOf(this.repeated, origin).add(kind);
     return {
@@ -72,8 +102,9 @@ export class BodyReuse {
         if (status >= 200 && status < 300) setOf(this.proven, origin).add(kind);
         const inStep = readItsBody(status) || this.refusals.get(origin)?.get(kind)?.has(status) === true;
         if (!inStep) {
-          this.proven.get(origin)?.delete(kind);
-          this.refusals.get(origin)?.delete(kind);
+          const retracted = this.proven.get(origin)?.delete(kind) === true;
+          // The next of the kind may show it again, as the first did, the others waiting for it.
+          if (this.refusals.get(origin)?.delete(kind) === true || retracted) this.repeated.get(origin)?.delete(kind);
         }
         return pooled && !inStep;
       },

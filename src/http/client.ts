@@ -98,6 +98,19 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 const REPEAT_MIN_WAIT_MS = 250;
 
+/**
+ * The longest a request waits for the first of its kind to show whether the origin reads such bodies
+ * (src/http/body-reuse.ts): a few round trips far away; past it, it takes a connection of its own.
+ */
+const PROOF_HOLD_MAX_MS = 1_000;
+
+/** Settles when the promise does, or after ms at the latest. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
@@ -252,6 +265,8 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
+    const turn = this.bodyReuse.turn(url, outgoing, headers);
+    if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
@@ -287,6 +302,7 @@ export class HttpClient {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
+      if (turn && 'proved' in turn) turn.proved();
       this.release();
     }
   }
