@@ -71,6 +71,13 @@ describe('renderTerminal', () => {
     expect(out).toContain('  ✖ create.invalid-400 An invalid NewPet is refused with 400 and an Error [MUST]\n');
   });
 
+  it('says a run that could not judge (exit 3) or that the engine broke under (exit 4) does not ship, without calling it a failure', () => {
+    const verdictLine = (exitCode: number) => renderTerminal(makeReport({ verdict: 'fail', exitCode, summary: { ...makeReport().summary, fail: 0 } }), { color: false }).split('\n').find((l) => l.startsWith('Verdict:'));
+    expect(verdictLine(3)).toBe('Verdict: CANNOT VOUCH (fails on MUST, exit code 3)');
+    expect(verdictLine(4)).toBe('Verdict: NO VERDICT: THE ENGINE BROKE (fails on MUST, exit code 4)');
+    expect(verdictLine(1)).toBe('Verdict: DOES NOT SHIP (fails on MUST, exit code 1)');
+  });
+
   it('ends with counts, verdict, seed and the replay command', () => {
     expect(plain).toContain('Verdict: DOES NOT SHIP (fails on MUST, exit code 1)');
     expect(plain).toContain('13 clauses: 6 passed, 2 failed, 1 warned, 2 skipped, 1 observed, 1 errored; 1 engine error');

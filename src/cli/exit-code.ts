@@ -33,7 +33,8 @@ export function runExitCode(engineErrors: number, gateFailures: number, unvouche
 export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors' | 'exitCode' | 'verdict'>, gateFailures: number): Unvouched {
   const unvouched = unvouchedClauses(report.clauses);
   report.exitCode = runExitCode(report.engineErrors.length, gateFailures, unvouched);
-  report.verdict = gateFailures > 0 || anyUnvouched(unvouched) ? 'fail' : 'pass';
+  // Only a run that exits 0 ships: not one the engine broke under, nor one that could not judge.
+  report.verdict = report.exitCode === 0 ? 'pass' : 'fail';
   return unvouched;
 }
 

@@ -86,8 +86,15 @@ export function judgedText(report: RunReport): string {
   );
 }
 
-export function verdictText(report: RunReport): string {
-  return report.verdict === 'pass' ? 'ships' : 'does not ship';
+/**
+ * The verdict in words. A run that could not judge MUST clauses (exit 3) or that the engine broke
+ * under (exit 4) does not ship either, but nothing failed: the words say which.
+ */
+export function verdictText(report: Pick<RunReport, 'verdict' | 'exitCode'>): string {
+  if (report.verdict === 'pass') return 'ships';
+  if (report.exitCode === 3) return 'cannot vouch';
+  if (report.exitCode === 4) return 'no verdict: the engine broke';
+  return 'does not ship';
 }
 
 export function formatDuration(ms: number): string {

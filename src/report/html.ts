@@ -88,7 +88,7 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
   ];
   return `<header class="top">
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
-<h1><span class="word">${esc(ships ? 'Ships' : 'Does not ship')}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
+<h1><span class="word">${esc(verdictText(report).replace(/^./, (c) => c.toUpperCase()))}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(judgedText(report))}</p>
 ${uncheckedLine(report, clauseIds)}
 ${causesBlock(report, clauseIds)}

@@ -5,7 +5,7 @@
 import { failuresOf, moreFailuresOf } from './failures.ts';
 import type { CheckResult, ClauseResult, FailureEvidence, RunReport } from './model.ts';
 import { redactReport, redactText } from '../secrets.ts';
-import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shardLine, shortfallLines, uncheckedMustText, type RenderOptions } from './format.ts';
+import { formatDuration, judgedPerOperation, knownText, moreFailuresText, OUTCOME_LABEL, replayCommand, replayText, shardLine, shortfallLines, uncheckedMustText, verdictText, type RenderOptions } from './format.ts';
 import { countOutcomes, groupBySection, isFailing, notableChecks, OUTCOMES, skipReason, totalOf, uncheckedMust, zeroCounts } from './grouping.ts';
 import { oneLine } from './sanitize.ts';
 
@@ -109,7 +109,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const out: string[] = [];
 
   out.push(
-    `## ${ships ? '✅' : '❌'} ${md(report.spec.title)} ${md(report.spec.version)}: **${ships ? 'ships' : 'does not ship'}**`,
+    `## ${ships ? '✅' : '❌'} ${md(report.spec.title)} ${md(report.spec.version)}: **${verdictText(report)}**`,
   );
   out.push('');
   out.push(
