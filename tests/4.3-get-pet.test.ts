@@ -42,7 +42,7 @@ async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } 
 }
 
 describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
-  // A 404 just after the 201 or the listing is tried again for about a second (src/suite/read-lag.ts).
+  // A 404 just after the 201 or the listing is tried again for up to 5 s (src/suite/read-lag.ts).
   scenario('a created animal comes back by its id, equal to what creation returned', { checks: ['get.200-pet', 'get.read-lag'], writes: true, deprecated: 'getPet', shard: 'inputs' }, async (s) => {
     const known = await knownCategories(s);
     if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);

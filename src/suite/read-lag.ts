@@ -4,13 +4,14 @@ import type { WorkerContext } from './worker.ts';
 
 /**
  * Waits before each further read of what the service has shown written (an animal by id after its
- * 201 or a listing, a page after creates) while it does not show it yet: about a second in all,
- * backing off. The spec promises no read-your-writes timing (a read replica or a search index may
- * trail the primary), so a missing write counts only once this window has passed.
+ * 201 or a listing, a page after creates) while it does not show it yet: 5 s in all, backing off.
+ * The spec promises no read-your-writes timing (a read replica or a search index refreshed each
+ * second may trail the primary by more than one), so a missing write counts only once this window
+ * has passed.
  */
-export const READ_LAG_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 300, 400];
+export const READ_LAG_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 300, 400, 1000, 1000, 2000];
 
-/** The waiting before each further read, summed: 20, 60, 140, 300, 600, 1000 ms. */
+/** The waiting before each further read, summed: 20, 60, 140, 300, 600, 1000, 2000, 3000, 5000 ms. */
 const SCHEDULE_MS = READ_LAG_DELAYS_MS.map((_, i) => READ_LAG_DELAYS_MS.slice(0, i + 1).reduce((sum, ms) => sum + ms, 0));
 
 /** A read that has waited this long in all and still lags counts as missing. */
@@ -97,7 +98,7 @@ async function pause(ctx: WorkerContext, what: number | Promise<void>): Promise<
 
 /**
  * Sends `send` and, while its answer `lags` (a write not yet visible), again after each of
- * READ_LAG_DELAYS_MS: a read counts as missing only once it has waited the whole window (1 s).
+ * READ_LAG_DELAYS_MS: a read counts as missing only once it has waited the whole window (5 s).
  *
  * What one read meets, the worker's later reads of that `kind` use:
  * - once a read was found after a lag, a read of a `fresh` write (its 201 just in) holds its first
@@ -105,7 +106,7 @@ async function pause(ctx: WorkerContext, what: number | Promise<void>): Promise<
  * - while no lag is known yet, one lagging read finds out how long and the others wait for it
  *   (then for that lag since they began) rather than sending their 404s beside it;
  * - once a read still lagged when its window closed, later ones get one request only: that failure
- *   is on record already, and a store that loses writes must not cost a second per read (nor per
+ *   is on record already, and a store that loses writes must not cost a window per read (nor per
  *   shrinking step).
  * While a read waits, it holds no request on the wire: a pipelined property sends its next inputs
  * (see onReadWaiting).
