@@ -45,8 +45,9 @@ const POOLED: BodyConnection = { ownConnection: false, closeAfter: () => false }
  *   (`repeat`; the first of each kind is sent that way, and the others of the kind wait for it).
  * After that such requests share pooled connections; an answer that does not show the connection is
  * still in step (a status neither shown nor about the body read) closes its connection and takes the
- * proofs back, until the next of the kind shows them again as the first did. A body the server stops reading before it is all written is caught by undici itself
- * (an answer that ends while the request is still being written closes the connection).
+ * proofs back, until the next of the kind shows them again as the first did. A body the server stops
+ * reading before it is all written is caught by undici itself (an answer that ends while the request
+ * is still being written closes the connection).
  */
 export class BodyReuse {
   /** Per origin, the kinds of request with a body that the origin has shown it reads. */
