@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.ts';
 import { runCli } from '../support/run-cli.ts';
+
+const KEY = 'unavailable-key-123456';
 
 describe('a target that answers 429 (an HTML page, as a gateway would) to everything', () => {
   let server: Server;
@@ -26,5 +29,35 @@ describe('a target that answers 429 (an HTML page, as a gateway would) to everyt
     expect(authRequired?.note).toMatch(/429/);
     expect(authRequired?.blockedBy).toBe('rate-limit');
     expect(result.ms).toBeLessThan(30_000);
+  });
+});
+
+describe('a message host that answers 503 with Retry-After (a gateway whose upstream is down) to everything', () => {
+  let reference: RunningReference;
+  let unavailable: Server;
+  let url: string;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+    unavailable = createServer((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '1' }).end('<html><body>503 Service Unavailable</body></html>');
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => unavailable.close(() => resolve()));
+    await reference.close();
+  });
+
+  it('fails none of its clauses, errors.no-5xx included: they are left unjudged, and the run exits 3 saying why', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 });
+    expect(result.code, result.stdout).toBe(3);
+    expect(result.report?.summary.fail).toBe(0);
+    expect(result.stderr).toMatch(/^animal-store-conformance: rate limited: \d+ MUST clauses? (was|were) skipped where the target answered 429 \(or 503 with Retry-After\)/m);
+    const accepted = result.report?.clauses.find((c) => c.id === 'messages.accepted')?.checks[0];
+    expect(accepted?.blockedBy).toBe('rate-limit');
+    expect(accepted?.note).toMatch(/503 with Retry-After/);
+    expect(result.report?.clauses.find((c) => c.id === 'errors.no-5xx')?.outcome).not.toBe('fail');
   });
 });

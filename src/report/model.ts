@@ -12,7 +12,7 @@ export type { Level };
 export type Outcome = 'pass' | 'fail' | 'warn' | 'partial' | 'skip' | 'observe' | 'error';
 
 /** In the note of a check skipped where 429s were met, for the reader; `blockedBy` says it to code. */
-export const RATE_LIMITED_MARK = 'rate limited (429)';
+export const RATE_LIMITED_MARK = 'rate limited (429, or 503 with Retry-After)';
 
 /** no-answer: requests of an operation went unanswered, so the later ones were not sent (src/http/health.ts). */
 export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer';

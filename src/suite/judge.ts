@@ -1,7 +1,7 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
-import { isNoEvidence, type Exchange } from '../http/exchange.ts';
+import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
 import { isSelected } from './selection.ts';
 import type { WorkerContext } from './worker.ts';
 
@@ -35,7 +35,7 @@ export interface JudgeOptions {
   declared?: readonly CheckName[];
 }
 
-/** A 429 often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
+/** A 429 (or a 503 with Retry-After) often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
 const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['limits.rate-limit']);
 
 /** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
@@ -70,8 +70,10 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     if (failed) result.verdicts.push(failed);
     return result;
   }
-  // Rate limits are not shown (§8): a 429 that outlasted the retries says nothing about the rest.
-  const rateLimited = exchange.response?.status === 429;
+  // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
+  // that outlasted the retries says nothing about the rest.
+  const status = exchange.response?.status;
+  const rateLimited = status === 429 || (status === 503 && header(exchange, 'retry-after') !== undefined);
   for (const name of judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);
