@@ -61,3 +61,28 @@ describe('a message host that answers 503 with Retry-After (a gateway whose upst
     expect(result.report?.clauses.find((c) => c.id === 'errors.no-5xx')?.outcome).not.toBe('fail');
   });
 });
+
+describe('a message host that answers 503 with a Retry-After that says no time ("soon")', () => {
+  let reference: RunningReference;
+  let unavailable: Server;
+  let url: string;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY });
+    unavailable = createServer((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': 'soon' }).end('<html><body>503 Service Unavailable</body></html>');
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => unavailable.close(() => resolve()));
+    await reference.close();
+  });
+
+  it('is not waited out, so it is judged as the 5xx it is: errors.no-5xx fails and the run exits 1', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.report?.clauses.find((c) => c.id === 'errors.no-5xx')?.outcome).toBe('fail');
+  });
+});

@@ -57,7 +57,7 @@ describe('collect: the rate-limit observation counts the answers the client retr
 
   it('replaces "none reached" by the counts', () => {
     const note = collect([RATE], [seen(3, 1, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note;
-    expect(note).toBe('3 × 429 and 1 × 503 with Retry-After met by the client, retried within the bounds (those that outlasted them are judged as they came)');
+    expect(note).toBe('3 × 429 and 1 × 503 with Retry-After met by the client, retried within the bounds (those that outlasted them are left unjudged)');
   });
 
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {

@@ -102,8 +102,8 @@ describe('readAfterWrite', () => {
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5000);
     expect(elapsed).toBeLessThan(5900);
-    // The finder's 10 GETs; each other read its first GET and one when the finder gave up.
-    expect(server.gets).toBeLessThanOrEqual(10 + 2 * 9);
+    // The finder's 13 GETs; each other read its first GET and one when the finder gave up.
+    expect(server.gets).toBeLessThanOrEqual(13 + 2 * 9);
     const gets = server.gets;
     const later = await fetchShownPet(ctx, server.write(), { fresh: true });
     expect(later.exchange.response?.status).toBe(404);
@@ -113,8 +113,10 @@ describe('readAfterWrite', () => {
   it('finds a write a search index shows 2.5 s after it (the spec promises no timing): the window is 5 s', async () => {
     const fetched = await fetchShownPet(worker(), replica(2500).write(), { fresh: true });
     expect(fetched.exchange.response?.status).toBe(200);
-    expect(fetched.misses).toBe(8);
-    expect(fetched.lagMs).toBeGreaterThanOrEqual(2500);
+    // Sent at 0, 20, 60, 140, 300, 600, 1000, 1500, 2000 ms, then found at 2500 (or 3000, a timer firing early).
+    expect(fetched.misses).toBeGreaterThanOrEqual(9);
+    expect(fetched.misses).toBeLessThanOrEqual(10);
+    expect(fetched.lagMs).toBeGreaterThanOrEqual(2490);
     expect(fetched.lagMs).toBeLessThan(3500);
   });
 

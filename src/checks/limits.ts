@@ -14,15 +14,16 @@ export function rateLimitNote(judged: string | undefined, waitedOut: { rateLimit
   if (rateLimited === 0 && unavailable === 0) return judged;
   const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
   const kept = (judged?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);
-  return [`${counted} met by the client, retried within the bounds (those that outlasted them are judged as they came)`, ...kept].join('; ');
+  return [`${counted} met by the client, retried within the bounds (those that outlasted them are left unjudged)`, ...kept].join('; ');
 }
 
 export const rateLimitSeen = defineCheck({
   description: 'Records a 429 that outlasted the retries, and whether it carried Retry-After',
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
-    if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     const retryAfter = header(exchange, 'retry-after');
+    if (exchange.response.status === 503 && retryAfter !== undefined) return { outcome: 'observe', value: quoted(`503 with Retry-After: ${retryAfter}`) };
+    if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
   },
   cases: {

@@ -79,7 +79,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
 export interface ClientStats {
   sent: number;
   rateLimited: number;
-  /** 429s handed back to the caller, the retries spent or not attempted. */
+  /** 429s, and 503s with Retry-After, handed back to the caller, the retries spent or not attempted (left unjudged). */
   gaveUp429: number;
   retryAfterSeen: string[];
   /** 503s with a Retry-After (a gateway starting or scaling the service), retried or handed back. */
@@ -115,7 +115,8 @@ const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
-function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+/** A Retry-After value (seconds or an HTTP date) in ms from now; undefined where it reads as neither. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
@@ -190,10 +191,9 @@ export class HttpClient {
       if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || this.stats.waitedMs + wait > budget) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
-        if (status === 429) {
-          this.stats.gaveUp429++;
-          if (tally) tally.gaveUp429++;
-        }
+        // A 429, or a 503 with Retry-After, handed back is left unjudged (src/suite/judge.ts): counted alike.
+        this.stats.gaveUp429++;
+        if (tally) tally.gaveUp429++;
         return exchange;
       }
       this.stats.waitedMs += wait;

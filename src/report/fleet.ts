@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { OUTCOME_LABEL, OUTCOME_MARK } from './format.ts';
+import { OUTCOME_LABEL, OUTCOME_MARK, verdictText } from './format.ts';
 import { esc } from './html/markup.ts';
 import { renderJunit } from './junit.ts';
 import type { Outcome, RunReport } from './model.ts';
@@ -55,7 +55,7 @@ export function renderFleetSummary(entries: readonly FleetEntry[]): string {
   out.push('| Deployment | Verdict | Exit | Pass | Fail | Warn | Partial | Skip | Reports |', '|---|---|---|---|---|---|---|---|---|');
   for (const { label, dir, report } of entries) {
     const s = report.summary;
-    out.push(`| ${md(label)} | ${ships({ label, dir, report }) ? 'ships' : 'does not ship'} | ${report.exitCode} | ${s.pass} | ${s.fail} | ${s.warn} | ${s.partial} | ${s.skip} | ${md(dir)}/summary.md |`);
+    out.push(`| ${md(label)} | ${verdictText(report)} | ${report.exitCode} | ${s.pass} | ${s.fail} | ${s.warn} | ${s.partial} | ${s.skip} | ${md(dir)}/summary.md |`);
   }
   out.push('', '## Clauses × deployments', '', `| Clause | Level | ${entries.map((e, i) => `T${i + 1}`).join(' | ')} |`, `|---|---|${entries.map(() => '---').join('|')}|`);
   for (const row of rows(entries)) out.push(`| §${row.section} ${md(row.id)} | ${row.level} | ${row.outcomes.map(cell).join(' | ')} |`);
@@ -68,7 +68,7 @@ export function renderFleetHtml(entries: readonly FleetEntry[]): string {
   const body = rows(entries)
     .map((row) => `<tr><th scope="row">§${esc(row.section)} <code>${esc(row.id)}</code> ${esc(row.title)}</th><td>${row.level}</td>${row.outcomes.map((o) => `<td class="${o ?? 'none'}">${esc(cell(o))}</td>`).join('')}</tr>`)
     .join('\n');
-  const targets = entries.map((e, i) => `<li>T${i + 1}: <a href="${esc(e.dir)}/report.html">${esc(e.label)}</a>: ${ships(e) ? 'ships' : `does not ship (exit ${e.report.exitCode})`}</li>`).join('\n');
+  const targets = entries.map((e, i) => `<li>T${i + 1}: <a href="${esc(e.dir)}/report.html">${esc(e.label)}</a>: ${ships(e) ? 'ships' : `${verdictText(e.report)} (exit ${e.report.exitCode})`}</li>`).join('\n');
   const style = 'body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}.fail,.error{background:#fdd}.warn,.partial{background:#ffd}.pass{background:#dfd}';
   return `<!DOCTYPE html>
 <html lang="en">

@@ -9,9 +9,12 @@ import type { WorkerContext } from './worker.ts';
  * second may trail the primary by more than one), so a missing write counts only once this window
  * has passed.
  */
-export const READ_LAG_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 300, 400, 1000, 1000, 2000];
+export const READ_LAG_DELAYS_MS: readonly number[] = [20, 40, 80, 160, 300, 400, 500, 500, 500, 500, 1000, 1000];
 
-/** The waiting before each further read, summed: 20, 60, 140, 300, 600, 1000, 2000, 3000, 5000 ms. */
+/**
+ * The waiting before each further read, summed: 20, 60, 140, 300, 600, 1000, 1500, 2000, 2500, 3000,
+ * 4000, 5000 ms; steps of 500 ms up to 3 s, as a lag found at one is held before every later fresh read.
+ */
 const SCHEDULE_MS = READ_LAG_DELAYS_MS.map((_, i) => READ_LAG_DELAYS_MS.slice(0, i + 1).reduce((sum, ms) => sum + ms, 0));
 
 /** A read that has waited this long in all and still lags counts as missing. */
