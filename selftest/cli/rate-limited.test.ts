@@ -32,7 +32,8 @@ describe('a target that answers 429 (an HTML page, as a gateway would) to everyt
   });
 });
 
-describe('a message host that answers 503 with Retry-After (a gateway whose upstream is down) to everything', () => {
+/** The reference server, with a message host that answers every request 503 with this Retry-After. */
+function withUnavailableMessageHost(retryAfter: string): { run: () => ReturnType<typeof runCli> } {
   let reference: RunningReference;
   let unavailable: Server;
   let url: string;
@@ -40,7 +41,7 @@ describe('a message host that answers 503 with Retry-After (a gateway whose upst
     reference = await startReference({ apiKey: KEY });
     unavailable = createServer((req, res) => {
       req.resume();
-      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '1' }).end('<html><body>503 Service Unavailable</body></html>');
+      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': retryAfter }).end('<html><body>503 Service Unavailable</body></html>');
     });
     await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
@@ -49,9 +50,14 @@ describe('a message host that answers 503 with Retry-After (a gateway whose upst
     await new Promise<void>((resolve) => unavailable.close(() => resolve()));
     await reference.close();
   });
+  return { run: () => runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 }) };
+}
+
+describe('a message host that answers 503 with Retry-After (a gateway whose upstream is down) to everything', () => {
+  const target = withUnavailableMessageHost('1');
 
   it('fails none of its clauses, errors.no-5xx included: they are left unjudged, and the run exits 3 saying why', async () => {
-    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 });
+    const result = await target.run();
     expect(result.code, result.stdout).toBe(3);
     expect(result.report?.summary.fail).toBe(0);
     expect(result.stderr).toMatch(/^animal-store-conformance: rate limited: \d+ MUST clauses? (was|were) skipped where the target answered 429 \(or 503 with Retry-After\)/m);
@@ -63,25 +69,10 @@ describe('a message host that answers 503 with Retry-After (a gateway whose upst
 });
 
 describe('a message host that answers 503 with a Retry-After that says no time ("soon")', () => {
-  let reference: RunningReference;
-  let unavailable: Server;
-  let url: string;
-  beforeAll(async () => {
-    reference = await startReference({ apiKey: KEY });
-    unavailable = createServer((req, res) => {
-      req.resume();
-      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': 'soon' }).end('<html><body>503 Service Unavailable</body></html>');
-    });
-    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => unavailable.close(() => resolve()));
-    await reference.close();
-  });
+  const target = withUnavailableMessageHost('soon');
 
   it('is not waited out, so it is judged as the 5xx it is: errors.no-5xx fails and the run exits 1', async () => {
-    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 });
+    const result = await target.run();
     expect(result.code, result.stdout).toBe(1);
     expect(result.report?.clauses.find((c) => c.id === 'errors.no-5xx')?.outcome).toBe('fail');
   });
