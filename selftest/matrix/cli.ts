@@ -4,7 +4,7 @@ import { DEVIATIONS } from '../../reference/deviations.ts';
 import { HOSTILE_MODES } from '../../reference/hostile.ts';
 import { fromPackage } from '../../src/paths.ts';
 import { MATRIX_DOC, withMatrix } from './doc.ts';
-import { renderMatrix, runMatrix } from './matrix.ts';
+import { renderMatrix, runMatrix, scheduleOf } from './matrix.ts';
 
 // `npm run matrix`: the CLI against every deviation of the reference server, as a table, written to
 // reports/matrix.md and, for a whole matrix (no --only, no --delay, --schedule sequential or none), into docs/fault-matrix.md.
@@ -28,7 +28,7 @@ const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
 await writeFile('reports/matrix.md', `${table}\n`);
 const written = ['reports/matrix.md'];
-if (ids.length === 0 && (schedule ?? 'sequential') === 'sequential' && !delayMs) {
+if (ids.length === 0 && scheduleOf({ schedule, delayMs }) === 'sequential' && !delayMs) {
   const doc = fromPackage(...MATRIX_DOC);
   await writeFile(doc, withMatrix(await readFile(doc, 'utf8'), table));
   written.push(MATRIX_DOC.join('/'));

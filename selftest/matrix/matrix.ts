@@ -59,8 +59,13 @@ function leaks(result: CliResult, key: string): string | undefined {
   return undefined;
 }
 
+/** The --schedule every run of the matrix gets (see MatrixOptions.schedule). */
+export function scheduleOf(options: Pick<MatrixOptions, 'schedule' | 'delayMs'>): 'sequential' | 'concurrent' | 'auto' {
+  return options.schedule ?? (options.delayMs ? 'auto' : 'sequential');
+}
+
 function args(server: Hosts, options: MatrixOptions, extra: string[] = []): string[] {
-  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', options.schedule ?? (options.delayMs ? 'auto' : 'sequential'), '--quiet', ...extra];
+  return ['--base-url', server.baseUrl, '--messages-base-url', server.messagesBaseUrl, '--runs', String(options.runs), '--seed', String(options.seed), '--workers', '1', '--schedule', scheduleOf(options), '--quiet', ...extra];
 }
 
 /** A failure whose evidence is a request the suite did not send, or cut short: never evidence (issue 17). */

@@ -65,10 +65,9 @@ export class BodyReuse {
    * connection of its own, which far from the target would be most of them. The first gets `proved`,
    * to call once it and its repeat are done, whatever came of them.
    */
-  turn(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): { wait: Promise<void> } | { proved: () => void } | undefined {
-    if (outgoing.body === undefined || outgoing.body.length > REUSE_MAX_BODY_CHARS) return undefined;
+  turn(url: URL, outgoing: OutgoingRequest, kind: string | undefined): { wait: Promise<void> } | { proved: () => void } | undefined {
+    if (kind === undefined || outgoing.body === undefined || outgoing.body.length > REUSE_MAX_BODY_CHARS) return undefined;
     const origin = url.origin;
-    const kind = kindOf(url, outgoing, headers);
     const key = `${origin}\n${kind}`;
     const pending = this.proving.get(key);
     if (pending) return { wait: pending };
@@ -87,16 +86,14 @@ export class BodyReuse {
     return this.proven.get(origin)?.has(kind) === true || this.refusals.get(origin)?.has(kind) === true;
   }
 
-  connectionFor(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): BodyConnection & { kind?: string } {
-    if (outgoing.body === undefined) return POOLED;
+  connectionFor(url: URL, outgoing: OutgoingRequest, kind: string | undefined): BodyConnection {
+    if (kind === undefined || outgoing.body === undefined) return POOLED;
     const origin = url.origin;
-    const kind = kindOf(url, outgoing, headers);
     const small = outgoing.body.length <= REUSE_MAX_BODY_CHARS;
     const pooled = small && this.isPooled(origin, kind);
     const repeat = small && !pooled && !setOf(this.repeated, origin).has(kind);
     if (repeat) setOf(this.repeated, origin).add(kind);
     return {
-      kind,
       ownConnection: !pooled,
       ...(repeat ? { repeat: { sentOn: {} } } : {}),
       closeAfter: (status) => {
@@ -135,9 +132,11 @@ function setOf(map: Map<string, Set<string>>, origin: string): Set<string> {
 
 /**
  * What a server may gate a body on before reading it: the path (a router may refuse an unknown one
- * unread where the handler of a known one reads), the method, the credentials and the content type.
+ * unread where the handler of a known one reads), the method, the credentials and the content type;
+ * none for a request without a body.
  */
-function kindOf(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): string {
+export function kindOf(url: URL, outgoing: OutgoingRequest, headers: Record<string, string>): string | undefined {
+  if (outgoing.body === undefined) return undefined;
   let authorization = '';
   let contentType = '';
   for (const name in headers) {

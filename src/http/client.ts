@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
-import { BodyReuse, repeatable } from './body-reuse.ts';
+import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, lossOf, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
@@ -113,10 +113,15 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
 
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 
+/** A 429, or a 503 that says when to come back: the client waits it out, and one handed back is left unjudged (src/suite/judge.ts). */
+export function isWaitedOut(status: number | undefined, retryAfter: string | undefined): boolean {
+  return status === 429 || (status === 503 && retryAfterMs(retryAfter) !== undefined);
+}
+
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
 /** A Retry-After value (seconds or an HTTP date) in ms from now; undefined where it reads as neither. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
@@ -174,8 +179,7 @@ export class HttpClient {
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
       const retryAfter = exchange.response?.headers['retry-after'];
-      const retryable = status === 429 || (status === 503 && retryAfterMs(retryAfter) !== undefined);
-      if (!retryable) {
+      if (!isWaitedOut(status, retryAfter)) {
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
@@ -265,15 +269,14 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
-    const turn = this.bodyReuse.turn(url, outgoing, headers);
+    const kind = kindOf(url, outgoing, headers);
+    const turn = this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
-    let kind: string | undefined;
     try {
-      const connection = this.bodyReuse.connectionFor(url, outgoing, headers);
-      kind = connection.kind;
+      const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat) own = originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
       this.stats.sent++;
@@ -295,7 +298,7 @@ export class HttpClient {
       }
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
-      if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, connection.kind!, exchange, connection.repeat!.sentOn.socket, tally);
+      if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat!.sentOn.socket, tally);
       return exchange;
     } catch (error) {
       if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);

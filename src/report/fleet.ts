@@ -68,7 +68,7 @@ export function renderFleetHtml(entries: readonly FleetEntry[]): string {
   const body = rows(entries)
     .map((row) => `<tr><th scope="row">§${esc(row.section)} <code>${esc(row.id)}</code> ${esc(row.title)}</th><td>${row.level}</td>${row.outcomes.map((o) => `<td class="${o ?? 'none'}">${esc(cell(o))}</td>`).join('')}</tr>`)
     .join('\n');
-  const targets = entries.map((e, i) => `<li>T${i + 1}: <a href="${esc(e.dir)}/report.html">${esc(e.label)}</a>: ${ships(e) ? 'ships' : `${verdictText(e.report)} (exit ${e.report.exitCode})`}</li>`).join('\n');
+  const targets = entries.map((e, i) => `<li>T${i + 1}: <a href="${esc(e.dir)}/report.html">${esc(e.label)}</a>: ${verdictText(e.report)}${ships(e) ? '' : ` (exit ${e.report.exitCode})`}</li>`).join('\n');
   const style = 'body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}.fail,.error{background:#fdd}.warn,.partial{background:#ffd}.pass{background:#dfd}';
   return `<!DOCTYPE html>
 <html lang="en">

@@ -1,7 +1,7 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
-import { retryAfterMs } from '../http/client.ts';
+import { isWaitedOut } from '../http/client.ts';
 import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
 import { isSelected } from './selection.ts';
 import type { WorkerContext } from './worker.ts';
@@ -73,8 +73,7 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
   // that outlasted the retries says nothing about the rest.
-  const status = exchange.response?.status;
-  const rateLimited = status === 429 || (status === 503 && retryAfterMs(header(exchange, 'retry-after')) !== undefined);
+  const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after'));
   for (const name of judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);
