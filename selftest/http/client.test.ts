@@ -182,6 +182,52 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('waits side by side count once against the budget: six requests 429 with Retry-After: 1 at once, then answered', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count <= 6) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ retryWaitBudgetMs: 2_000, concurrency: 6 });
+    const exchanges = await Promise.all(Array.from({ length: 6 }, () => c.send({ method: 'GET', url })));
+    expect(exchanges.map((exchange) => exchange.response?.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(c.stats.gaveUp429).toBe(0);
+    expect(c.stats.waitedMs).toBeGreaterThanOrEqual(1_000);
+    expect(c.stats.waitedMs).toBeLessThan(1_500);
+    await c.close();
+  });
+
+  it('past the budget, a request marked reserve still waits out a sporadic 429 from a reserve of the same size, then no more', async () => {
+    const limited = new Set([13, 15, 16, 18]);
+    const url = await serve((_req, res, count) => {
+      if (limited.has(count)) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ retryWaitBudgetMs: 1_000 });
+    for (let i = 0; i < 12; i++) await c.send({ method: 'GET', url });
+    const statuses: (number | undefined)[] = [];
+    for (const reserve of [false, false, true, true]) statuses.push((await c.send({ method: 'GET', url, reserve })).response?.status);
+    // The budget's one wait, a plain request handed back (the origin given up on), the reserve's one wait
+    // all the same, then the reserve spent too.
+    expect(statuses).toEqual([200, 429, 200, 429]);
+    expect(c.stats).toMatchObject({ waitedMs: 1_000, gaveUp429: 2 });
+    await c.close();
+  });
+
+  it('a target that limits hard (every other request 429) gets no reserve: past the budget, a reserve request is handed back', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count % 2 === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ retryWaitBudgetMs: 1_000 });
+    const started = performance.now();
+    const statuses: (number | undefined)[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await c.send({ method: 'GET', url, reserve: true })).response?.status);
+    expect(statuses).toEqual([200, 429, 200]);
+    expect(c.stats).toMatchObject({ waitedMs: 1_000, gaveUp429: 1 });
+    expect(performance.now() - started).toBeLessThan(1_900);
+    await c.close();
+  });
+
   it('a POST refused before its body is read, on a connection then never read: the next request does not wait behind it', async () => {
     const url = await serve((req, res) => {
       if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');

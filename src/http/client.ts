@@ -28,6 +28,13 @@ export interface OutgoingRequest {
   operation?: string;
   /** Takes the next free slot under the in-flight cap before requests without it (ScenarioOptions.critical). */
   critical?: boolean;
+  /**
+   * A request one of its scenario's clauses may rest on alone (src/suite/scenario.ts,
+   * RESERVE_FIRST_REQUESTS): once the run's waiting budget is spent, its 429s (and 503s with
+   * Retry-After) are still waited out from a reserve of the same size while they are sporadic
+   * (SPORADIC_SHARE), so that they do not leave such a clause unjudged.
+   */
+  reserve?: boolean;
 }
 
 export interface ClientOptions {
@@ -49,12 +56,19 @@ export interface ClientOptions {
   /** Told of every exchange that got an answer, retries included (the trail of what the run created). */
   observe?: (exchange: Exchange) => void;
   /**
-   * All the waiting on 429 and 503 answers a client does in a run, added up: past it, they are
-   * handed back at once (a server that answers every other request 429 with Retry-After: 5 would
-   * otherwise stretch a run of a thousand requests to the whole --max-duration).
+   * All the time in a run during which some request waits out a 429 or 503 (waits side by side
+   * count once): past it, they are handed back at once (a server that answers every other request
+   * 429 with Retry-After: 5 would otherwise stretch a run of a thousand requests to the whole
+   * --max-duration).
    */
   retryWaitBudgetMs?: number;
 }
+
+/**
+ * The most of an origin's answers so far that may have been waited out (429, 503 with Retry-After)
+ * for the reserve to apply: a target that limits hard gets no more waiting than the budget.
+ */
+export const SPORADIC_SHARE = 0.25;
 
 /** The default of retryWaitBudgetMs: two waits of the longest Retry-After taken, ten of a second. */
 export const RETRY_WAIT_BUDGET_MS = 10_000;
@@ -86,7 +100,7 @@ export interface ClientStats {
   unavailable: number;
   /** Requests sent once more after their connection was lost under them (see mayResend). */
   resent: number;
-  /** Time spent waiting before retries, added up over every request (see retryWaitBudgetMs). */
+  /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
 }
 
@@ -148,10 +162,16 @@ export class HttpClient {
   private readonly waiting: (() => void)[] = [];
   private readonly waitingCritical: (() => void)[] = [];
   private nextSlot = 0;
+  /** When the latest wait before a retry ends, so that waits overlapping it add only what they outlast it by. */
+  private waitingUntil = 0;
+  /** Waiting taken from the reserve (OutgoingRequest.reserve) once the budget was spent. */
+  private reserveWaitedMs = 0;
   /** Per operation on an origin, so one that hangs or breaks does not stop the others. */
   private readonly health: OperationHealth;
-  /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else. */
+  /** Per origin: the status (429 or 503) whose retries an origin outlasted, until it answers something else (the reserve aside). */
   private readonly givenUpOn = new Map<string, number>();
+  /** Per origin: its answers so far, and how many of them were waited out (SPORADIC_SHARE). */
+  private readonly answers = new Map<string, { all: number; waitedOut: number }>();
   private readonly deadlines: Deadlines;
   private readonly bodyReuse = new BodyReuse();
 
@@ -179,7 +199,9 @@ export class HttpClient {
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
       const retryAfter = exchange.response?.headers['retry-after'];
-      if (!isWaitedOut(status, retryAfter)) {
+      const waitedOut = isWaitedOut(status, retryAfter);
+      if (exchange.response) this.countAnswer(origin, waitedOut);
+      if (!waitedOut) {
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
@@ -192,7 +214,12 @@ export class HttpClient {
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
       const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
-      if (this.givenUpOn.get(origin) === status || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || this.stats.waitedMs + wait > budget) {
+      const now = performance.now();
+      const added = now >= this.waitingUntil ? wait : Math.max(0, now + wait - this.waitingUntil);
+      const fromBudget = this.stats.waitedMs + added <= budget;
+      const fromReserve = !fromBudget && outgoing.reserve === true && this.reserveWaitedMs + added <= budget && this.sporadic(origin);
+      const givenUp = this.givenUpOn.get(origin) === status && !fromReserve;
+      if (givenUp || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || !(fromBudget || fromReserve)) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
         // A 429, or a 503 with Retry-After, handed back is left unjudged (src/suite/judge.ts): counted alike.
@@ -200,9 +227,23 @@ export class HttpClient {
         if (tally) tally.gaveUp429++;
         return exchange;
       }
-      this.stats.waitedMs += wait;
+      if (fromBudget) this.stats.waitedMs += added;
+      else this.reserveWaitedMs += added;
+      this.waitingUntil = Math.max(this.waitingUntil, now + wait);
       await sleep(wait);
     }
+  }
+
+  private countAnswer(origin: string, waitedOut: boolean): void {
+    let counts = this.answers.get(origin);
+    if (!counts) this.answers.set(origin, (counts = { all: 0, waitedOut: 0 }));
+    counts.all++;
+    if (waitedOut) counts.waitedOut++;
+  }
+
+  private sporadic(origin: string): boolean {
+    const counts = this.answers.get(origin);
+    return counts !== undefined && counts.waitedOut <= counts.all * SPORADIC_SHARE;
   }
 
   private recordHealth(origin: string, label: string, plan: SendPlan, exchange: Exchange): void {

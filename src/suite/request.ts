@@ -18,6 +18,8 @@ export interface SendOptions {
   method?: string;
   /** Served first under the in-flight cap (ScenarioOptions.critical). */
   critical?: boolean;
+  /** See OutgoingRequest.reserve. */
+  reserve?: boolean;
 }
 
 /** Per route template, a pattern its paths match (a base URL's prefix before it). */
@@ -83,6 +85,7 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
   if (authorization) request.authorization = authorization;
   if (options.body !== undefined) request.body = options.body;
   if (options.critical) request.critical = true;
+  if (options.reserve) request.reserve = true;
   const base = op.server === 'messages' ? '' : '/v1';
   request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
   const exchange = await ctx.client.send(request, tally);

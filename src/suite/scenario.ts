@@ -2,7 +2,7 @@ import type fc from 'fast-check';
 import { test } from 'vitest';
 import { CHECKS, type CheckName } from '../checks/registry.ts';
 import { isRemoved } from '../contract/removal.ts';
-import type { ClientStats } from '../http/client.ts';
+import { isWaitedOut, type ClientStats } from '../http/client.ts';
 import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
@@ -48,6 +48,13 @@ declare module 'vitest' {
 }
 
 /**
+ * A scenario's first requests, and its first on each operation until one is answered, may wait out
+ * 429s from the client's reserve (OutgoingRequest.reserve): a clause a small scenario judges often
+ * rests on one of them, where a property's many requests leave plenty of others.
+ */
+export const RESERVE_FIRST_REQUESTS = 6;
+
+/**
  * What a test in tests/ works with: it sends (send), judges what came back (require inside a
  * property, verify outside one), runs properties, and says why a check could not be judged.
  */
@@ -59,6 +66,9 @@ export class Scenario {
   readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0 };
   /** Shared by the scenario's lanes of sequences of calls. */
   private readonly sequenceBudget: SequenceBudget = { failed: false, running: new Set() };
+  /** Operations this scenario has an answer on (one not waited out), and its requests so far (RESERVE_FIRST_REQUESTS). */
+  private readonly answered = new Set<string>();
+  private sends = 0;
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
 
@@ -98,8 +108,12 @@ export class Scenario {
   }
 
   async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
-    const { exchange, route } = await sendOperation(this.ctx, operationId, this.critical ? { ...options, critical: true } : options, this.stats);
+    const extra: SendOptions = {};
+    if (this.critical) extra.critical = true;
+    if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
+    const { exchange, route } = await sendOperation(this.ctx, operationId, { ...options, ...extra }, this.stats);
     if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
+    else if (exchange.response && !isWaitedOut(exchange.response.status, exchange.response.headers['retry-after'])) this.answered.add(operationId);
     return exchange;
   }
 
