@@ -256,7 +256,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
         throw error;
       }
     }
-    for (const [name, why] of excluded) if (declared.includes(name)) s.skipCheck(name, why);
+    // Skipped by the clock alone: a 429 the scenario met is not why.
+    for (const [name, why] of excluded) if (declared.includes(name)) recorder.skip(name, why, 0);
     // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.
     const held = s.firstUnanswered === undefined ? undefined : { reason: `requests of this scenario were not sent or cut short (${s.firstUnanswered})`, blockedBy: 'no-answer' as const };
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
