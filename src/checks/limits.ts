@@ -1,4 +1,5 @@
 import { header } from '../http/exchange.ts';
+import { isWaitedOut } from '../http/retry-after.ts';
 import { errorBody, exchange, failed, pets } from './exchanges.ts';
 import { defineCheck, NOT_APPLICABLE, quoted } from './types.ts';
 
@@ -22,7 +23,7 @@ export const rateLimitSeen = defineCheck({
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
     const retryAfter = header(exchange, 'retry-after');
-    if (exchange.response.status === 503 && retryAfter !== undefined) return { outcome: 'observe', value: quoted(`503 with Retry-After: ${retryAfter}`) };
+    if (exchange.response.status === 503 && isWaitedOut(503, retryAfter)) return { outcome: 'observe', value: quoted(`503 with Retry-After: ${retryAfter}`) };
     if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
   },
@@ -32,6 +33,8 @@ export const rateLimitSeen = defineCheck({
       { why: 'a 200', ex: exchange(200, pets(1)), value: 'no 429 reached the suite' },
       { why: 'a 429 with Retry-After', ex: exchange(429, errorBody(429), { 'retry-after': '5' }), value: '429 with Retry-After: 5' },
       { why: 'a 429 without Retry-After', ex: exchange(429, errorBody(429)), value: '429 without Retry-After' },
+      { why: 'a 503 with a Retry-After the client waits out', ex: exchange(503, errorBody(503), { 'retry-after': '1' }), value: '503 with Retry-After: 1' },
+      { why: 'a 503 whose Retry-After reads as no time (judged as a 5xx)', ex: exchange(503, errorBody(503), { 'retry-after': 'soon' }), value: 'no 429 reached the suite' },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],
   },

@@ -5,6 +5,7 @@ import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, lossOf, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
+import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
 import { classify, MAX_HEADER_BYTES } from './transport-failure.ts';
 
@@ -127,20 +128,7 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
 
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 
-/** A 429, or a 503 that says when to come back: the client waits it out, and one handed back is left unjudged (src/suite/judge.ts). */
-export function isWaitedOut(status: number | undefined, retryAfter: string | undefined): boolean {
-  return status === 429 || (status === 503 && retryAfterMs(retryAfter) !== undefined);
-}
-
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
-
-/** A Retry-After value (seconds or an HTTP date) in ms from now; undefined where it reads as neither. */
-function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 /** The request as reports show it: the key replaced by its shown form. */
 function shownRequest(outgoing: OutgoingRequest): SentRequest {

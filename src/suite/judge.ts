@@ -1,7 +1,7 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
-import { isWaitedOut } from '../http/client.ts';
+import { isWaitedOut } from '../http/retry-after.ts';
 import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
 import { isSelected } from './selection.ts';
 import type { WorkerContext } from './worker.ts';
