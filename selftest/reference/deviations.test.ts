@@ -221,6 +221,11 @@ const PROBES: Record<string, Probe> = {
     for (let i = 0; i < 37; i++) statuses.push(await status(call(pets(s))));
     return statuses.filter((code) => code === 429).length;
   },
+  'allowed-sporadic-429': async (s) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push(await status(call(pets(s))));
+    return statuses.filter((code) => code === 429).length;
+  },
   'allowed-deprecation-draft-cet': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
   'allowed-deprecation-params': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
   'allowed-link-empty-elements': async (s) => header(await call(pets(s, '/1')), 'link'),
