@@ -35,6 +35,23 @@ describe('collect: a skip the target rate-limited away', () => {
   });
 });
 
+describe('collect: an operation a clause did not reach, in a scenario that met 429s', () => {
+  const BOTH: Clause = { ...CLAUSE, operations: ['listPets', 'getPet'] };
+  const passed = (record: Partial<CheckRecord>) => scenario('passed', { outcome: 'pass', byOperation: { listPets: 1 }, ...record });
+
+  it('is put down to the rate limit where 429s were handed back, so the gate cannot vouch', () => {
+    const clause = collect([BOTH], [passed({ metRateLimit: 2 })], ALL).clauses[0]!;
+    expect(clause.outcome).toBe('partial');
+    expect(clause.shortfalls).toEqual([{ operation: 'getPet', reason: 'its scenario was rate limited (429, or 503 with Retry-After) 2 times', blockedBy: 'rate-limit' }]);
+  });
+
+  it('is no one\'s doing where none were', () => {
+    const clause = collect([BOTH], [passed({})], ALL).clauses[0]!;
+    expect(clause.outcome).toBe('partial');
+    expect(clause.shortfalls?.[0]?.blockedBy).toBeUndefined();
+  });
+});
+
 describe('collect: the capability profile counts what the client waited out', () => {
   const withStats = (unavailable: number, rateLimited: number) => ({ meta: { ...scenario('s', { outcome: 'pass' }).meta, unavailable, rateLimited } });
 

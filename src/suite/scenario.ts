@@ -263,7 +263,10 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const held = s.firstUnanswered === undefined ? undefined : { reason: `requests of this scenario were not sent or cut short (${s.firstUnanswered})`, blockedBy: 'no-answer' as const };
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
     for (const [name, record] of records) {
-      if (record.outcome !== undefined) continue;
+      if (record.outcome !== undefined) {
+        if (record.outcome !== 'skip' && s.stats.gaveUp429 > 0) record.metRateLimit = s.stats.gaveUp429;
+        continue;
+      }
       if (record.answers429 || record.unjudged) s.skipCheck(name as CheckName, '');
       else records.delete(name);
     }
