@@ -6,7 +6,7 @@ import { nearMissKeys } from '../../src/secrets.ts';
 import { HOSTILE_MODES, startHostile } from '../../reference/hostile.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { failedClauses, runCli, type CliResult } from '../support/run-cli.ts';
-import { startTcpDelayProxy } from '../support/tcp-delay-proxy.ts';
+import { startTcpDelayProxy, type TcpDelayProxy } from '../support/tcp-delay-proxy.ts';
 
 export type RowKind = 'fault' | 'allowed' | 'hostile';
 
@@ -137,7 +137,15 @@ interface FarAway {
 /** The server's hosts, or with `delayMs` a TCP delay proxy in front of each. */
 async function farAway(server: Hosts, { delayMs }: MatrixOptions): Promise<FarAway> {
   if (!delayMs) return { hosts: server, close: async () => undefined };
-  const [main, messages] = await Promise.all([startTcpDelayProxy(server.baseUrl, delayMs), startTcpDelayProxy(server.messagesBaseUrl, delayMs)]);
+  const started = await Promise.allSettled([startTcpDelayProxy(server.baseUrl, delayMs), startTcpDelayProxy(server.messagesBaseUrl, delayMs)]);
+  const proxies = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    // The one that started is stopped, not left listening for the rest of the matrix.
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+    throw failed.reason;
+  }
+  const [main, messages] = proxies as [TcpDelayProxy, TcpDelayProxy];
   return {
     hosts: { baseUrl: main.url, messagesBaseUrl: messages.url },
     close: async () => {
