@@ -35,18 +35,19 @@ describe('collect: a skip the target rate-limited away', () => {
   });
 });
 
-describe('collect: an operation a clause did not reach, in a scenario that met 429s', () => {
+describe('collect: an operation a clause did not reach, where answers on it were handed back 429', () => {
   const BOTH: Clause = { ...CLAUSE, operations: ['listPets', 'getPet'] };
   const passed = (record: Partial<CheckRecord>) => scenario('passed', { outcome: 'pass', byOperation: { listPets: 1 }, ...record });
 
-  it('is put down to the rate limit where 429s were handed back, so the gate cannot vouch', () => {
-    const clause = collect([BOTH], [passed({ metRateLimit: 2 })], ALL).clauses[0]!;
+  it('is put down to the rate limit, and kept in the coverage for merge', () => {
+    const clause = collect([BOTH], [passed({ rateLimitedOn: { getPet: 1 } }), passed({ rateLimitedOn: { getPet: 1, listPets: 2 } })], ALL).clauses[0]!;
     expect(clause.outcome).toBe('partial');
-    expect(clause.shortfalls).toEqual([{ operation: 'getPet', reason: 'its scenario was rate limited (429, or 503 with Retry-After) 2 times', blockedBy: 'rate-limit' }]);
+    expect(clause.shortfalls).toEqual([{ operation: 'getPet', reason: '2 requests on it handed back rate limited (429, or 503 with Retry-After)', blockedBy: 'rate-limit' }]);
+    expect(clause.coverage?.rateLimitedOn).toEqual({ getPet: 2, listPets: 2 });
   });
 
-  it('is no one\'s doing where none were', () => {
-    const clause = collect([BOTH], [passed({})], ALL).clauses[0]!;
+  it("is no one's doing where only other operations' answers were", () => {
+    const clause = collect([BOTH], [passed({ rateLimitedOn: { listPets: 1 } })], ALL).clauses[0]!;
     expect(clause.outcome).toBe('partial');
     expect(clause.shortfalls?.[0]?.blockedBy).toBeUndefined();
   });

@@ -6,12 +6,22 @@ const STATUSES = ['available', 'pending', 'sold'];
 const options = { leftOut: new Map([['sendMessage', 'MESSAGES_BASE_URL is not configured']]), enumValues: () => STATUSES };
 
 function coverage(judged: Record<string, number>, extra: Partial<Coverage> = {}): Coverage {
-  return { judged, unjudged: {}, covered: new Set(), blocked: [], ...extra };
+  return { judged, unjudged: {}, covered: new Set(), blocked: [], rateLimitedOn: {}, ...extra };
 }
 
 const clause = (over: Partial<Clause>): Clause => ({ id: 'x.y', section: '4', title: 't', sentence: 's', level: 'MUST', operations: ['listPets'], ...over });
 
 describe('shortfallsOf', () => {
+  it('puts an operation it did not reach down to the rate limit only where answers on that operation were handed back', () => {
+    const both = clause({ operations: ['createPet', 'getPet'] });
+    expect(shortfallsOf(both, coverage({ createPet: 2 }, { rateLimitedOn: { getPet: 1 } }), options)).toEqual([
+      { operation: 'getPet', reason: '1 request on it handed back rate limited (429, or 503 with Retry-After)', blockedBy: 'rate-limit' },
+    ]);
+    expect(shortfallsOf(both, coverage({ createPet: 2 }, { rateLimitedOn: { createPet: 3 } }), options)).toEqual([
+      { operation: 'getPet', reason: 'no exchange with this operation bore on the clause in this run' },
+    ]);
+  });
+
   it('needs every operation judged, telling the settings\' choice from the target\'s doing', () => {
     const auth = clause({ operations: ['listPets', 'getPet', 'sendMessage', 'createPet'] });
     const found = shortfallsOf(auth, coverage({ listPets: 3 }, { unjudged: { getPet: { reason: 'not-sent: hung', count: 4 } } }), options);

@@ -49,6 +49,14 @@ describe('Scenario.send: the reserve mark', () => {
     expect(marks.slice(RESERVE_FIRST_REQUESTS)).toEqual([true, true, true, false, true]);
   });
 
+  it('counts per operation the answers handed back rate limited, and nothing else', async () => {
+    const answers = [exchange(429, errorBody(429, 'rate_limited'), { 'retry-after': '1' }), exchange(200, []), failed(), exchange(503, errorBody(503, 'busy'), { 'retry-after': '2' }), exchange(503, errorBody(503, 'busy'))];
+    const { s } = scenarioAnswering(answers);
+    for (let i = 0; i < 3; i++) await s.send('listPets');
+    for (let i = 0; i < 2; i++) await s.send('getPet', { path: { petId: '1' } });
+    expect(s.rateLimitedOn).toEqual({ listPets: 1, getPet: 1 });
+  });
+
   it('a 503 with Retry-After keeps it, one without does not', async () => {
     const answers = [...Array.from({ length: RESERVE_FIRST_REQUESTS }, () => exchange(200, [])), exchange(503, errorBody(503, 'busy'), { 'retry-after': '1' }), exchange(503, errorBody(503, 'busy')), exchange(200, [])];
     const { s, marks } = scenarioAnswering(answers);

@@ -58,16 +58,17 @@ export interface ClientOptions {
   observe?: (exchange: Exchange) => void;
   /**
    * All the time in a run during which some request waits out a 429 or 503 (waits side by side
-   * count once): past it, they are handed back at once (a server that answers every other request
-   * 429 with Retry-After: 5 would otherwise stretch a run of a thousand requests to the whole
-   * --max-duration).
+   * count once): a wait that would take it past this is not taken, and the answer is handed back (a
+   * server that answers every other request 429 with Retry-After: 5 would otherwise stretch a run of
+   * a thousand requests to the whole --max-duration).
    */
   retryWaitBudgetMs?: number;
 }
 
 /**
- * The most of an origin's answers so far that may have been waited out (429, 503 with Retry-After)
- * for the reserve to apply: a target that limits hard gets no more waiting than the budget.
+ * The most of an origin's answers so far (retries counted) that may have been waited out (429, 503
+ * with Retry-After) for the reserve to apply: a target that limits hard from the start gets no more
+ * waiting than the budget; one that starts late in a run gets the reserve too, until past this share.
  */
 export const SPORADIC_SHARE = 0.25;
 
@@ -204,9 +205,11 @@ export class HttpClient {
       const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
       const now = performance.now();
       const added = now >= this.waitingUntil ? wait : Math.max(0, now + wait - this.waitingUntil);
+      // A reserve request waits from the budget first, then from the reserve, given up on or not.
+      const reserved = outgoing.reserve === true && this.sporadic(origin);
       const fromBudget = this.stats.waitedMs + added <= budget;
-      const fromReserve = !fromBudget && outgoing.reserve === true && this.reserveWaitedMs + added <= budget && this.sporadic(origin);
-      const givenUp = this.givenUpOn.get(origin) === status && !fromReserve;
+      const fromReserve = !fromBudget && reserved && this.reserveWaitedMs + added <= budget;
+      const givenUp = this.givenUpOn.get(origin) === status && !reserved;
       if (givenUp || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || !(fromBudget || fromReserve)) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);

@@ -123,6 +123,7 @@ function clause(c: ClauseResult): Json {
       ['covered', c.coverage.covered && [...c.coverage.covered]],
       ['unjudged', c.coverage.unjudged && Object.fromEntries(Object.entries(c.coverage.unjudged).map(([op, u]) => [op, ordered([['reason', u.reason], ['count', u.count]])]))],
       ['blocked', c.coverage.blocked && ordered([['reason', c.coverage.blocked.reason], ['blockedBy', c.coverage.blocked.blockedBy]])],
+      ['rateLimitedOn', c.coverage.rateLimitedOn && { ...c.coverage.rateLimitedOn }],
     ])],
     ['checks', c.checks.map(check)],
   ]);

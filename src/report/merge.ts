@@ -70,8 +70,8 @@ function addCounts(into: Record<string, number>, counts: Record<string, number> 
   return into;
 }
 
-function mergedCoverage(parts: ClauseResult[]): Required<Pick<ClauseCoverage, 'unjudged'>> & { covered: Set<string>; blocked: NonNullable<ClauseCoverage['blocked']>[] } {
-  const out = { unjudged: {} as NonNullable<ClauseCoverage['unjudged']>, covered: new Set<string>(), blocked: [] as NonNullable<ClauseCoverage['blocked']>[] };
+function mergedCoverage(parts: ClauseResult[]): Required<Pick<ClauseCoverage, 'unjudged' | 'rateLimitedOn'>> & { covered: Set<string>; blocked: NonNullable<ClauseCoverage['blocked']>[] } {
+  const out = { unjudged: {} as NonNullable<ClauseCoverage['unjudged']>, covered: new Set<string>(), blocked: [] as NonNullable<ClauseCoverage['blocked']>[], rateLimitedOn: {} as Record<string, number> };
   for (const { coverage } of parts) {
     for (const value of coverage?.covered ?? []) out.covered.add(value);
     for (const [operation, entry] of Object.entries(coverage?.unjudged ?? {})) {
@@ -80,6 +80,7 @@ function mergedCoverage(parts: ClauseResult[]): Required<Pick<ClauseCoverage, 'u
       else out.unjudged[operation] = { ...entry };
     }
     if (coverage?.blocked) out.blocked.push(coverage.blocked);
+    addCounts(out.rateLimitedOn, coverage?.rateLimitedOn);
   }
   return out;
 }
@@ -101,6 +102,7 @@ function mergeClause(clause: Clause, parts: ClauseResult[], leftOut: ReadonlyMap
   if (gathered.covered.size) coverage.covered = [...gathered.covered].sort();
   if (Object.keys(gathered.unjudged).length) coverage.unjudged = gathered.unjudged;
   if (gathered.blocked[0]) coverage.blocked = gathered.blocked[0];
+  if (Object.keys(gathered.rateLimitedOn).length) coverage.rateLimitedOn = gathered.rateLimitedOn;
   if (Object.keys(coverage).length) result.coverage = coverage;
   if (!['skip', 'observe', 'error'].includes(result.outcome)) {
     const shortfalls = shortfallsOf(clause, { ...gathered, judged }, { leftOut, enumValues: context.enumValues });

@@ -150,6 +150,8 @@ export interface ClauseCoverage {
   unjudged?: Record<string, { reason: string; count: number }>;
   /** The first skip the target is to blame for. */
   blocked?: { reason: string; blockedBy: BlockedBy };
+  /** Per operation, answers handed back rate limited (429, or 503 with Retry-After) in the scenarios that judged it: an operation it did not reach is put down to them. */
+  rateLimitedOn?: Record<string, number>;
 }
 
 /** Several failing clauses that likely share one cause: one line for the reader, the clauses it explains. */

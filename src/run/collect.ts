@@ -1,7 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import { compareSections } from '../contract/clauses.ts';
 import { addFailure, addWarning, capClauseFailures, FAILURE_FIELDS } from '../report/failures.ts';
-import { DESELECTED_NOTE, RATE_LIMITED_MARK, type CheckResult, type ClauseCoverage, type ClauseResult, type Capability, type Outcome, type RunSummary, type Traffic } from '../report/model.ts';
+import { DESELECTED_NOTE, type CheckResult, type ClauseCoverage, type ClauseResult, type Capability, type Outcome, type RunSummary, type Traffic } from '../report/model.ts';
 import { rateLimitNote } from '../checks/limits.ts';
 import type { CheckRecord, ScenarioMeta } from '../suite/scenario.ts';
 import { shortfallsOf, type Coverage, type LeftOut } from './coverage.ts';
@@ -23,7 +23,7 @@ function gather(into: Omit<Coverage, 'judged'>, record: CheckRecord): void {
   }
   for (const value of record.covered ?? []) into.covered.add(value);
   if (record.outcome === 'skip' && record.blockedBy) into.blocked.push({ reason: record.note ?? '', blockedBy: record.blockedBy });
-  else if (record.metRateLimit) into.blocked.push({ reason: `its scenario was ${RATE_LIMITED_MARK} ${record.metRateLimit} times`, blockedBy: 'rate-limit' });
+  addCounts(into.rateLimitedOn, record.rateLimitedOn);
 }
 
 /** Adds one record of a check to what the run has of it so far (also `merge`'s, for the shards' results of a check). */
@@ -113,7 +113,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
-        const clauseCoverage = coverage.get(record.clause) ?? { unjudged: {}, covered: new Set<string>(), blocked: [] };
+        const clauseCoverage = coverage.get(record.clause) ?? { unjudged: {}, covered: new Set<string>(), blocked: [], rateLimitedOn: {} };
         gather(clauseCoverage, record);
         coverage.set(record.clause, clauseCoverage);
       }
@@ -164,6 +164,7 @@ function coverageOf(gathered: Omit<Coverage, 'judged'>): ClauseCoverage | undefi
   if (gathered.covered.size) kept.covered = [...gathered.covered].sort();
   if (Object.keys(gathered.unjudged).length) kept.unjudged = structuredClone(gathered.unjudged);
   if (gathered.blocked[0]) kept.blocked = { ...gathered.blocked[0] };
+  if (Object.keys(gathered.rateLimitedOn).length) kept.rateLimitedOn = { ...gathered.rateLimitedOn };
   return Object.keys(kept).length ? kept : undefined;
 }
 

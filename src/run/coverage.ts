@@ -1,6 +1,6 @@
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
-import type { BlockedBy, Shortfall } from '../report/model.ts';
+import { RATE_LIMITED_MARK, type BlockedBy, type Shortfall } from '../report/model.ts';
 
 /** What one clause's checks gathered over the run, whatever their outcomes. */
 export interface Coverage {
@@ -12,6 +12,8 @@ export interface Coverage {
   covered: Set<string>;
   /** Skips the target is to blame for (429s, no categoryId taken, the budget). */
   blocked: { reason: string; blockedBy: BlockedBy }[];
+  /** Per operation, answers handed back rate limited in the scenarios that judged it (ClauseCoverage.rateLimitedOn). */
+  rateLimitedOn: Record<string, number>;
 }
 
 /** Operations the user's settings keep out of a run, and why (writes off, no message host, the removal clock). */
@@ -37,6 +39,7 @@ export function shortfallsOf(clause: Clause, coverage: Coverage, options: { left
     if (leftOut) shortfalls.push({ operation, reason: leftOut, choice: true });
     else if (unjudged) shortfalls.push({ operation, reason: `${requests(unjudged.count)} judged nothing: ${unjudged.reason}`, blockedBy: 'no-answer' });
     else if (blocked) shortfalls.push({ operation, reason: blocked.reason, blockedBy: blocked.blockedBy });
+    else if (coverage.rateLimitedOn[operation]) shortfalls.push({ operation, reason: `${requests(coverage.rateLimitedOn[operation])} on it handed back ${RATE_LIMITED_MARK}`, blockedBy: 'rate-limit' });
     else shortfalls.push({ operation, reason: 'no exchange with this operation bore on the clause in this run' });
   }
   const total = Object.values(coverage.judged).reduce((sum, count) => sum + count, 0);

@@ -18,8 +18,8 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   covered?: string[];
   /** Per operation, why requests that would have borne on it judged nothing (not sent, or cut short). */
   unjudged?: Record<string, { reason: string; count: number }>;
-  /** Judged in a scenario that had this many 429s (or 503s with Retry-After) handed back: an operation it did not reach may be down to them. */
-  metRateLimit?: number;
+  /** Per operation, answers its scenario had handed back rate limited (429, or 503 with Retry-After): an operation it did not reach may be down to them. */
+  rateLimitedOn?: Record<string, number>;
 }
 
 const MAX_OBSERVED = 20;

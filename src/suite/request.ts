@@ -18,7 +18,7 @@ export interface SendOptions {
   method?: string;
   /** Served first under the in-flight cap (ScenarioOptions.critical). */
   critical?: boolean;
-  /** See OutgoingRequest.reserve. */
+  /** OutgoingRequest.reserve: Scenario.send sets it for a scenario's first requests; a test sets it where a clause rests on one answer later on. */
   reserve?: boolean;
 }
 

@@ -70,6 +70,8 @@ export class Scenario {
   /** Operations this scenario has an answer on (one not waited out), and its requests so far (RESERVE_FIRST_REQUESTS). */
   private readonly answered = new Set<string>();
   private sends = 0;
+  /** Per operation, the answers handed back rate limited (429, or 503 with Retry-After). */
+  readonly rateLimitedOn: Record<string, number> = {};
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
 
@@ -113,8 +115,10 @@ export class Scenario {
     if (this.critical) extra.critical = true;
     if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
     const { exchange, route } = await sendOperation(this.ctx, operationId, { ...options, ...extra }, this.stats);
+    const response = exchange.response;
     if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
-    else if (exchange.response && !isWaitedOut(exchange.response.status, exchange.response.headers['retry-after'])) this.answered.add(operationId);
+    else if (response && isWaitedOut(response.status, response.headers['retry-after'])) this.rateLimitedOn[operationId] = (this.rateLimitedOn[operationId] ?? 0) + 1;
+    else if (response) this.answered.add(operationId);
     return exchange;
   }
 
@@ -264,7 +268,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) {
-        if (record.outcome !== 'skip' && s.stats.gaveUp429 > 0) record.metRateLimit = s.stats.gaveUp429;
+        if (record.outcome !== 'skip' && Object.keys(s.rateLimitedOn).length) record.rateLimitedOn = { ...s.rateLimitedOn };
         continue;
       }
       if (record.answers429 || record.unjudged) s.skipCheck(name as CheckName, '');
