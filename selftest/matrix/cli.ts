@@ -16,13 +16,18 @@ const { values } = parseArgs({
   options: { runs: { type: 'string', default: '10' }, seed: { type: 'string', default: '424242' }, parallel: { type: 'string', default: '3' }, only: { type: 'string', multiple: true }, schedule: { type: 'string' }, delay: { type: 'string' } },
 });
 const started = performance.now();
+/** A setting the matrix cannot take: one line, no stack trace. */
+function usage(message: string): never {
+  process.stderr.write(`npm run matrix: ${message}\n`);
+  process.exit(2);
+}
 const ids = (values.only ?? []).flatMap((only) => only.split(',')).filter(Boolean);
 const unknown = ids.filter((id) => !DEVIATIONS.some((d) => d.id === id) && !HOSTILE_MODES.some((m) => m.id === id));
-if (unknown.length) throw new Error(`--only: no deviation or hostile mode ${unknown.join(', ')} (npm run reference -- --list-deviations)`);
+if (unknown.length) usage(`--only: no deviation or hostile mode ${unknown.join(', ')} (npm run reference -- --list-deviations)`);
 const delayMs = values.delay === undefined ? undefined : Number(values.delay);
-if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs > 0)) throw new Error(`--delay: a whole number of ms above 0, not ${values.delay}`);
+if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs > 0)) usage(`--delay: a whole number of ms above 0, not ${values.delay}`);
 const schedule = values.schedule;
-if (schedule !== undefined && schedule !== 'sequential' && schedule !== 'concurrent' && schedule !== 'auto') throw new Error(`--schedule: sequential, concurrent or auto, not ${schedule}`);
+if (schedule !== undefined && schedule !== 'sequential' && schedule !== 'concurrent' && schedule !== 'auto') usage(`--schedule: sequential, concurrent or auto, not ${schedule}`);
 const rows = await runMatrix({ runs: Number(values.runs), seed: Number(values.seed), parallel: Number(values.parallel), ids, ...(schedule ? { schedule } : {}), ...(delayMs ? { delayMs } : {}) });
 const table = renderMatrix(rows);
 await mkdir('reports', { recursive: true });
