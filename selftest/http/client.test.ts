@@ -29,6 +29,15 @@ afterEach(async () => {
 
 const client = (overrides: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}) => new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, ...overrides });
 
+/** Answers 429 with the Retry-After `retryAfter` gives for the request's count, else 200 with an empty listing. */
+const limitedWhere =
+  (retryAfter: (count: number) => string | undefined): Handler =>
+  (_req, res, count) => {
+    const after = retryAfter(count);
+    if (after !== undefined) res.writeHead(429, { 'retry-after': after }).end();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  };
+
 /** Answers before reading the request's body, then reads nothing more on the connection (a hostile gate). */
 function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, sized: boolean): void {
   req.on('readable', () => undefined);
@@ -167,10 +176,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('waits out 429s only within the run\'s waiting budget: every other request 429 with Retry-After: 1', async () => {
-    const url = await serve((_req, res, count) => {
-      if (count % 2 === 1) res.writeHead(429, { 'retry-after': '1' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    const url = await serve(limitedWhere((count) => (count % 2 === 1 ? '1' : undefined)));
     const c = client({ retryWaitBudgetMs: 2_000 });
     const started = performance.now();
     const statuses: (number | undefined)[] = [];
@@ -183,10 +189,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('waits side by side count once against the budget: six requests 429 with Retry-After: 1 at once, then answered', async () => {
-    const url = await serve((_req, res, count) => {
-      if (count <= 6) res.writeHead(429, { 'retry-after': '1' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    const url = await serve(limitedWhere((count) => (count <= 6 ? '1' : undefined)));
     const c = client({ retryWaitBudgetMs: 2_000, concurrency: 6 });
     const exchanges = await Promise.all(Array.from({ length: 6 }, () => c.send({ method: 'GET', url })));
     expect(exchanges.map((exchange) => exchange.response?.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -198,10 +201,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
 
   it('past the budget, a request marked reserve still waits out a sporadic 429 from a reserve of the same size, then no more', async () => {
     const limited = new Set([13, 15, 16, 18]);
-    const url = await serve((_req, res, count) => {
-      if (limited.has(count)) res.writeHead(429, { 'retry-after': '1' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    const url = await serve(limitedWhere((count) => (limited.has(count) ? '1' : undefined)));
     const c = client({ retryWaitBudgetMs: 1_000 });
     for (let i = 0; i < 12; i++) await c.send({ method: 'GET', url });
     const statuses: (number | undefined)[] = [];
@@ -214,10 +214,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('a target that limits hard (every other request 429) gets no reserve: past the budget, a reserve request is handed back', async () => {
-    const url = await serve((_req, res, count) => {
-      if (count % 2 === 1) res.writeHead(429, { 'retry-after': '1' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    const url = await serve(limitedWhere((count) => (count % 2 === 1 ? '1' : undefined)));
     const c = client({ retryWaitBudgetMs: 1_000 });
     const statuses: (number | undefined)[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await c.send({ method: 'GET', url, reserve: true })).response?.status);
@@ -227,11 +224,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('an origin given up on still has a reserve request\'s sporadic 429 waited out, from the budget while it lasts', async () => {
-    const url = await serve((_req, res, count) => {
-      if (count === 13) res.writeHead(429, { 'retry-after': '30' }).end();
-      else if (count === 14 || count === 15) res.writeHead(429, { 'retry-after': '1' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    const url = await serve(limitedWhere((count) => (count === 13 ? '30' : count === 14 || count === 15 ? '1' : undefined)));
     const c = client({ retryWaitBudgetMs: 5_000 });
     for (let i = 0; i < 12; i++) await c.send({ method: 'GET', url });
     const statuses: (number | undefined)[] = [];
