@@ -49,7 +49,7 @@ declare module 'vitest' {
 }
 
 /**
- * A scenario's first requests, and its first on each operation until one is answered, may wait out
+ * A scenario's first requests, and its requests on an operation until one is answered, may wait out
  * 429s from the client's reserve (OutgoingRequest.reserve): a clause a small scenario judges often
  * rests on one of them, where a property's many requests leave plenty of others.
  */
