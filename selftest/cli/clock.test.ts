@@ -1,10 +1,9 @@
 // The clock dates are judged by is shown as "--now X" only when --now (or NOW) set it; else it is the
 // time of the run, and the outputs say --now can set it.
 
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { serveOnLoopback } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'clock-test-key-8d2f41';
@@ -63,7 +62,7 @@ describe('the clock in skip reasons, the dry run and report.html', () => {
 
   it('past the removal date, a clause skipped by the clock is not put down to a 429 its scenario met', async () => {
     // In front of the reference: the deprecated operation's unknown-id probe is answered 429 past the retry bound.
-    const gate = createServer(async (req, res) => {
+    const gate = await serveOnLoopback(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (req.url?.endsWith('/pets/9223372036854775807')) return void res.writeHead(429, { 'retry-after': '3600' }).end();
@@ -71,16 +70,14 @@ describe('the clock in skip reasons, the dry run and report.html', () => {
       const upstream = await fetch(`${reference.baseUrl}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
       res.writeHead(upstream.status, Object.fromEntries(upstream.headers)).end(Buffer.from(await upstream.arrayBuffer()));
     });
-    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
-      const result = await runCli(['--base-url', url, '--runs', '1', '--seed', '3', '--only', 'deprecation.operational', '--now', '2031-01-01'], { API_KEY: KEY });
+      const result = await runCli(['--base-url', gate.url, '--runs', '1', '--seed', '3', '--only', 'deprecation.operational', '--now', '2031-01-01'], { API_KEY: KEY });
       const operational = result.report?.clauses.find((c) => c.id === 'deprecation.operational')?.checks[0];
       expect(operational?.note).toMatch(/^the clock \(--now 2031-01-01\) is past/);
       expect(operational?.blockedBy).toBeUndefined();
       expect(result.code, result.stderr).toBe(0);
     } finally {
-      await new Promise<void>((resolve) => gate.close(() => resolve()));
+      await gate.close();
     }
   });
 });

@@ -3,31 +3,28 @@
  * any request the suite sends") where no 5xx came back; and once the client stops sending to an
  * operation that went unanswered, only the real timeouts are evidence.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'no-answer-test-key-4e1b';
 
 describe('a message host whose POST never answers', () => {
   let reference: RunningReference;
-  let hanging: Server;
+  let hanging: LoopbackServer;
   let messagesUrl: string;
   beforeAll(async () => {
     reference = await startReference({ apiKey: KEY });
     // The preflight's GET is answered; every POST is read and left hanging.
-    hanging = createServer((req, res) => {
+    hanging = await serveOnLoopback((req, res) => {
       if (req.method === 'GET') res.writeHead(405, { 'content-type': 'application/json' }).end('{"code":"method_not_allowed","message":"POST only","status":405}');
       else req.resume();
     });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    messagesUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    messagesUrl = hanging.url;
   });
   afterAll(async () => {
-    hanging.closeAllConnections();
-    await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    await hanging.close();
     await reference.close();
   });
 

@@ -1,26 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'unavailable-key-123456';
 
 describe('a target that answers 429 (an HTML page, as a gateway would) to everything', () => {
-  let server: Server;
-  let url: string;
+  let server: LoopbackServer;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await serveOnLoopback((req, res) => {
       req.resume();
       res.writeHead(429, { 'content-type': 'text/html' }).end('<html><body>429 Too Many Requests</body></html>');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('fails no clause, but exits 3 with one line saying the gate cannot vouch, within seconds', async () => {
-    const result = await runCli(['--base-url', url, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: 'rate-limited-key-123' }, { timeoutMs: 60_000 });
+    const result = await runCli(['--base-url', server.url, '--messages-base-url', server.url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: 'rate-limited-key-123' }, { timeoutMs: 60_000 });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^animal-store-conformance: rate limited: \d+ MUST clauses were skipped where the target answered 429/m);
     expect(result.report?.verdict).toBe('fail');
@@ -35,22 +31,19 @@ describe('a target that answers 429 (an HTML page, as a gateway would) to everyt
 /** The reference server, with a message host that answers every request 503 with this Retry-After. */
 function withUnavailableMessageHost(retryAfter: string): { run: () => ReturnType<typeof runCli> } {
   let reference: RunningReference;
-  let unavailable: Server;
-  let url: string;
+  let unavailable: LoopbackServer;
   beforeAll(async () => {
     reference = await startReference({ apiKey: KEY });
-    unavailable = createServer((req, res) => {
+    unavailable = await serveOnLoopback((req, res) => {
       req.resume();
       res.writeHead(503, { 'content-type': 'text/html', 'retry-after': retryAfter }).end('<html><body>503 Service Unavailable</body></html>');
     });
-    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => unavailable.close(() => resolve()));
+    await unavailable.close();
     await reference.close();
   });
-  return { run: () => runCli(['--base-url', reference.baseUrl, '--messages-base-url', url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 }) };
+  return { run: () => runCli(['--base-url', reference.baseUrl, '--messages-base-url', unavailable.url, '--runs', '5', '--seed', '3', '--quiet'], { API_KEY: KEY }, { timeoutMs: 90_000 }) };
 }
 
 describe('a message host that answers 503 with Retry-After (a gateway whose upstream is down) to everything', () => {
