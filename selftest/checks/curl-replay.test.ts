@@ -4,12 +4,11 @@
  * target, body, every header but those curl and undici each name for themselves).
  */
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient, type OutgoingRequest } from '../../src/http/client.ts';
 import { curlLine } from '../../src/http/curl.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
 const KEY = 'sk_replay_7Qw2/Er+9Ty=';
 const OWN_HEADERS = new Set(['host', 'user-agent', 'connection', 'keep-alive']);
@@ -28,12 +27,11 @@ const haveCurl = await promisify(execFile)('curl', ['--version'], { timeout: 5_0
 if (!haveCurl) console.warn('curl-replay: skipped, curl is not installed here (the curl lines are replayed only where it is)');
 
 describe.skipIf(!haveCurl)('the curl line sends the request the suite sent', () => {
-  let server: Server;
-  let base: string;
+  let server: LoopbackServer;
   const seen: Seen[] = [];
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: 5_000 });
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await serveOnLoopback((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -46,12 +44,10 @@ describe.skipIf(!haveCurl)('the curl line sends the request the suite sent', () 
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await client.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   const json = { Accept: 'application/json', 'Accept-Encoding': 'identity' };
@@ -66,7 +62,7 @@ describe.skipIf(!haveCurl)('the curl line sends the request the suite sent', () 
 
   it.each(cases)('%s', async (_name, { path, ...request }) => {
     seen.length = 0;
-    const exchange = await client.send({ ...request, url: `${base}${path}`, authorization: request.headers?.Authorization === undefined ? { value: `Bearer ${KEY}`, shown: 'Bearer $API_KEY' } : undefined });
+    const exchange = await client.send({ ...request, url: `${server.url}${path}`, authorization: request.headers?.Authorization === undefined ? { value: `Bearer ${KEY}`, shown: 'Bearer $API_KEY' } : undefined });
     expect(exchange.response?.status).toBe(200);
     const line = curlLine(exchange.request);
     expect(line).not.toContain(KEY);

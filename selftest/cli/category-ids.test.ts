@@ -1,11 +1,11 @@
 // §2.5 shows no category resource, so a server may refuse a categoryId that names no category it knows
 // (400, §4.2). The suite requires a 201 only under a categoryId it knows the target accepts: from
 // --category-ids, else from the animals the listing shows, else the first of 1, 2, 3, 0 taken.
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { failedClauses, runCli } from '../support/run-cli.ts';
 
 const KEY = 'category-test-secret-5b1e';
@@ -20,9 +20,9 @@ function clause(report: RunReport | undefined, id: string) {
  * In front of the reference server: a POST /v1/pets whose categoryId is not `accepted` gets 400
  * unknown_category (an Error), as a server whose only category is `accepted` would answer.
  */
-async function onlyCategory(upstream: string, accepted: string): Promise<{ url: string; close: () => Promise<void> }> {
+function onlyCategory(upstream: string, accepted: string): Promise<LoopbackServer> {
   const target = new URL(upstream);
-  const server: Server = createServer((req, res) => {
+  return serveOnLoopback((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -41,9 +41,6 @@ async function onlyCategory(upstream: string, accepted: string): Promise<{ url: 
       forward.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const run = (baseUrl: string, args: string[] = [], env: Record<string, string> = {}) =>

@@ -3,9 +3,8 @@
  * suite's excerpts are cut (the 300 bytes of an Actual line, the 2048 of report.json's excerpt):
  * no output may hold the key, whole or in part (audit 8 M1).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'sk-Echo/Key+1234567890';
@@ -19,10 +18,9 @@ function body(authorization: string): string {
 }
 
 describe('a server that echoes the key JSON-escaped, percent-encoded and across the excerpt cuts', () => {
-  let server: Server;
-  let url: string;
+  let server: LoopbackServer;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await serveOnLoopback((req, res) => {
       const authorization = req.headers.authorization ?? '';
       if (authorization !== `Bearer ${KEY}`) {
         res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
@@ -31,13 +29,11 @@ describe('a server that echoes the key JSON-escaped, percent-encoded and across 
       if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) res.writeHead(404, { 'content-type': 'application/json' }).end(body(authorization));
       else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('fails errors.shape on those bodies, and no output holds any part of the key', async () => {
-    const result = await runCli(['--base-url', url, '--only', '4.3,7', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
+    const result = await runCli(['--base-url', server.url, '--only', '4.3,7', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
     expect(result.code).toBe(1);
     const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
     // stdout, stderr, the four reports and created.json.

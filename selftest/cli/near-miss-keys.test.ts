@@ -2,10 +2,9 @@
  * The wrong keys the suite derives from the key (its letters' case swapped, its last character cut)
  * hold almost all of it: a server that echoes them back must not get them into any output.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearMissKeys } from '../../src/secrets.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { shows } from '../support/secrets.ts';
 
@@ -13,10 +12,10 @@ import { shows } from '../support/secrets.ts';
  * Accepts the key, and the case-swapped and truncated keys too, answering those with every one of
  * them it has seen: the evidence of the failing check shows both. Any other key gets 401.
  */
-async function echoServer(key: string): Promise<{ server: Server; url: string }> {
+function echoServer(key: string): Promise<LoopbackServer> {
   const nearMisses = Object.values(nearMissKeys(key)).map((near) => `Bearer ${near}`);
   const seen = new Set<string>();
-  const server = createServer((req, res) => {
+  return serveOnLoopback((req, res) => {
     const authorization = req.headers.authorization ?? '';
     if (nearMisses.includes(authorization)) seen.add(authorization);
     if (authorization === `Bearer ${key}` || seen.has(authorization)) {
@@ -27,18 +26,16 @@ async function echoServer(key: string): Promise<{ server: Server; url: string }>
     res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
     res.end(JSON.stringify({ code: 'unauthorized', message: 'missing or invalid API key', status: 401 }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 describe('a server that echoes the case-swapped and truncated keys back', () => {
   for (const key of ['Cli-Echo-Secret-9f2b7e', 'Qz7w']) {
     describe(`key of ${key.length} characters`, () => {
-      let echo: { server: Server; url: string };
+      let echo: LoopbackServer;
       beforeAll(async () => {
         echo = await echoServer(key);
       });
-      afterAll(() => new Promise<void>((resolve) => echo.server.close(() => resolve())));
+      afterAll(() => echo.close());
 
       it('fails auth.required, and no output holds the key or a wrong key derived from it', async () => {
         const result = await runCli(['--base-url', echo.url, '--only', 'auth.required', '--runs', '1', '--seed', '3'], { API_KEY: key });

@@ -1,9 +1,10 @@
-import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { writeFile } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { serveOnLoopback } from '../support/loopback-server.ts';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.ts';
 import { runCli } from '../support/run-cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -143,13 +144,11 @@ describe('the CLI, run as a user runs it', () => {
 
   /** Runs the CLI against a loopback server answering every request with `listener`. */
   async function againstServer(listener: RequestListener, extra: string[] = [], env: Record<string, string> = { API_KEY: KEY }) {
-    const server = createHttpServer(listener);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveOnLoopback(listener);
     try {
-      const { port } = server.address() as { port: number };
-      return await runCli(['--base-url', `http://127.0.0.1:${port}`, ...extra], env);
+      return await runCli(['--base-url', server.url, ...extra], env);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   }
 

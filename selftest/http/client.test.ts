@@ -1,30 +1,22 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
-const servers: { server: Server; sockets: Set<Socket> }[] = [];
+const servers: LoopbackServer[] = [];
 
 async function serve(handler: Handler): Promise<string> {
   let count = 0;
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => handler(req, res, ++count));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  servers.push({ server, sockets });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveOnLoopback((req, res) => handler(req, res, ++count));
+  servers.push(server);
+  return server.url;
 }
 
 afterEach(async () => {
-  for (const { server, sockets } of servers.splice(0)) {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 const client = (overrides: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}) => new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, ...overrides });

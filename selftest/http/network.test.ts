@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import type { NetworkOptions } from '../../src/http/network-options.ts';
 import { bypassesProxy, proxyFor, proxySecrets, shownProxy } from '../../src/http/proxy.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { CERTS, startGateway, type Gateway } from '../support/gateway.ts';
+import { serveOnLoopback } from '../support/loopback-server.ts';
 
 describe('NO_PROXY, as curl and undici read it', () => {
   const cases: [string, string, boolean][] = [
@@ -96,18 +95,16 @@ describe('HttpClient through real loopback components', () => {
   });
 
   it('reads through the proxy the headers it reads without one (a pool to an http:// target via a proxy gets the same settings)', async () => {
-    const big = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-long': 'a'.repeat(32 * 1024) }).end('[]'));
-    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    const big = await serveOnLoopback((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-long': 'a'.repeat(32 * 1024) }).end('[]'));
     try {
-      const origin = `http://127.0.0.1:${(big.address() as AddressInfo).port}`;
+      const origin = big.url;
       const direct = await send({}, `${origin}/v1/pets`);
       expect(direct.response?.headers['x-long']?.length).toBe(32 * 1024);
       const proxied = await send({ proxy: { http: proxy.urlWithCredentials } }, `${origin}/v1/pets`);
       expect(proxied.failure).toBeUndefined();
       expect(proxied.response?.headers['x-long']?.length).toBe(32 * 1024);
     } finally {
-      big.closeAllConnections();
-      await new Promise<void>((resolve) => big.close(() => resolve()));
+      await big.close();
     }
   });
 
