@@ -9,14 +9,6 @@ export interface AuthVariant {
 }
 
 /**
- * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
- * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
- * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
- * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form").
- * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
- * truncated comparison.
- */
-/**
  * What a request whose query, body or path is invalid is sent under: no Authorization, and a wrong
  * key. It must still get 401 (§5.3, §7: on all operations): a server that validates before it
  * authenticates answers 400 or 404 instead, and tells a caller without a key what it holds.
@@ -28,8 +20,19 @@ export function withoutValidKey(key: string): AuthVariant[] {
   ];
 }
 
+/**
+ * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
+ * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
+ * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
+ * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form"); the
+ * key as a Basic password, one that reuses an HTTP Basic check; the key followed by another word, one
+ * that splits the header on spaces and compares the second word.
+ * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
+ * truncated comparison.
+ */
 export function badAuthorizations(key: string): AuthVariant[] {
   const basic = Buffer.from(`${key}:`).toString('base64');
+  const basicPassword = Buffer.from(`user:${key}`).toString('base64');
   const { caseSwapped, truncated } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
@@ -41,9 +44,11 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'Bearer without a token', authorization: { value: 'Bearer', shown: 'Bearer' } },
     { id: 'Basic scheme', authorization: { value: `Basic ${basic}`, shown: `Basic $(printf '%s:' "$API_KEY" | base64 | tr -d '\n')` } },
     { id: 'Basic scheme with the raw key', authorization: { value: `Basic ${key}`, shown: 'Basic $API_KEY' } },
+    { id: 'Basic scheme with the key as the password', authorization: { value: `Basic ${basicPassword}`, shown: `Basic $(printf 'user:%s' "$API_KEY" | base64 | tr -d '\n')` } },
     { id: 'Token scheme', authorization: { value: `Token ${key}`, shown: 'Token $API_KEY' } },
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
     suffixed!,
+    { id: 'key followed by another word', authorization: { value: `Bearer ${key} x`, shown: 'Bearer $API_KEY x' } },
     ...nearMisses,
   ];
 }

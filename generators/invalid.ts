@@ -95,6 +95,8 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
     ['malformed JSON (trailing comma)', (text) => `${text.slice(0, -1)},}`],
     ['malformed JSON (single quotes)', (text) => text.replace(/"/g, "'")],
     ['malformed JSON (not JSON)', () => 'name=Rex'],
+    // A stream decoder that reads one value (Go's json.Decoder.Decode) takes the object and ignores the rest.
+    ['malformed JSON (data after the object)', (text) => `${text} x`],
   ];
   for (const [rule, breakText] of malformed) add('syntax', rule, valid.map((v) => json('syntax', rule, breakText(stringifyJson(v)))));
   add('empty', 'empty body', fc.constant(json('empty', 'empty body', '')));
@@ -102,12 +104,36 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
   return cases;
 }
 
-/** A valid body under each of OTHER_MEDIA_TYPES: only the label is wrong. */
+/**
+ * A valid body under each of OTHER_MEDIA_TYPES (only the label is wrong), and written as a form and as
+ * XML under their own labels: what a framework's default body parsers (urlencoded, an XML input
+ * formatter) read besides JSON.
+ */
 export function mediaTypeCases(valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {
-  return OTHER_MEDIA_TYPES.map((contentType) => {
+  const labelled = OTHER_MEDIA_TYPES.map((contentType): InvalidCase => {
     const rule = `Content-Type ${contentType ?? 'missing'} (not application/json)`;
     return { rule, kind: 'media-type', arbitrary: valid.map((v): InvalidBody => ({ rule, kind: 'media-type', body: stringifyJson(v), contentType })) };
   });
+  const written = ([['a form body', 'application/x-www-form-urlencoded', formBody], ['an XML body', 'application/xml', xmlBody]] as const).map(([what, contentType, write]): InvalidCase => {
+    const rule = `${what} under Content-Type ${contentType} (not application/json)`;
+    return { rule, kind: 'media-type', arbitrary: valid.map((v): InvalidBody => ({ rule, kind: 'media-type', body: write(v), contentType })) };
+  });
+  return [...labelled, ...written];
+}
+
+const scalarText = (value: unknown) => (typeof value === 'string' ? value : stringifyJson(value));
+
+/** `name=Rex&categoryId=1`. */
+function formBody(value: Record<string, unknown>): string {
+  return new URLSearchParams(Object.entries(value).map(([key, field]): [string, string] => [key, scalarText(field)])).toString();
+}
+
+const XML_ESCAPES: Record<string, string> = { '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' };
+
+/** `<request><name>Rex</name><categoryId>1</categoryId></request>`. */
+function xmlBody(value: Record<string, unknown>): string {
+  const escape = (text: string) => text.replace(/[<>&"']/g, (c) => `&${XML_ESCAPES[c]};`);
+  return `<?xml version="1.0" encoding="UTF-8"?><request>${Object.entries(value).map(([key, field]) => `<${key}>${escape(scalarText(field))}</${key}>`).join('')}</request>`;
 }
 
 /** Any one of the invalid cases. */

@@ -22,6 +22,8 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
   fault('fault-auth-after-validation', 'auth.required', 'Authentication is checked after validation, as validation middleware mounted before the authentication middleware does: without a valid key, an invalid query, body or petId gets its 400 (an unknown petId its 404); only a request that passes validation gets the 401 (GET /v1/store/orders validates nothing, so its 401 stands).'),
   fault('fault-auth-any-scheme', 'auth.required', 'The scheme of Authorization is ignored and what follows it compared with the key: "Basic <API_KEY>" and "Token <API_KEY>" are accepted, on every operation.'),
+  fault('fault-auth-basic-password', 'auth.required', 'Basic credentials whose password is the key (base64 of "<any user>:<key>") are accepted on every operation, as a server reusing an HTTP Basic check with the key as the password does.'),
+  fault('fault-auth-token-first-word', 'auth.required', 'The bearer token is read as the first word after the scheme (the header split on spaces): "Bearer <API_KEY> x" is accepted, on every operation.'),
   fault('fault-auth-basic-accepted-messages', 'auth.required', 'POST /messages accepts "Authorization: Basic <key>" (the key literally, or base64 of key, user:key or key:).'),
   fault('fault-auth-403', 'auth.required', 'Missing or invalid credentials yield 403 (Error body, code "forbidden") instead of 401.'),
   fault('fault-auth-401-body-not-error', 'auth.error-body', 'The 401 body is {"error":"unauthorized"} instead of an Error.'),
@@ -66,6 +68,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   }
   if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
   if (credentials === ctx.apiKey && on(ctx, 'fault-auth-any-scheme')) return true;
+  if (scheme === 'basic' && on(ctx, 'fault-auth-basic-password') && Buffer.from(credentials, 'base64').toString('utf8').endsWith(`:${ctx.apiKey}`)) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-token-first-word') && credentials.split(' ')[0] === ctx.apiKey) return true;
   if (op === 'messages' && scheme === 'basic' && on(ctx, 'fault-auth-basic-accepted-messages') && basicHoldsKey(credentials, ctx.apiKey)) {
     return true;
   }

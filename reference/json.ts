@@ -13,8 +13,12 @@ export type ParsedJson = null | boolean | string | LosslessNumber | ParsedJson[]
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes strict UTF-8 (a byte order mark is kept, so the JSON parser rejects it) and parses. */
-export function parseJsonBody(body: Buffer): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
+/**
+ * Decodes strict UTF-8 (a byte order mark is kept, so the JSON parser rejects it) and parses.
+ * `firstValueOnly`: the first JSON value is taken and whatever follows it ignored, as a stream decoder
+ * reading one value does (Go's json.Decoder.Decode).
+ */
+export function parseJsonBody(body: Buffer, firstValueOnly = false): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
   let text: string;
   try {
     text = utf8.decode(body);
@@ -22,10 +26,23 @@ export function parseJsonBody(body: Buffer): { ok: true; value: ParsedJson } | {
     return { ok: false, reason: 'request body is not valid UTF-8' };
   }
   try {
-    return { ok: true, value: parse(text) as ParsedJson };
+    return { ok: true, value: (firstValueOnly ? parseFirstValue(text) : parse(text)) as ParsedJson };
   } catch (error) {
     return { ok: false, reason: `request body is not valid JSON: ${(error as Error).message}` };
   }
+}
+
+/** The shortest prefix of `text` ending in `}` or `]` that parses, else the whole text. */
+function parseFirstValue(text: string): unknown {
+  for (let end = 0; end < text.length; end++) {
+    if (text[end] !== '}' && text[end] !== ']') continue;
+    try {
+      return parse(text.slice(0, end + 1));
+    } catch {
+      // Not the end of the first value yet.
+    }
+  }
+  return parse(text);
 }
 
 export function isJsonObject(value: ParsedJson | undefined): value is { [key: string]: ParsedJson } {

@@ -23,6 +23,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-accepts-null-name', 'create.invalid-400', 'name: null is accepted (201, stored with name "").'),
   fault('fault-create-null-status-as-omitted', 'create.null-optional', '"status": null is taken as if status were omitted (201), as Jackson or Pydantic read an optional null; §2.2 makes status one of the PetStatus values.'),
   fault('fault-create-rejects-json-charset', 'create.201-pet', 'POST /v1/pets answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
+  fault('fault-create-trailing-data-accepted', 'create.invalid-400', 'A POST /v1/pets body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"name":"Rex","categoryId":1} x is taken.'),
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
   fault('fault-create-name-max-10', 'create.201-pet', 'POST /v1/pets refuses (400 Error) a name longer than 10 characters: "Fluffy Tiger", a core name every server must take, included.'),
   fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),
@@ -202,7 +203,7 @@ export const createPet: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 400, 'invalid_body', 'request body is required (NewPet)');
     return;
   }
-  const parsed = parseJsonBody(raw);
+  const parsed = parseJsonBody(raw, on(ctx, 'fault-create-trailing-data-accepted'));
   if (!parsed.ok) {
     if (on(ctx, 'fault-create-hangs-on-malformed-json')) return;
     if (on(ctx, 'fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');

@@ -1,11 +1,12 @@
 // POST {messages_base_url}/messages: the quickstart message operation.
 
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
 import { allowed, fault, switches, type Deviation } from '../deviation.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http.ts';
-import { field, isJsonObject, parseJsonBody } from '../json.ts';
+import { field, isJsonObject, parseJsonBody, type ParsedJson } from '../json.ts';
 import { CREATE_PET_DEVIATIONS } from './create-pet.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
@@ -21,6 +22,9 @@ export const MESSAGES_DEVIATIONS = [
   fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
+  fault('fault-message-trailing-data-accepted', 'messages.invalid-400', 'A POST /messages body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"message":"hi"} x is taken.'),
+  fault('fault-message-accepts-form', 'messages.invalid-400', 'POST /messages also reads an application/x-www-form-urlencoded body (message=hi), as a framework\'s default body parsers do.'),
+  fault('fault-message-accepts-xml', 'messages.invalid-400', 'POST /messages also reads an application/xml body (<message>hi</message>), as a framework with an XML input formatter does.'),
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
   allowed('allowed-messages-200', 'A successful POST /messages answers 200 (full body).'),
   allowed('allowed-messages-201', 'A successful POST /messages answers 201 (full body).'),
@@ -70,13 +74,30 @@ function echoed(ctx: Ctx, message: string, refusedBefore: boolean): string {
   return text;
 }
 
+/** fault-message-accepts-form, fault-message-accepts-xml: the body parser a framework picks by Content-Type, besides JSON's. */
+function otherBodyParser(req: IncomingMessage, ctx: Ctx): 'form' | 'xml' | undefined {
+  const mediaType = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType === 'application/x-www-form-urlencoded' && on(ctx, 'fault-message-accepts-form')) return 'form';
+  if (mediaType === 'application/xml' && on(ctx, 'fault-message-accepts-xml')) return 'xml';
+  return undefined;
+}
+
+function otherBody(parser: 'form' | 'xml', raw: Buffer): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
+  const text = raw.toString('utf8');
+  const message = parser === 'form' ? new URLSearchParams(text).get('message') : /<message>([^<]*)<\/message>/.exec(text)?.[1]?.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => XML_ENTITIES[name]!);
+  return message === null || message === undefined ? { ok: false, reason: `no message field in the ${parser} body` } : { ok: true, value: { message } };
+}
+
+const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+
 export const postMessage: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'messages')) return;
   // Every answer below but the success is a refusal of this request's body.
   const refusedBefore = ctx.memory.messageRefused;
   ctx.memory.messageRefused = true;
   const jsonish = on(ctx, 'fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
-  if (!isJsonContentType(req, on(ctx, 'fault-message-rejects-json-charset')) && !jsonish && !on(ctx, 'fault-message-accepts-wrong-content-type')) {
+  const other = otherBodyParser(req, ctx);
+  if (!isJsonContentType(req, on(ctx, 'fault-message-rejects-json-charset')) && !jsonish && !other && !on(ctx, 'fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }
@@ -84,7 +105,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   if (raw === undefined) return;
 
   let message: string;
-  const parsed = parseJsonBody(raw);
+  const parsed = other ? otherBody(other, raw) : parseJsonBody(raw, on(ctx, 'fault-message-trailing-data-accepted'));
   if (!parsed.ok) {
     if (!on(ctx, 'fault-message-accepts-invalid-json')) {
       sendError(res, ctx, 400, 'invalid_json', raw.length === 0 ? 'request body is required' : parsed.reason);

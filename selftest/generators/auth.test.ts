@@ -74,6 +74,13 @@ describe('badAuthorizations', () => {
     }
   });
 
+  it('sends the key as a Basic password and the key followed by another word, for a server that reuses a Basic check or compares the second word', () => {
+    const key = 'sk_Live-42aB';
+    const values = badAuthorizations(key).map((v) => v.authorization?.value);
+    expect(values).toContain(`Basic ${Buffer.from(`user:${key}`).toString('base64')}`);
+    expect(values).toContain(`Bearer ${key} x`);
+  });
+
   it('sends the key with its letters in the other case and the key without its last character', () => {
     const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
     expect(values).toContain('Bearer SK_lIVE-42Ab');
@@ -81,7 +88,7 @@ describe('badAuthorizations', () => {
   });
 
   it('sends a case-swapped key only for a key of both cases, and no empty truncated key', () => {
-    const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && v.authorization.value !== `Bearer ${key}x`).length;
+    const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && ![`Bearer ${key}x`, `Bearer ${key} x`].includes(v.authorization.value)).length;
     expect(count('0123-4567_89')).toBe(1);
     expect(count('deadbeef0042')).toBe(1);
     expect(count('DEADBEEF0042')).toBe(1);
@@ -105,12 +112,12 @@ describe('badAuthorizations', () => {
     }
   });
 
-  it('shows the Basic variant in a form a POSIX sh expands to what was sent, for a 64-character key', () => {
+  it('shows the Basic variants in a form a POSIX sh expands to what was sent, for a 64-character key', () => {
     const key = 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4Y5z6A7b8C9d0E1f2';
     expect(key).toHaveLength(64);
-    const basic = badAuthorizations(key).filter((v) => v.id === 'Basic scheme');
-    expect(basic).toHaveLength(1);
-    expect(expandedHeaders(key, basic)[0]).toEqual([`Authorization: ${basic[0]!.authorization!.value}`]);
+    const basic = badAuthorizations(key).filter((v) => v.id === 'Basic scheme' || v.id === 'Basic scheme with the key as the password');
+    expect(basic).toHaveLength(2);
+    expect(expandedHeaders(key, basic)).toEqual(basic.map((v) => [`Authorization: ${v.authorization!.value}`]));
   });
 });
 
