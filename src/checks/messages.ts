@@ -9,24 +9,50 @@ import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refu
 const LONG_NAME = { why: 'over 50 characters', tooLong: true };
 const EMPTY_TEXT = { why: 'empty', tooLong: false };
 
-/** ISO 8601 calendar date-time in UTC, extended or basic format (never mixed): a `Z` or a zero offset. */
+/**
+ * ISO 8601 date-time in UTC, extended or basic format (never mixed), its date a calendar date
+ * (2026-11-22), an ordinal date (2026-326) or a week date (2026-W47-7); a `Z` or a zero offset.
+ */
 const ISO_UTC = [
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/,
-  /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?:00)?)$/,
+  /^(\d{4})-(?:(\d{2})-(\d{2})|(\d{3})|W(\d{2})-(\d))T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/,
+  /^(\d{4})(?:(\d{2})(\d{2})|(\d{3})|W(\d{2})(\d))T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?:00)?)$/,
 ];
 const RECENT_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** Milliseconds since the epoch of the day an ISO 8601 date names, or undefined when it names none (30 February, day 366 of 2026, week 53 of 2026). */
+function isoDay(year: number, month?: string, day?: string, ordinal?: string, week?: string, weekday?: string): number | undefined {
+  const startOfYear = Date.UTC(year, 0, 1);
+  const daysInYear = (Date.UTC(year + 1, 0, 1) - startOfYear) / DAY_MS;
+  if (ordinal !== undefined) {
+    const n = Number(ordinal);
+    return n >= 1 && n <= daysInYear ? startOfYear + (n - 1) * DAY_MS : undefined;
+  }
+  if (week !== undefined) {
+    const [w, d] = [Number(week), Number(weekday)];
+    const jan1 = new Date(startOfYear).getUTCDay() || 7;
+    const weeks = jan1 === 4 || (jan1 === 3 && daysInYear === 366) ? 53 : 52;
+    if (w < 1 || w > weeks || d < 1 || d > 7) return undefined;
+    // Week 1 holds 4 January; its Monday starts the week-numbering year.
+    const jan4 = startOfYear + 3 * DAY_MS;
+    const mondayOfWeek1 = jan4 - ((new Date(jan4).getUTCDay() || 7) - 1) * DAY_MS;
+    return mondayOfWeek1 + ((w - 1) * 7 + (d - 1)) * DAY_MS;
+  }
+  const [m, dd] = [Number(month), Number(day)];
+  if (m < 1 || m > 12 || dd < 1) return undefined;
+  const time = Date.UTC(year, m - 1, dd);
+  return new Date(time).getUTCMonth() === m - 1 ? time : undefined;
+}
 
 /** Milliseconds since the epoch of an ISO 8601 UTC timestamp, or undefined when it is not one (30 February included). */
 export function parseIsoUtc(text: string): number | undefined {
   const m = ISO_UTC.map((re) => re.exec(text)).find((match) => match !== null);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
-  const leap = second === 60;
-  if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 60) return undefined;
-  const time = Date.UTC(year!, month! - 1, day!, hour!, minute!, leap ? 59 : second, Number(`0.${m[7] ?? '0'}`) * 1000);
-  const date = new Date(time);
-  if (day! < 1 || date.getUTCDate() !== day || date.getUTCMonth() !== month! - 1) return undefined;
-  return time + (leap ? 1000 : 0);
+  const day = isoDay(Number(m[1]), m[2], m[3], m[4], m[5], m[6]);
+  const [hour, minute, second] = [Number(m[7]), Number(m[8]), Number(m[9] ?? 0)];
+  if (day === undefined || hour > 23 || minute > 59 || second > 60) return undefined;
+  // A leap second (:60) is the instant after :59.
+  return day + ((hour * 60 + minute) * 60 + second) * 1000 + Number(`0.${m[10] ?? '0'}`) * 1000;
 }
 
 function message(exchange: Exchange): Record<string, unknown> | undefined {
@@ -167,6 +193,12 @@ export const messagesCreatedAt = defineCheck({
       { why: '20261122T100000Z (ISO 8601 basic format)', ex: exchange(202, messageBody({ createdAt: '20261122T100000Z' })) },
       { why: '20261122T100000,5Z (basic format, decimal comma)', ex: exchange(202, messageBody({ createdAt: '20261122T100000,5Z' })) },
       { why: '20261122T1000+0000 (basic format, minutes, zero offset)', ex: exchange(202, messageBody({ createdAt: '20261122T1000+0000' })) },
+      { why: '2026-326T10:00:00Z (an ordinal date)', ex: exchange(202, messageBody({ createdAt: '2026-326T10:00:00Z' })) },
+      { why: '2026326T100000Z (an ordinal date, basic format)', ex: exchange(202, messageBody({ createdAt: '2026326T100000Z' })) },
+      { why: '2026-W47-7T10:00:00Z (a week date)', ex: exchange(202, messageBody({ createdAt: '2026-W47-7T10:00:00Z' })) },
+      { why: '2026W477T100000Z (a week date, basic format)', ex: exchange(202, messageBody({ createdAt: '2026W477T100000Z' })) },
+      { why: '2024-366T10:00:00Z (day 366 of a leap year)', ex: exchange(202, messageBody({ createdAt: '2024-366T10:00:00Z' })) },
+      { why: '2026-W53-1T10:00:00Z (2026 starts on a Thursday: it has 53 weeks)', ex: exchange(202, messageBody({ createdAt: '2026-W53-1T10:00:00Z' })) },
     ],
     fail: [
       { why: '2026-11-22T12:00:00+02:00 (not UTC)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T12:00:00+02:00' })), actual: /\+02:00/ },
@@ -179,6 +211,10 @@ export const messagesCreatedAt = defineCheck({
       { why: '20261122T120000+0200 (basic format, not UTC)', ex: exchange(202, messageBody({ createdAt: '20261122T120000+0200' })), actual: /\+0200/ },
       { why: '2026-11-22T100000Z (extended date, basic time)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T100000Z' })) },
       { why: '20261302T100000Z (basic format, month 13)', ex: exchange(202, messageBody({ createdAt: '20261302T100000Z' })) },
+      { why: '2026-366T10:00:00Z (2026 has 365 days)', ex: exchange(202, messageBody({ createdAt: '2026-366T10:00:00Z' })) },
+      { why: '2025-W53-1T10:00:00Z (2025 has 52 weeks)', ex: exchange(202, messageBody({ createdAt: '2025-W53-1T10:00:00Z' })) },
+      { why: '2026-W47-8T10:00:00Z (weekday 8)', ex: exchange(202, messageBody({ createdAt: '2026-W47-8T10:00:00Z' })) },
+      { why: '2026-326T100000Z (extended date, basic time)', ex: exchange(202, messageBody({ createdAt: '2026-326T100000Z' })) },
       { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
     ],
     na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
