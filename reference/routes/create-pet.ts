@@ -6,11 +6,12 @@ import type { Ctx, Handler } from '../context.ts';
 import { allowed, fault, SHORT_TIMEOUT, switches, type Deviation } from '../deviation.ts';
 import { isJsonContentType, readBodyOrReply, sendError, sendJson, sentHeldRejection } from '../http.ts';
 import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
-import { PET_STATUSES, petJson, type StoredPet } from '../store.ts';
+import { nextStatus, PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const CREATE_PET_DEVIATIONS = [
+  allowed('allowed-status-moved-on-create', 'A workflow moves every animal to the next status once it is created (available, pending, sold, available): the 201 shows the status sent, every later read the next one (§3: "Transitions: not shown").'),
   fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
   fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
   fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
@@ -230,4 +231,5 @@ export const createPet: Handler = async (req, res, ctx) => {
   };
   if (!on(ctx, 'fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
   respondCreated(res, ctx, pet);
+  if (on(ctx, 'allowed-status-moved-on-create') && pet.status !== undefined) pet.status = nextStatus(pet.status);
 };

@@ -62,6 +62,8 @@ const PROBES: Record<string, Probe> = {
     ]),
   'fault-auth-any-scheme': (s) => Promise.all([status(call(pets(s), { auth: `Basic ${KEY}` })), status(call(pets(s), { auth: `Token ${KEY}` }))]),
   'fault-auth-basic-accepted-messages': (s) => status(msg(s, '{"message":"x"}', { auth: `Basic ${KEY}` })),
+  'fault-auth-basic-password': (s) => status(call(pets(s), { auth: `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}` })),
+  'fault-auth-token-first-word': (s) => status(call(pets(s), { auth: `Bearer ${KEY} x` })),
   'fault-auth-403': (s) => status(call(pets(s), { auth: null })),
   'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
   'fault-auth-rejects-valid-key-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
@@ -117,6 +119,11 @@ const PROBES: Record<string, Probe> = {
   'fault-create-null-status-as-omitted': (s) => status(createPet(s, { name: 'x', categoryId: 1, status: null })),
   'fault-create-rejects-json-charset': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })),
   'fault-create-500-on-malformed-json': (s) => status(createPet(s, '{"name":')),
+  'fault-create-trailing-data-accepted': (s) => status(createPet(s, '{"name":"x","categoryId":1} x')),
+  'allowed-status-moved-on-create': async (s) => {
+    const id = String(obj(await createPet(s, { name: 'x', categoryId: 1, status: 'pending' }))['id']);
+    return obj(await call(pets(s, `/${id}`)))['status'];
+  },
   'fault-create-trims-name': async (s) => obj(await createPet(s, { name: '  padded  ', categoryId: 1 }))['name'],
   'fault-create-drops-status': async (s) => obj(await createPet(s, { name: 'x', categoryId: 1, status: 'sold' }))['status'],
   'fault-create-unknown-category-422': (s) => status(createPet(s, { name: 'x', categoryId: 0 })),
@@ -164,6 +171,9 @@ const PROBES: Record<string, Probe> = {
   'fault-message-rejects-json-charset': (s) => status(msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })),
   'fault-message-accepts-jsonish-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/json' })),
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
+  'fault-message-trailing-data-accepted': (s) => status(msg(s, '{"message":"x"} x')),
+  'fault-message-accepts-form': (s) => status(msg(s, 'message=x', { contentType: 'application/x-www-form-urlencoded' })),
+  'fault-message-accepts-xml': (s) => status(msg(s, '<request><message>x</message></request>', { contentType: 'application/xml' })),
 
   'allowed-limit-clamped': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-messages-200': (s) => status(msg(s, '{"message":"x"}')),
@@ -189,6 +199,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-other-error-codes': async (s) => obj(await call(`${s.baseUrl}/nowhere`))['code'],
   'allowed-extra-pet-fields': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-list-newest-first': async (s) => arr(await call(pets(s)))[0]?.['id'],
+  'allowed-created-at-ordinal': async (s) => /^\d{4}-\d{3}T\d{2}:\d{2}:\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
