@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
-import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
+import { IDLE_RACE_MS, idleCloseMs } from '../../src/http/dispatch.ts';
+import { isNoEvidence } from '../../src/http/exchange.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
@@ -298,7 +299,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       });
     }
 
-    it('a POST lost on an idle connection is not sent again: the loss is what came back', async () => {
+    it('a POST lost on an idle connection is not sent again, and is no evidence: the origin may never have read it', async () => {
       const url = await dropSecond('reset');
       const c = client({ concurrency: 1 });
       const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -306,8 +307,45 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       // The first POST of its kind, on a connection of its own, shows the origin reads such bodies: the next shares the GET's.
       expect((await post()).response?.status).toBe(201);
       await idle();
-      expect((await post()).failure?.kind).toBe('reset');
+      const lost = await post();
+      expect(lost.failure?.kind).toBe('lost-idle');
+      expect(isNoEvidence(lost)).toBe(true);
       expect([c.stats.sent, c.stats.resent]).toEqual([3, 0]);
+      await c.close();
+    });
+
+    /** dropSecond's server that also closes (FIN) a connection left idle for `closeIdleMs` after an answer. */
+    const closingIdle = (closeIdleMs: number, announce = false) => {
+      const carried = new Map<Socket, number>();
+      return serve((req, res) => {
+        const count = (carried.get(req.socket) ?? 0) + 1;
+        carried.set(req.socket, count);
+        if (count === 2) return void req.socket.resetAndDestroy();
+        res.on('finish', () => setTimeout(() => carried.get(req.socket) === count && req.socket.end(), closeIdleMs));
+        res.writeHead(200, { 'content-type': 'application/json', ...(announce ? { connection: 'close' } : {}) }).end('[]');
+      });
+    };
+
+    it('once the origin is seen to close idle connections after 150 ms, a GET lost on one idle for 100 ms is sent once more', async () => {
+      const url = await closingIdle(150);
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(idleCloseMs(new URL(url).origin)).toBeGreaterThanOrEqual(140);
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = await c.send({ method: 'GET', url });
+      expect(again.response?.status).toBe(200);
+      expect([c.stats.sent, c.stats.resent]).toEqual([3, 1]);
+      await c.close();
+    });
+
+    it('a close announced with Connection: close is no idle close: nothing is learnt from it', async () => {
+      const url = await closingIdle(0, true);
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(idleCloseMs(new URL(url).origin)).toBeUndefined();
       await c.close();
     });
 

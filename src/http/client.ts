@@ -128,6 +128,7 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
 }
 
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
+const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it went out on, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
@@ -334,7 +335,8 @@ export class HttpClient {
       return exchange;
     } catch (error) {
       if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);
-      return { request: sent, failure: classify(error), durationMs: performance.now() - started };
+      const failure = lossOf(error) === 'idle-closed' ? { kind: 'lost-idle' as const, message: LOST_IDLE } : classify(error);
+      return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
       if (turn && 'proved' in turn) turn.proved();

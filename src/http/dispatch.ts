@@ -101,13 +101,46 @@ let writing: SentOn | undefined;
 let listening = false;
 /** Per connection, when its last answer ended: none yet on a connection's first request. */
 const idleSince = new WeakMap<Socket, number>();
+/** Connections with a request on them, written and not yet answered in full. */
+const busy = new WeakSet<Socket>();
+/** Connections watched for the origin closing them while idle (see idleCloseMs). */
+const watched = new WeakSet<Socket>();
+/** Connections whose last answer said `Connection: close`: their close is no idle close. */
+const announced = new WeakSet<Socket>();
+/** Per origin, the shortest time a connection of its sat idle before the origin closed it. */
+const idleCloses = new Map<string, number>();
 
 /** The connection a request went out on, when, and how long it had been idle after an earlier request. */
 interface SentOn {
+  /** The origin the request went to (the key of what is learnt of its idle closes). */
+  origin?: string;
   socket?: Socket;
   writtenAt?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
+}
+
+/**
+ * The shortest idle time after which `origin` has been seen to close a kept-alive connection (its
+ * FIN or reset arriving while no request was on it), if it has: a server's idle timeout, or a
+ * server that lets idle connections go at any time (RFC 9112 §9.5).
+ */
+export function idleCloseMs(origin: string): number | undefined {
+  return idleCloses.get(origin);
+}
+
+/** Records an origin's close of `socket` if nothing was on it: an idle close, which a request may race. */
+function watchIdleClose(socket: Socket, origin: string): void {
+  if (watched.has(socket)) return;
+  watched.add(socket);
+  const closed = () => {
+    const since = idleSince.get(socket);
+    if (busy.has(socket) || announced.has(socket) || since === undefined) return;
+    const idle = performance.now() - since;
+    idleCloses.set(origin, Math.min(idleCloses.get(origin) ?? Infinity, idle));
+  };
+  socket.once('end', closed);
+  socket.once('error', closed);
 }
 
 function watchSockets(): void {
@@ -115,12 +148,14 @@ function watchSockets(): void {
   listening = true;
   subscribe('undici:client:sendHeaders', (message) => {
     const socket = (message as { socket: Socket }).socket;
+    busy.add(socket);
     if (writing) {
       const now = performance.now();
       const idle = idleSince.get(socket);
       writing.socket = socket;
       writing.writtenAt = now;
       if (idle !== undefined) writing.idleMs = now - idle;
+      if (writing.origin !== undefined) watchIdleClose(socket, writing.origin);
     }
     writing = undefined;
   });
@@ -128,8 +163,10 @@ function watchSockets(): void {
 
 /**
  * A server may close an idle kept-alive connection at any time, and a request may be on its way as
- * it does (RFC 9112 §9.5); servers close them after a few seconds idle (2 to 75), so a connection
- * idle for less than this, lost under a request, was not lost to that race.
+ * it does (RFC 9112 §9.5); most close them after a few seconds idle (2 to 75), so a connection idle
+ * for less than this, lost under a request, was not lost to that race, unless the origin has been
+ * seen to close idle connections sooner (idleCloseMs: half that time is taken, for the clocks of
+ * both ends and the round trip between them).
  */
 export const IDLE_RACE_MS = 1_000;
 /** The close that races a request comes about a round trip after it: one later is an answer refused. */
@@ -154,7 +191,9 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
   if (!started) return 'unwritten';
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
-  if (status === 0 && sentOn.idleMs !== undefined && sentOn.idleMs >= IDLE_RACE_MS && lostAfter <= LOST_WITHIN_MS) return 'idle-closed';
+  const learnt = sentOn.origin === undefined ? undefined : idleCloseMs(sentOn.origin);
+  const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
+  if (status === 0 && sentOn.idleMs !== undefined && sentOn.idleMs >= raceFrom && lostAfter <= LOST_WITHIN_MS) return 'idle-closed';
   return undefined;
 }
 
@@ -188,6 +227,7 @@ export function dispatchRequest(
     /** Whether the connection is to be closed after an answer without a Content-Length. */
     let closeAtEnd = false;
     const sentOn: SentOn = connection.repeat?.sentOn ?? {};
+    sentOn.origin = url.origin;
     watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
@@ -218,6 +258,7 @@ export function dispatchRequest(
           const value = raw[name];
           if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
         }
+        if (sentOn.socket && /\bclose\b/i.test(responseHeaders['connection'] ?? '')) announced.add(sentOn.socket);
         // The whole answer is kept, then the connection dropped under it (undici closes a connection
         // only as asked before the request is sent).
         if (statusCode >= 200 && connection.closeAfter(statusCode)) {
@@ -247,11 +288,13 @@ export function dispatchRequest(
         c.abort(new Error('the body cap was reached'));
       },
       onResponseEnd() {
+        if (sentOn.socket) busy.delete(sentOn.socket);
         settle(undefined);
         if (closeAtEnd) sentOn.socket?.destroy();
         else if (sentOn.socket) idleSince.set(sentOn.socket, performance.now());
       },
       onResponseError(_c, error) {
+        if (sentOn.socket) busy.delete(sentOn.socket);
         const loss = classifyLoss(error, controller !== undefined, status, sentOn);
         if (loss) losses.set(error, loss);
         settle(error);
