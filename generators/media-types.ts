@@ -12,3 +12,9 @@ export const OTHER_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencod
  * defines no charset for it, so adding one "really has no effect on compliant recipients").
  */
 export const JSON_WITH_CHARSET = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'] as const;
+
+/**
+ * application/json written otherwise, each a valid body's label that must be taken: with a charset
+ * parameter, or in other letter case (RFC 9110 §8.3.1: the type and subtype are case-insensitive).
+ */
+export const JSON_SPELLED_OTHERWISE = [...JSON_WITH_CHARSET, 'Application/JSON'] as const;

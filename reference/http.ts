@@ -103,12 +103,13 @@ export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: s
  * True when the Content-Type media type is application/json (any parameters, e.g. charset, allowed);
  * `exact` wants the header to be exactly "application/json" (a fault).
  */
-export function isJsonContentType(req: IncomingMessage, exact = false): boolean {
+/** `exact`: the header must be `application/json` itself; `caseSensitive`: its media type in lower case. */
+export function isJsonContentType(req: IncomingMessage, exact = false, caseSensitive = false): boolean {
   const header = req.headers['content-type'];
   if (header === undefined) return false;
   if (exact) return header === 'application/json';
-  const mediaType = header.split(';', 1)[0] ?? '';
-  return mediaType.trim().toLowerCase() === 'application/json';
+  const mediaType = (header.split(';', 1)[0] ?? '').trim();
+  return (caseSensitive ? mediaType : mediaType.toLowerCase()) === 'application/json';
 }
 
 export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { EDGE_MESSAGES, invalidMessageCases, JSON_WITH_CHARSET, messageEdge, newMessage } from '../generators/index.ts';
+import { EDGE_MESSAGES, invalidMessageCases, JSON_SPELLED_OTHERWISE, messageEdge, newMessage } from '../generators/index.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
 
@@ -40,7 +40,7 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
         },
         { examples: EDGE_MESSAGES },
       );
-      for (const contentType of JSON_WITH_CHARSET) {
+      for (const contentType of JSON_SPELLED_OTHERWISE) {
         const text = 'Is Rex still available?';
         s.verify(await s.send('sendMessage', { body: stringifyJson({ message: text }), contentType }), { 'messages.accepted': {}, 'messages.echo': { text }, 'messages.id-unique': { text, seen } });
       }

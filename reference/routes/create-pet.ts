@@ -23,6 +23,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-coerces-numeric-string', 'create.invalid-400', 'A categoryId that is a string of decimal digits ("7") is read as the number (201).'),
   fault('fault-create-accepts-null-name', 'create.invalid-400', 'name: null is accepted (201, stored with name "").'),
   fault('fault-create-null-status-as-omitted', 'create.null-optional', '"status": null is taken as if status were omitted (201), as Jackson or Pydantic read an optional null; §2.2 makes status one of the PetStatus values.'),
+  fault('fault-create-content-type-case-sensitive', 'create.201-pet', 'POST /v1/pets answers 400 unless the media type of Content-Type is application/json in lower case (Application/JSON is refused), as a byte-for-byte comparison does.'),
   fault('fault-create-rejects-json-charset', 'create.201-pet', 'POST /v1/pets answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-create-trailing-data-accepted', 'create.invalid-400', 'A POST /v1/pets body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"name":"Rex","categoryId":1} x is taken.'),
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
@@ -190,7 +191,7 @@ function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
 
 export const createPet: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'create-pet')) return;
-  if (!isJsonContentType(req, on(ctx, 'fault-create-rejects-json-charset')) && !on(ctx, 'allowed-create-ignores-content-type')) {
+  if (!isJsonContentType(req, on(ctx, 'fault-create-rejects-json-charset'), on(ctx, 'fault-create-content-type-case-sensitive')) && !on(ctx, 'allowed-create-ignores-content-type')) {
     const message = `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`;
     if (on(ctx, 'allowed-415-content-type')) sendError(res, ctx, 415, 'unsupported_media_type', message);
     else sendError(res, ctx, 400, 'invalid_content_type', message);

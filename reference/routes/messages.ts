@@ -20,6 +20,7 @@ export const MESSAGES_DEVIATIONS = [
   fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
   fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
+  fault('fault-message-content-type-case-sensitive', 'messages.accepted', 'POST /messages answers 400 unless the media type of Content-Type is application/json in lower case (Application/JSON is refused), as a byte-for-byte comparison does.'),
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-message-accepts-jsonish-content-type', 'messages.invalid-400', 'The body is read as JSON under any Content-Type that mentions json (/json/i, as many frameworks match it): text/json, application/x-json, application/vnd.api+json.'),
   fault('fault-message-trailing-data-accepted', 'messages.invalid-400', 'A POST /messages body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"message":"hi"} x is taken.'),
@@ -102,7 +103,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   ctx.memory.messageRefused = true;
   const jsonish = on(ctx, 'fault-message-accepts-jsonish-content-type') && /json/i.test(req.headers['content-type'] ?? '');
   const other = otherBodyParser(req, ctx);
-  if (!isJsonContentType(req, on(ctx, 'fault-message-rejects-json-charset')) && !jsonish && !other && !on(ctx, 'fault-message-accepts-wrong-content-type')) {
+  if (!isJsonContentType(req, on(ctx, 'fault-message-rejects-json-charset'), on(ctx, 'fault-message-content-type-case-sensitive')) && !jsonish && !other && !on(ctx, 'fault-message-accepts-wrong-content-type')) {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }

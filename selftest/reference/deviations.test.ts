@@ -171,6 +171,8 @@ const PROBES: Record<string, Probe> = {
   'fault-message-rejects-json-charset': (s) => status(msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })),
   'fault-message-accepts-jsonish-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/json' })),
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
+  'fault-message-content-type-case-sensitive': (s) => status(msg(s, '{"message":"x"}', { contentType: 'Application/JSON' })),
+  'fault-create-content-type-case-sensitive': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'Application/JSON' })),
   'fault-message-trailing-data-accepted': (s) => status(msg(s, '{"message":"x"} x')),
   'fault-message-accepts-form': (s) => status(msg(s, 'message=x', { contentType: 'application/x-www-form-urlencoded' })),
   'fault-message-accepts-xml': (s) => status(msg(s, '<request><message>x</message></request>', { contentType: 'application/xml' })),
