@@ -18,6 +18,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
   fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
+  fault('fault-deprecation-still-to-come', 'deprecation.headers-well-formed', 'Deprecation: @1924992000 (1 January 2031): the operation announced as deprecated only from then, which §4.3 says it already is.'),
   fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it (side by side, several time out at once and fail their own clauses).', SHORT_TIMEOUT, 'getPet'),
   allowed('allowed-no-deprecation-headers', 'GET /v1/pets/{petId} carries no Deprecation, Sunset or Link header.'),
   allowed('allowed-get-links', 'GET /v1/pets/{petId} alone adds a links object to the Pet (neither the listing nor the 201 body has it).'),
@@ -48,7 +49,7 @@ function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   const draft = on(ctx, 'allowed-deprecation-draft-cet');
   if (draft) sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
   return {
-    Deprecation: on(ctx, 'fault-deprecation-malformed') ? 'yes please' : draft ? 'true' : on(ctx, 'allowed-deprecation-params') ? `${DEPRECATION};note="see docs"` : DEPRECATION,
+    Deprecation: on(ctx, 'fault-deprecation-malformed') ? 'yes please' : on(ctx, 'fault-deprecation-still-to-come') ? '@1924992000' : draft ? 'true' : on(ctx, 'allowed-deprecation-params') ? `${DEPRECATION};note="see docs"` : DEPRECATION,
     Sunset: sunset,
     Link: on(ctx, 'allowed-link-empty-elements') ? ', </v1/pets>; rel="successor-version",,' : '</v1/pets>; rel="successor-version"',
   };

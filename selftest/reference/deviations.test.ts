@@ -173,6 +173,7 @@ const PROBES: Record<string, Probe> = {
   'fault-message-accepts-wrong-content-type': (s) => status(msg(s, '{"message":"x"}', { contentType: 'text/plain' })),
   'fault-message-content-type-case-sensitive': (s) => status(msg(s, '{"message":"x"}', { contentType: 'Application/JSON' })),
   'fault-create-content-type-case-sensitive': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'Application/JSON' })),
+  'fault-deprecation-still-to-come': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
   'fault-message-trailing-data-accepted': (s) => status(msg(s, '{"message":"x"} x')),
   'fault-message-accepts-form': (s) => status(msg(s, 'message=x', { contentType: 'application/x-www-form-urlencoded' })),
   'fault-message-accepts-xml': (s) => status(msg(s, '<request><message>x</message></request>', { contentType: 'application/xml' })),

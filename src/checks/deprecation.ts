@@ -70,6 +70,16 @@ function splitLinks(value: string): string[] {
 }
 
 const DEPRECATION_HEADER_NAMES = ['deprecation', 'sunset', 'link'] as const;
+/** A Deprecation date this far ahead of the suite's clock is no clock skew. */
+const DEPRECATION_AHEAD_MS = 86_400_000;
+
+/** The date a Deprecation value names (RFC 9745's @seconds, or a draft's HTTP-date), if it names one. */
+function deprecationDate(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (SF_DATE.test(text)) return new Date(Number(/^@(-?\d+)/.exec(text)![1]) * 1000);
+  return parseHttpDate(text);
+}
 
 /** Problems with whichever deprecation headers are present. */
 export function deprecationHeaderProblems(exchange: Exchange): string[] {
@@ -113,10 +123,14 @@ export const deprecationOperational = defineCheck<{ removal: Date; id: string }>
 });
 
 export const deprecationHeadersWellFormed = defineCheck({
-  description: 'Deprecation, Sunset and Link headers, when present, follow RFC 9745, RFC 8594 and RFC 8288',
-  judge(exchange) {
+  description: 'Deprecation, Sunset and Link headers, when present, follow RFC 9745, RFC 8594 and RFC 8288, and Deprecation names no date still to come',
+  judge(exchange, { env }) {
     if (!exchange.response || !DEPRECATION_HEADER_NAMES.some((name) => header(exchange, name) !== undefined)) return NOT_APPLICABLE;
     const problems = deprecationHeaderProblems(exchange);
+    const since = deprecationDate(header(exchange, 'deprecation'));
+    if (since && since.getTime() > env.now.getTime() + DEPRECATION_AHEAD_MS) {
+      problems.push(`Deprecation: ${header(exchange, 'deprecation')!.trim()} names ${since.toISOString()}, still to come (RFC 9745 §2: deprecated only from then), while §4.3 says the operation is deprecated`);
+    }
     return problems.length ? fail('well-formed Deprecation, Sunset and Link headers', problems.join('; ')) : PASS;
   },
   cases: {
@@ -127,6 +141,7 @@ export const deprecationHeadersWellFormed = defineCheck({
       { why: 'Sunset in the asctime form', ex: exchange(200, pet(7), { sunset: 'Thu Dec  5 00:00:00 2030' }) },
       { why: 'Deprecation: true (the drafts before RFC 9745)', ex: exchange(200, pet(7), { deprecation: 'true' }) },
       { why: 'Deprecation as an HTTP-date (an earlier draft)', ex: exchange(200, pet(7), { deprecation: 'Sun, 01 Jun 2025 00:00:00 GMT' }) },
+      { why: 'Deprecation @1924992000 (1 January 2031) on a clock past it', ex: exchange(200, pet(7), { deprecation: '@1924992000' }), now: AFTER_REMOVAL },
       { why: 'two link-values', ex: exchange(200, pet(7), { link: '</v1/pets>; rel="successor-version", <https://docs.example/deprecation>; rel="deprecation"; type="text/html"' }) },
       { why: 'Link with empty list elements (RFC 9110 §5.6.1.2)', ex: exchange(200, pet(7), { link: ', </v1/pets>; rel="successor-version",, <https://docs.example/d>; rel="deprecation", ' }) },
       { why: 'Deprecation with a parameter (an RFC 9651 Item)', ex: exchange(200, pet(7), { deprecation: '@1735689600;note="see docs"' }) },
@@ -143,6 +158,8 @@ export const deprecationHeadersWellFormed = defineCheck({
       { why: 'Deprecation with an upper-case parameter key', ex: exchange(200, pet(7), { deprecation: '@1735689600;Note=1' }), actual: /Deprecation/ },
       { why: 'Deprecation with a parameter without a value after =', ex: exchange(200, pet(7), { deprecation: '@1735689600;note=' }) },
       { why: 'Deprecation with white space before the ;', ex: exchange(200, pet(7), { deprecation: '@1735689600 ;note=1' }) },
+      { why: 'Deprecation @1924992000 (1 January 2031), still to come: not deprecated yet', ex: exchange(200, pet(7), { deprecation: '@1924992000' }), actual: /still to come/ },
+      { why: 'Deprecation as an HTTP-date still to come', ex: exchange(200, pet(7), { deprecation: 'Wed, 01 Jan 2031 00:00:00 GMT' }), actual: /still to come/ },
       { why: 'Link with a bad element among empty ones', ex: exchange(200, pet(7), { link: ',, /v1/pets; rel="successor-version",' }), actual: /Link/ },
     ],
     na: [
