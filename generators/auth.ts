@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Authorization } from '../src/http/client.ts';
-import { nearMissKeys } from '../src/secrets.ts';
+import { basicCredentials, nearMissKeys } from '../src/secrets.ts';
 
 /** An Authorization header to send (null: none), with how it is shown: `$API_KEY`, never the key. */
 export interface AuthVariant {
@@ -31,8 +31,7 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * truncated comparison.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
-  const basic = Buffer.from(`${key}:`).toString('base64');
-  const basicPassword = Buffer.from(`user:${key}`).toString('base64');
+  const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
   const { caseSwapped, truncated } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });

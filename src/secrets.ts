@@ -46,13 +46,19 @@ function echoedForms(form: string): string[] {
   return [form.replaceAll('/', '\\/'), percent, percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())];
 }
 
+/** The Basic credentials the wrong-credential probes send: the key as the user name (`<key>:`), and as the password (`user:<key>`). */
+export function basicCredentials(key: string): { keyAsUser: string; keyAsPassword: string } {
+  return { keyAsUser: Buffer.from(`${key}:`).toString('base64'), keyAsPassword: Buffer.from(`user:${key}`).toString('base64') };
+}
+
 /**
  * The forms of the API key the suite itself sends (the key, and those of its wrong-credential
  * probes), each also as a server may echo it back.
  */
 export function keyForms(key: string): string[] {
   const { caseSwapped, truncated } = nearMissKeys(key);
-  const sent = [key, Buffer.from(`${key}:`).toString('base64')];
+  const { keyAsUser, keyAsPassword } = basicCredentials(key);
+  const sent = [key, keyAsUser, keyAsPassword];
   // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
   if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`);
   if (caseSwapped) sent.push(caseSwapped);

@@ -43,3 +43,28 @@ describe('a server that echoes the key JSON-escaped, percent-encoded and across 
     for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toMatch(/sk-Ec|Key\+1|Key%2B/);
   });
 });
+
+describe('a server that echoes each refused Basic Authorization in a 401 body that fails errors.status-field', () => {
+  let server: LoopbackServer;
+  beforeAll(async () => {
+    server = await serveOnLoopback((req, res) => {
+      const authorization = req.headers.authorization ?? '';
+      if (authorization === `Bearer ${KEY}`) return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      // Only the Basic refusals fail (their status a string), so the reports show those.
+      const status = authorization.startsWith('Basic ') ? '401' : 401;
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'unauthorized', message: `refused: ${authorization}`, status }));
+    });
+  });
+  afterAll(() => server.close());
+
+  it('shows neither Basic probe (the key as the user name, or as the password) in any output', async () => {
+    const result = await runCli(['--base-url', server.url, '--only', '5', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
+    expect(result.code).toBe(1);
+    const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
+    // The echoes are in the reports, each Basic probe replaced as the key is.
+    expect(Object.values(outputs).join('\n')).toMatch(/refused: Basic \$API_KEY/);
+    for (const credentials of [`${KEY}:`, `user:${KEY}`].map((text) => Buffer.from(text).toString('base64'))) {
+      for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toContain(credentials);
+    }
+  });
+});
