@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
-import { IDLE_RACE_MS, idleCloseMs } from '../../src/http/dispatch.ts';
+import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
 import { isNoEvidence } from '../../src/http/exchange.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
@@ -331,7 +331,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       const c = client({ concurrency: 1 });
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(idleCloseMs(new URL(url).origin)).toBeGreaterThanOrEqual(140);
+      expect(c.idleCloseMs(new URL(url).origin)).toBeGreaterThanOrEqual(140);
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const again = await c.send({ method: 'GET', url });
@@ -345,7 +345,40 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       const c = client({ concurrency: 1 });
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(idleCloseMs(new URL(url).origin)).toBeUndefined();
+      expect(c.idleCloseMs(new URL(url).origin)).toBeUndefined();
+      await c.close();
+    });
+
+    it("the client's own closes teach nothing: a POST on a connection of its own, and connections let go idle", async () => {
+      const url = await serve((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'));
+      });
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      // The first POST of its kind goes on a connection of its own, which the client destroys after the answer.
+      expect((await c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' })).response?.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(c.idleCloseMs(new URL(url).origin)).toBeUndefined();
+      await c.close();
+      expect(c.idleCloseMs(new URL(url).origin)).toBeUndefined();
+    });
+
+    it('a GET lost to the race is sent once more on a connection of its own, and lost again there it is judged', async () => {
+      const carried = new Map<Socket, number>();
+      const url = await serve((req, res) => {
+        const count = (carried.get(req.socket) ?? 0) + 1;
+        carried.set(req.socket, count);
+        // Every GET but the first on the first connection is reset: a fault, not a race, once on a fresh connection.
+        if (carried.size > 1 || count > 1) return void req.socket.resetAndDestroy();
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      });
+      const c = client({ concurrency: 1 });
+      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+      await idle();
+      const lost = await c.send({ method: 'GET', url });
+      expect(lost.failure?.kind).toBe('reset');
+      expect([c.stats.sent, c.stats.resent, carried.size]).toEqual([2, 1, 2]);
       await c.close();
     });
 

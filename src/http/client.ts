@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
-import { Deadlines, dispatchRequest, lossOf, originDispatcher } from './dispatch.ts';
+import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
@@ -146,6 +146,11 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
+  /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */
+  idleCloseMs(origin: string): number | undefined {
+    return this.idleCloses.of(origin);
+  }
+
   readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
@@ -163,6 +168,7 @@ export class HttpClient {
   /** Per origin: its answers so far, and how many of them were waited out (SPORADIC_SHARE). */
   private readonly answers = new Map<string, { all: number; waitedOut: number }>();
   private readonly deadlines: Deadlines;
+  private readonly idleCloses = new IdleCloses();
   private readonly bodyReuse = new BodyReuse();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
@@ -308,12 +314,14 @@ export class HttpClient {
     await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
+    let resent = false;
     try {
       const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat) own = originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
       this.stats.sent++;
-      const dispatch = () => dispatchRequest((origin) => own ?? this.pool(origin), this.deadlines, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
+      const dispatch = (via?: Dispatcher) =>
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
       let response: ReceivedResponse;
       try {
         response = await dispatch();
@@ -321,12 +329,17 @@ export class HttpClient {
         if (!this.mayResend(error, outgoing.method)) throw error;
         await this.pace();
         for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+        resent = true;
         started = performance.now();
+        // After the idle-close race, on a connection of its own: lost there, it was lost to no race, and is judged.
+        const fresh = lossOf(error) === 'idle-closed' ? originDispatcher(url.origin, this.connectionSettings(1), this.options.network) : undefined;
         try {
-          response = await dispatch();
+          response = await dispatch(fresh);
         } catch (again) {
           if (lossOf(again) !== 'unwritten') throw again;
           return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
+        } finally {
+          if (fresh) void fresh.destroy().catch(() => undefined);
         }
       }
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
@@ -335,7 +348,7 @@ export class HttpClient {
       return exchange;
     } catch (error) {
       if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);
-      const failure = lossOf(error) === 'idle-closed' ? { kind: 'lost-idle' as const, message: LOST_IDLE } : classify(error);
+      const failure = lossOf(error) === 'idle-closed' && !resent ? { kind: 'lost-idle' as const, message: LOST_IDLE } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -382,7 +395,7 @@ export class HttpClient {
     const started = performance.now();
     const waitMs = Math.min(this.options.timeoutMs, Math.max(REPEAT_MIN_WAIT_MS, 4 * first.durationMs));
     try {
-      const response = await dispatchRequest(() => own, this.deadlines, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, {
+      const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, {
         ownConnection: true,
         repeat: { sentOn },
         closeAfter: () => false,

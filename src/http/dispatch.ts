@@ -103,44 +103,53 @@ let listening = false;
 const idleSince = new WeakMap<Socket, number>();
 /** Connections with a request on them, written and not yet answered in full. */
 const busy = new WeakSet<Socket>();
-/** Connections watched for the origin closing them while idle (see idleCloseMs). */
+/** Connections watched for the origin closing them while idle (see IdleCloses). */
 const watched = new WeakSet<Socket>();
 /** Connections whose last answer said `Connection: close`: their close is no idle close. */
 const announced = new WeakSet<Socket>();
-/** Per origin, the shortest time a connection of its sat idle before the origin closed it. */
-const idleCloses = new Map<string, number>();
+
+/**
+ * Per origin, the shortest idle time after which the origin has been seen to close a kept-alive
+ * connection (its FIN, or a reset, arriving while no request was on it): a server's idle timeout, or
+ * a server that lets idle connections go at any time (RFC 9112 §9.5). One per client. A close of the
+ * client's own (undici's idle timeout, a destroy) brings neither, and teaches nothing.
+ */
+export class IdleCloses {
+  private readonly shortest = new Map<string, number>();
+
+  record(origin: string, idleMs: number): void {
+    this.shortest.set(origin, Math.min(this.shortest.get(origin) ?? Infinity, idleMs));
+  }
+
+  of(origin: string): number | undefined {
+    return this.shortest.get(origin);
+  }
+}
 
 /** The connection a request went out on, when, and how long it had been idle after an earlier request. */
 interface SentOn {
-  /** The origin the request went to (the key of what is learnt of its idle closes). */
+  /** The origin the request went to, and its client's record of the origin's idle closes. */
   origin?: string;
+  idleCloses?: IdleCloses;
   socket?: Socket;
   writtenAt?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
 }
 
-/**
- * The shortest idle time after which `origin` has been seen to close a kept-alive connection (its
- * FIN or reset arriving while no request was on it), if it has: a server's idle timeout, or a
- * server that lets idle connections go at any time (RFC 9112 §9.5).
- */
-export function idleCloseMs(origin: string): number | undefined {
-  return idleCloses.get(origin);
-}
-
-/** Records an origin's close of `socket` if nothing was on it: an idle close, which a request may race. */
-function watchIdleClose(socket: Socket, origin: string): void {
+/** Records the origin's close of `socket` while nothing was on it: an idle close, which a request may race. */
+function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses): void {
   if (watched.has(socket)) return;
   watched.add(socket);
   const closed = () => {
     const since = idleSince.get(socket);
     if (busy.has(socket) || announced.has(socket) || since === undefined) return;
-    const idle = performance.now() - since;
-    idleCloses.set(origin, Math.min(idleCloses.get(origin) ?? Infinity, idle));
+    idleCloses.record(origin, performance.now() - since);
   };
   socket.once('end', closed);
-  socket.once('error', closed);
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ECONNRESET') closed();
+  });
 }
 
 function watchSockets(): void {
@@ -155,7 +164,7 @@ function watchSockets(): void {
       writing.socket = socket;
       writing.writtenAt = now;
       if (idle !== undefined) writing.idleMs = now - idle;
-      if (writing.origin !== undefined) watchIdleClose(socket, writing.origin);
+      if (writing.origin !== undefined && writing.idleCloses) watchIdleClose(socket, writing.origin, writing.idleCloses);
     }
     writing = undefined;
   });
@@ -165,7 +174,7 @@ function watchSockets(): void {
  * A server may close an idle kept-alive connection at any time, and a request may be on its way as
  * it does (RFC 9112 §9.5); most close them after a few seconds idle (2 to 75), so a connection idle
  * for less than this, lost under a request, was not lost to that race, unless the origin has been
- * seen to close idle connections sooner (idleCloseMs: half that time is taken, for the clocks of
+ * seen to close idle connections sooner (IdleCloses: half that time is taken, for the clocks of
  * both ends and the round trip between them).
  */
 export const IDLE_RACE_MS = 1_000;
@@ -191,7 +200,7 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
   if (!started) return 'unwritten';
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
-  const learnt = sentOn.origin === undefined ? undefined : idleCloseMs(sentOn.origin);
+  const learnt = sentOn.origin === undefined ? undefined : sentOn.idleCloses?.of(sentOn.origin);
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
   if (status === 0 && sentOn.idleMs !== undefined && sentOn.idleMs >= raceFrom && lostAfter <= LOST_WITHIN_MS) return 'idle-closed';
   return undefined;
@@ -207,6 +216,7 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
 export function dispatchRequest(
   pool: (origin: string) => Dispatcher,
   deadlines: Deadlines,
+  idleCloses: IdleCloses,
   maxBodyBytes: number,
   outgoing: OutgoingRequest,
   url: URL,
@@ -228,6 +238,7 @@ export function dispatchRequest(
     let closeAtEnd = false;
     const sentOn: SentOn = connection.repeat?.sentOn ?? {};
     sentOn.origin = url.origin;
+    sentOn.idleCloses = idleCloses;
     watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
