@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { forward } from '../support/forward.ts';
 import { serveOnLoopback } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
@@ -62,13 +63,9 @@ describe('the clock in skip reasons, the dry run and report.html', () => {
 
   it('past the removal date, a clause skipped by the clock is not put down to a 429 its scenario met', async () => {
     // In front of the reference: the deprecated operation's unknown-id probe is answered 429 past the retry bound.
-    const gate = await serveOnLoopback(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+    const gate = await serveOnLoopback((req, res) => {
       if (req.url?.endsWith('/pets/9223372036854775807')) return void res.writeHead(429, { 'retry-after': '3600' }).end();
-      const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'));
-      const upstream = await fetch(`${reference.baseUrl}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-      res.writeHead(upstream.status, Object.fromEntries(upstream.headers)).end(Buffer.from(await upstream.arrayBuffer()));
+      forward(req, res, reference.baseUrl).catch(() => res.destroy());
     });
     try {
       const result = await runCli(['--base-url', gate.url, '--runs', '1', '--seed', '3', '--only', 'deprecation.operational', '--now', '2031-01-01'], { API_KEY: KEY });

@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { forward } from '../support/forward.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
 
@@ -28,13 +29,9 @@ describe('list.full-page on a short filtered page', () => {
   it('a store that filters after taking the page still warns when every GET /pets/{id} is rate limited', async () => {
     const reference = await startReference({ apiKey: KEY, deviations: ['fault-filter-after-page'] });
     open.push(reference);
-    const gate = await serveOnLoopback(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+    const gate = await serveOnLoopback((req, res) => {
       if (req.method === 'GET' && /^\/v1\/pets\/\d+$/.test(req.url ?? '')) return void res.writeHead(429, { 'retry-after': '3600' }).end();
-      const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'));
-      const upstream = await fetch(`${reference.baseUrl}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-      res.writeHead(upstream.status, Object.fromEntries(upstream.headers)).end(Buffer.from(await upstream.arrayBuffer()));
+      forward(req, res, reference.baseUrl).catch(() => res.destroy());
     });
     open.push(gate);
     const result = await runCli(['--base-url', gate.url, ...ARGS], { API_KEY: KEY });

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.ts';
+import { forward } from '../support/forward.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { failedClauses, runCli } from '../support/run-cli.ts';
 
@@ -15,13 +16,9 @@ describe('a gateway with a path prefix that leaves Location as the service wrote
   let gateway: LoopbackServer;
   beforeAll(async () => {
     reference = await startReference({ apiKey: KEY });
-    gateway = await serveOnLoopback(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+    gateway = await serveOnLoopback((req, res) => {
       if (!req.url?.startsWith(`${PREFIX}/`)) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>');
-      const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'));
-      const upstream = await fetch(`${reference.baseUrl}${req.url.slice(PREFIX.length)}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-      res.writeHead(upstream.status, Object.fromEntries(upstream.headers)).end(Buffer.from(await upstream.arrayBuffer()));
+      forward(req, res, reference.baseUrl, req.url.slice(PREFIX.length)).catch(() => res.destroy());
     });
   });
   afterAll(async () => {
