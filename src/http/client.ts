@@ -146,11 +146,6 @@ function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
-  /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */
-  idleCloseMs(origin: string): number | undefined {
-    return this.idleCloses.of(origin);
-  }
-
   readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
@@ -174,6 +169,16 @@ export class HttpClient {
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
     this.deadlines = new Deadlines(options.timeoutMs);
+  }
+
+  /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */
+  idleCloseMs(origin: string): number | undefined {
+    return this.idleCloses.of(origin);
+  }
+
+  /** One connection to the origin, not pooled: the caller destroys it. */
+  private connectionOfItsOwn(url: URL): Dispatcher {
+    return originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
   }
 
   /** `tally`: the caller's own counts (one scenario's, where several share the client), kept besides the client's. */
@@ -318,7 +323,7 @@ export class HttpClient {
     try {
       const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
-      if (connection.repeat) own = originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
+      if (connection.repeat) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
       const dispatch = (via?: Dispatcher) =>
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
@@ -332,7 +337,7 @@ export class HttpClient {
         resent = true;
         started = performance.now();
         // After the idle-close race, on a connection of its own: lost there, it was lost to no race, and is judged.
-        const fresh = lossOf(error) === 'idle-closed' ? originDispatcher(url.origin, this.connectionSettings(1), this.options.network) : undefined;
+        const fresh = lossOf(error) === 'idle-closed' ? this.connectionOfItsOwn(url) : undefined;
         try {
           response = await dispatch(fresh);
         } catch (again) {

@@ -99,14 +99,13 @@ export class Deadlines {
  */
 let writing: SentOn | undefined;
 let listening = false;
-/** Per connection, when its last answer ended: none yet on a connection's first request. */
+/**
+ * Per connection, when its last answer ended, while nothing is on it: none on a connection's first
+ * request, while a request is on it, or after an answer that said `Connection: close`.
+ */
 const idleSince = new WeakMap<Socket, number>();
-/** Connections with a request on them, written and not yet answered in full. */
-const busy = new WeakSet<Socket>();
 /** Connections watched for the origin closing them while idle (see IdleCloses). */
 const watched = new WeakSet<Socket>();
-/** Connections whose last answer said `Connection: close`: their close is no idle close. */
-const announced = new WeakSet<Socket>();
 
 /**
  * Per origin, the shortest idle time after which the origin has been seen to close a kept-alive
@@ -143,8 +142,7 @@ function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses):
   watched.add(socket);
   const closed = () => {
     const since = idleSince.get(socket);
-    if (busy.has(socket) || announced.has(socket) || since === undefined) return;
-    idleCloses.record(origin, performance.now() - since);
+    if (since !== undefined) idleCloses.record(origin, performance.now() - since);
   };
   socket.once('end', closed);
   socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -157,10 +155,10 @@ function watchSockets(): void {
   listening = true;
   subscribe('undici:client:sendHeaders', (message) => {
     const socket = (message as { socket: Socket }).socket;
-    busy.add(socket);
+    const idle = idleSince.get(socket);
+    idleSince.delete(socket);
     if (writing) {
       const now = performance.now();
-      const idle = idleSince.get(socket);
       writing.socket = socket;
       writing.writtenAt = now;
       if (idle !== undefined) writing.idleMs = now - idle;
@@ -236,6 +234,8 @@ export function dispatchRequest(
     let closeAt: number | undefined;
     /** Whether the connection is to be closed after an answer without a Content-Length. */
     let closeAtEnd = false;
+    /** Whether the answer said `Connection: close`: the origin's close after it is no idle close. */
+    let announcedClose = false;
     const sentOn: SentOn = connection.repeat?.sentOn ?? {};
     sentOn.origin = url.origin;
     sentOn.idleCloses = idleCloses;
@@ -269,7 +269,7 @@ export function dispatchRequest(
           const value = raw[name];
           if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
         }
-        if (sentOn.socket && /\bclose\b/i.test(responseHeaders['connection'] ?? '')) announced.add(sentOn.socket);
+        announcedClose = /\bclose\b/i.test(responseHeaders['connection'] ?? '');
         // The whole answer is kept, then the connection dropped under it (undici closes a connection
         // only as asked before the request is sent).
         if (statusCode >= 200 && connection.closeAfter(statusCode)) {
@@ -299,13 +299,11 @@ export function dispatchRequest(
         c.abort(new Error('the body cap was reached'));
       },
       onResponseEnd() {
-        if (sentOn.socket) busy.delete(sentOn.socket);
         settle(undefined);
         if (closeAtEnd) sentOn.socket?.destroy();
-        else if (sentOn.socket) idleSince.set(sentOn.socket, performance.now());
+        else if (sentOn.socket && !announcedClose) idleSince.set(sentOn.socket, performance.now());
       },
       onResponseError(_c, error) {
-        if (sentOn.socket) busy.delete(sentOn.socket);
         const loss = classifyLoss(error, controller !== undefined, status, sentOn);
         if (loss) losses.set(error, loss);
         settle(error);
