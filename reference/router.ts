@@ -20,6 +20,7 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-cold-start-503', 'The first GET /v1/store/orders answers 503 with an HTML page and Retry-After: 1, as a gateway starting the service would; the suite retries it (§8 shows no availability promise, and a retried 503 is no answer of the service).'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-waf-user-agent', 'Every request without a User-Agent header is refused 403 with an HTML page (Server: awselb/2.0), as a WAF in front of the service would (AWS WAF\'s core rule set); RFC 9110 §10.1.5: a user agent SHOULD send User-Agent.'),
+  allowed('allowed-unasked-100', 'Every answer follows an interim 100 Continue, whether the request asked for one (Expect: 100-continue) or not, as some servers and gateways send it (RFC 9110 §15.2: a client MUST be able to parse 1xx answers it did not expect).'),
   allowed('allowed-cookie-flood', 'Every answer carries 200 Set-Cookie headers, about 40 KB of headers in all, as a load balancer setting affinity cookies might (the spec fixes no response header size).'),
 ] as const satisfies readonly Deviation[];
 
@@ -59,6 +60,7 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
       sendRaw(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>', { Server: 'awselb/2.0' });
       return;
     }
+    if (on(ctx, 'allowed-unasked-100')) res.writeContinue();
     if (on(ctx, 'allowed-cookie-flood')) res.setHeader('Set-Cookie', COOKIE_FLOOD);
     ctx.memory.othersAct();
     if (on(ctx, 'allowed-rate-limited') && ++served % 37 === 0) {

@@ -221,6 +221,17 @@ const PROBES: Record<string, Probe> = {
         resolve(res.headers['set-cookie']?.length ?? 0);
       }).on('error', reject);
     }),
+  // undici drops the connection on a 100: node:http reports it as an interim answer.
+  'allowed-unasked-100': (s) =>
+    new Promise((resolve, reject) => {
+      const interim: number[] = [];
+      get(pets(s), { headers: { authorization: AUTH } }, (res) => {
+        res.resume();
+        resolve([interim, res.statusCode]);
+      })
+        .on('information', (info) => interim.push(info.statusCode))
+        .on('error', reject);
+    }),
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

@@ -185,7 +185,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-    const resent = collected.traffic.resent ? ` (${collected.traffic.resent} once more: their kept-alive connection was lost under them)` : '';
+    const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their kept-alive connection was lost under them, or a 100 Continue they had not asked for came)` : '';
     say(`Requests sent: ${collected.requests}${resent} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   } finally {

@@ -5,6 +5,7 @@ import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
+import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
 import { classify, MAX_HEADER_BYTES } from './transport-failure.ts';
@@ -165,6 +166,8 @@ export class HttpClient {
   private readonly deadlines: Deadlines;
   private readonly idleCloses = new IdleCloses();
   private readonly bodyReuse = new BodyReuse();
+  /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
+  private readonly sendUnasked100 = new Set<string>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
@@ -313,6 +316,7 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
+    if (this.sendUnasked100.has(url.origin)) return this.sendAroundUndici(outgoing, url, headers, sent, plan);
     const kind = kindOf(url, outgoing, headers);
     const turn = this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
@@ -331,6 +335,17 @@ export class HttpClient {
       try {
         response = await dispatch();
       } catch (error) {
+        if (lossOf(error) === 'unasked-100') {
+          // Any method: undici dropped it after the whole request went out, so the origin may have acted on it twice.
+          this.sendUnasked100.add(url.origin);
+          for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+          resent = true;
+          started = performance.now();
+          const response = await sendThroughNodeHttp(this.nodeHttpRequest(outgoing, url, headers, plan));
+          const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
+          this.options.observe?.(exchange);
+          return exchange;
+        }
         if (!this.mayResend(error, outgoing.method)) throw error;
         await this.pace();
         for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
@@ -358,6 +373,28 @@ export class HttpClient {
     } finally {
       if (own) void own.destroy().catch(() => undefined);
       if (turn && 'proved' in turn) turn.proved();
+      this.release();
+    }
+  }
+
+  private nodeHttpRequest(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, plan: SendPlan) {
+    const request = { method: outgoing.method, url, headers, timeoutMs: plan.timeoutMs, maxBodyBytes: this.options.maxBodyBytes, deadlines: this.deadlines };
+    return { ...request, ...(outgoing.body !== undefined ? { body: outgoing.body } : {}), ...(this.options.network ? { network: this.options.network } : {}) };
+  }
+
+  /** A request to an origin that sends `100 Continue` unasked, in its slot under the cap, through node:http. */
+  private async sendAroundUndici(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, sent: SentRequest, plan: SendPlan): Promise<Exchange> {
+    await this.acquire(outgoing.critical);
+    const started = performance.now();
+    try {
+      this.stats.sent++;
+      const response = await sendThroughNodeHttp(this.nodeHttpRequest(outgoing, url, headers, plan));
+      const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
+      this.options.observe?.(exchange);
+      return exchange;
+    } catch (error) {
+      return { request: sent, failure: classify(error), durationMs: performance.now() - started };
+    } finally {
       this.release();
     }
   }

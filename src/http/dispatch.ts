@@ -21,7 +21,7 @@ export interface PoolSettings {
 }
 
 /** Node's roots plus the extra CAs: a `ca` given to TLS replaces the roots (NODE_EXTRA_CA_CERTS included) rather than adding to them. */
-function trust(tls: TlsSettings | undefined): { ca?: string[]; cert?: string; key?: string } {
+export function trust(tls: TlsSettings | undefined): { ca?: string[]; cert?: string; key?: string } {
   const options: { ca?: string[]; cert?: string; key?: string } = {};
   if (tls?.ca?.length) options.ca = [...rootCertificates, ...tls.ca];
   if (tls?.cert) options.cert = tls.cert;
@@ -184,9 +184,11 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  * How a connection was lost under a request, where that is no evidence about the request: `unwritten`,
  * queued on a connection that was lost before the request was written (undici fails what waits on
  * it); `idle-closed`, written on a connection idle for IDLE_RACE_MS or more after an earlier
- * request, and the connection closed or reset soon after, before any of the answer came.
+ * request, and the connection closed or reset soon after, before any of the answer came;
+ * `unasked-100`, dropped by undici itself as a `100 Continue` came that the request had not asked
+ * for (see src/http/node-http.ts).
  */
-export type ConnectionLoss = 'unwritten' | 'idle-closed';
+export type ConnectionLoss = 'unwritten' | 'idle-closed' | 'unasked-100';
 const losses = new WeakMap<object, ConnectionLoss>();
 
 export function lossOf(error: unknown): ConnectionLoss | undefined {
@@ -197,6 +199,8 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   const code = (error as NodeJS.ErrnoException).code;
   if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
   if (!started) return 'unwritten';
+  // undici's only 'bad response' that fails a request in flight: an interim 100 (client-h1.js onHeadersComplete).
+  if (code === 'UND_ERR_SOCKET' && error.message === 'bad response' && status === 0) return 'unasked-100';
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
   const learnt = sentOn.origin === undefined ? undefined : sentOn.idleCloses?.of(sentOn.origin);
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
