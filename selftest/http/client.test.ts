@@ -340,6 +340,28 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       await c.close();
     });
 
+    it('with watchIdleCloses, a GET with the first request shows the idle closes of an origin whose pooled connections never idle that long', async () => {
+      const closes = new Map<Socket, NodeJS.Timeout>();
+      const url = await serve((req, res) => {
+        clearTimeout(closes.get(req.socket));
+        res.on('finish', () => closes.set(req.socket, setTimeout(() => req.socket.end(), 300)));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      });
+      for (const watch of [false, true]) {
+        const c = client({ concurrency: 1, watchIdleCloses: watch });
+        let sent = 0;
+        for (const until = performance.now() + 700; performance.now() < until; sent++) {
+          expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const learnt = c.idleCloseMs(new URL(url).origin);
+        if (watch) expect(learnt).toBeGreaterThanOrEqual(290);
+        else expect(learnt).toBeUndefined();
+        expect(c.stats.sent).toBe(sent + (watch ? 1 : 0));
+        await c.close();
+      }
+    });
+
     it('a close announced with Connection: close is no idle close: nothing is learnt from it', async () => {
       const url = await closingIdle(0, true);
       const c = client({ concurrency: 1 });

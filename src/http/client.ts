@@ -64,6 +64,14 @@ export interface ClientOptions {
    * a thousand requests to the whole --max-duration).
    */
   retryWaitBudgetMs?: number;
+  /**
+   * With the first request to each origin, a GET of its URL (without a body: harmless, whatever the
+   * answer) goes on a connection of its own, left idle after its answer: an origin that closes idle
+   * connections sooner than IDLE_RACE_MS shows it there (IdleCloses) before any pooled connection
+   * has been idle as long, so a request that races such a close later is told by it
+   * (src/http/dispatch.ts). Counted as sent, never judged.
+   */
+  watchIdleCloses?: boolean;
 }
 
 /**
@@ -166,6 +174,8 @@ export class HttpClient {
   private readonly deadlines: Deadlines;
   private readonly idleCloses = new IdleCloses();
   private readonly bodyReuse = new BodyReuse();
+  /** Per origin, the connection left idle to show the origin's idle closes (ClientOptions.watchIdleCloses). */
+  private readonly idleWatches = new Map<string, Dispatcher>();
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
   private readonly sendUnasked100 = new Set<string>();
 
@@ -281,8 +291,29 @@ export class HttpClient {
 
   async close(): Promise<void> {
     this.deadlines.stop();
-    await Promise.all([...this.pools.values()].map((pool) => pool.destroy()));
+    await Promise.all([...this.pools.values(), ...this.idleWatches.values()].map((pool) => pool.destroy()));
     this.pools.clear();
+  }
+
+  /** See ClientOptions.watchIdleCloses: in a slot of its own, on a connection left open after it. */
+  private watchIdleCloses(url: URL, sentHeaders: Record<string, string>, timeoutMs: number, tally: Omit<ClientStats, 'waitedMs'> | undefined): void {
+    const own = this.connectionOfItsOwn(url);
+    const headers = Object.fromEntries(Object.entries(sentHeaders).filter(([name]) => !/^content-(type|length|encoding)$/i.test(name)));
+    const outgoing: OutgoingRequest = { method: 'GET', url: url.href, headers };
+    this.idleWatches.set(url.origin, own);
+    const connection = { ownConnection: true, repeat: { sentOn: {} }, closeAfter: () => false };
+    void (async () => {
+      await this.acquire();
+      this.stats.sent++;
+      if (tally) tally.sent++;
+      try {
+        await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, timeoutMs, connection);
+      } catch {
+        // No answer, or the client closed: nothing is learnt.
+      } finally {
+        this.release();
+      }
+    })();
   }
 
   private async acquire(critical = false): Promise<void> {
@@ -317,6 +348,7 @@ export class HttpClient {
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
     if (this.sendUnasked100.has(url.origin)) return this.sendAroundUndici(outgoing, url, headers, sent, plan);
+    if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
     const turn = this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);

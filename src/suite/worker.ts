@@ -64,6 +64,7 @@ async function build(): Promise<WorkerContext> {
     breakAfter: 4,
     retries429: 2,
     maxRetryAfterMs: 5_000,
+    watchIdleCloses: true,
     ...(config.network ? { network: config.network } : {}),
     observe: (exchange: Exchange) => {
       const item = createdBy(exchange, config);
