@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import { Deadlines } from '../../src/http/dispatch.ts';
@@ -23,6 +23,11 @@ function continuing(seen: string[]) {
     req.on('end', () => {
       seen.push(`${req.method} ${req.url} ${req.headers['expect'] ?? 'no-expect'} ${body}`);
       if (req.url === '/hang') return;
+      if (req.url === '/two-content-types') {
+        res.setHeader('content-type', ['application/json', 'text/html']);
+        res.end('{}');
+        return;
+      }
       if (req.url === '/big') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('x'.repeat(10_000));
         return;
@@ -40,10 +45,15 @@ describe('an origin that sends 100 Continue unasked (RFC 9110 §15.2: a client M
   let tlsOrigin: string;
   beforeAll(async () => {
     server = await serveOnLoopback(continuing(seen));
-    proxy = await startForwardProxy({ user: 'u', password: 'proxy-secret-pw' });
     tlsServer = createHttpsServer({ cert: pem('server.pem'), key: pem('server-key.pem') }, continuing(seen));
     await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
-    tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+    // The https:// origin as the client names it is a port nothing listens on: only the proxy's tunnels reach the server.
+    const unreachable = createNetServer();
+    await new Promise<void>((resolve) => unreachable.listen(0, '127.0.0.1', resolve));
+    const namedPort = (unreachable.address() as AddressInfo).port;
+    await new Promise((resolve) => unreachable.close(resolve));
+    tlsOrigin = `https://127.0.0.1:${namedPort}`;
+    proxy = await startForwardProxy({ user: 'u', password: 'proxy-secret-pw' }, { [namedPort]: (tlsServer.address() as AddressInfo).port });
   });
   afterAll(async () => {
     tlsServer.closeAllConnections();
@@ -69,6 +79,54 @@ describe('an origin that sends 100 Continue unasked (RFC 9110 §15.2: a client M
     } finally {
       await c.close();
     }
+  });
+
+  it('sends the requests waiting for a slot as the first 100 came through node:http alone: the origin sees only those in flight twice', async () => {
+    seen.length = 0;
+    const c = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, concurrency: 2 });
+    try {
+      const posts = Array.from({ length: 20 }, (_, i) => c.send({ method: 'POST', url: `${server.url}/v1/pets`, headers: { 'content-type': 'application/json' }, body: `{"n":${i}}` }));
+      expect((await Promise.all(posts)).map((e) => e.response?.status)).toEqual(Array(20).fill(201));
+      expect(seen.length).toBeLessThanOrEqual(22);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('takes a 103 or a 102 before the 100 as well', async () => {
+    const early = await serveOnLoopback((req, res) => {
+      if (req.url === '/102') res.writeProcessing();
+      else res.writeEarlyHints({ link: '</style.css>; rel=preload' });
+      res.writeContinue();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client();
+    try {
+      for (const path of ['/103', '/102']) expect((await c.send({ method: 'GET', url: `${early.url}${path}` })).response?.status).toBe(200);
+    } finally {
+      await c.close();
+      await early.close();
+    }
+  });
+
+  it('reads a repeated header as undici does, every line joined: two Content-Types stay two', async () => {
+    const c = client();
+    try {
+      await c.send({ method: 'GET', url: `${server.url}/first` });
+      const twice = await c.send({ method: 'GET', url: `${server.url}/two-content-types` });
+      expect(twice.response?.headers['content-type']).toBe('application/json, text/html');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('ends what is in flight through node:http as the client closes', async () => {
+    const c = client(undefined, 10_000);
+    await c.send({ method: 'GET', url: `${server.url}/first` });
+    const hung = c.send({ method: 'GET', url: `${server.url}/hang` });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await c.close();
+    expect((await hung).failure).toEqual({ kind: 'other', message: 'the client was closed' });
   });
 
   it('keeps the bounds: a body past the cap is cut there, and an origin that never answers times out', async () => {
@@ -106,7 +164,7 @@ describe('an origin that sends 100 Continue unasked (RFC 9110 §15.2: a client M
   describe('node:http on its own, through a proxy to an http:// origin', () => {
     const deadlines = new Deadlines(5_000);
     const send = (proxyUrl: string) =>
-      sendThroughNodeHttp({ method: 'GET', url: new URL(`${server.url}/v1/pets?limit=1`), headers: { 'x-test': 'y' }, timeoutMs: 5_000, maxBodyBytes: 1_024, deadlines, network: { proxy: { http: proxyUrl } } });
+      sendThroughNodeHttp({ method: 'GET', url: new URL(`${server.url}/v1/pets?limit=1`), headers: { 'x-test': 'y' }, timeoutMs: 5_000, maxBodyBytes: 1_024, deadlines, signal: new AbortController().signal, network: { proxy: { http: proxyUrl } } });
 
     it('sends the request in absolute form with the Basic credentials, as undici and curl do', async () => {
       const before = proxy.requests.length;

@@ -23,7 +23,11 @@ export interface ForwardProxy {
  * targets, absolute-form requests for http:// ones, 407 without the right Basic credentials (when
  * `credentials` are given). It records everything that went through it.
  */
-export async function startForwardProxy(credentials?: { user: string; password: string }): Promise<ForwardProxy> {
+export async function startForwardProxy(
+  credentials?: { user: string; password: string },
+  /** Where a tunnel to `port` on loopback really goes: an origin the client could not reach without the proxy. */
+  tunnelPorts: Record<number, number> = {},
+): Promise<ForwardProxy> {
   const requests: ProxiedRequest[] = [];
   const expected = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
   const sockets = new Set<Socket>();
@@ -62,7 +66,7 @@ export async function startForwardProxy(credentials?: { user: string; password: 
       client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const upstream = connect(Number(match[2]), match[1]!, () => {
+    const upstream = connect(tunnelPorts[Number(match[2])] ?? Number(match[2]), match[1]!, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);

@@ -176,6 +176,8 @@ export class HttpClient {
   private readonly bodyReuse = new BodyReuse();
   /** Per origin, the connection left idle to show the origin's idle closes (ClientOptions.watchIdleCloses). */
   private readonly idleWatches = new Map<string, Dispatcher>();
+  /** Aborted by close(): what goes through node:http is not in the pools it destroys. */
+  private readonly closing = new AbortController();
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
   private readonly sendUnasked100 = new Set<string>();
 
@@ -290,6 +292,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     this.deadlines.stop();
     await Promise.all([...this.pools.values(), ...this.idleWatches.values()].map((pool) => pool.destroy()));
     this.pools.clear();
@@ -347,16 +350,20 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
-    if (this.sendUnasked100.has(url.origin)) return this.sendAroundUndici(outgoing, url, headers, sent, plan);
     if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
-    const turn = this.bodyReuse.turn(url, outgoing, kind);
+    const turn = this.sendUnasked100.has(url.origin) ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
     let resent = false;
     try {
+      // Checked again once in its slot: an answer to another request may have shown it while this one waited.
+      if (this.sendUnasked100.has(url.origin)) {
+        this.stats.sent++;
+        return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
+      }
       const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat) own = this.connectionOfItsOwn(url);
@@ -367,17 +374,6 @@ export class HttpClient {
       try {
         response = await dispatch();
       } catch (error) {
-        if (lossOf(error) === 'unasked-100') {
-          // Any method: undici dropped it after the whole request went out, so the origin may have acted on it twice.
-          this.sendUnasked100.add(url.origin);
-          for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
-          resent = true;
-          started = performance.now();
-          const response = await sendThroughNodeHttp(this.nodeHttpRequest(outgoing, url, headers, plan));
-          const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
-          this.options.observe?.(exchange);
-          return exchange;
-        }
         if (!this.mayResend(error, outgoing.method)) throw error;
         await this.pace();
         for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
@@ -400,6 +396,13 @@ export class HttpClient {
       return exchange;
     } catch (error) {
       if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);
+      if (lossOf(error) === 'unasked-100') {
+        // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
+        this.sendUnasked100.add(url.origin);
+        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+        await this.pace();
+        return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
+      }
       const failure = lossOf(error) === 'idle-closed' && !resent ? { kind: 'lost-idle' as const, message: LOST_IDLE } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
@@ -410,24 +413,20 @@ export class HttpClient {
   }
 
   private nodeHttpRequest(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, plan: SendPlan) {
-    const request = { method: outgoing.method, url, headers, timeoutMs: plan.timeoutMs, maxBodyBytes: this.options.maxBodyBytes, deadlines: this.deadlines };
+    const request = { method: outgoing.method, url, headers, timeoutMs: plan.timeoutMs, maxBodyBytes: this.options.maxBodyBytes, deadlines: this.deadlines, signal: this.closing.signal };
     return { ...request, ...(outgoing.body !== undefined ? { body: outgoing.body } : {}), ...(this.options.network ? { network: this.options.network } : {}) };
   }
 
-  /** A request to an origin that sends `100 Continue` unasked, in its slot under the cap, through node:http. */
+  /** A request to an origin that sends `100 Continue` unasked, in the slot it holds, through node:http. */
   private async sendAroundUndici(outgoing: OutgoingRequest, url: URL, headers: Record<string, string>, sent: SentRequest, plan: SendPlan): Promise<Exchange> {
-    await this.acquire(outgoing.critical);
     const started = performance.now();
     try {
-      this.stats.sent++;
       const response = await sendThroughNodeHttp(this.nodeHttpRequest(outgoing, url, headers, plan));
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       return exchange;
     } catch (error) {
       return { request: sent, failure: classify(error), durationMs: performance.now() - started };
-    } finally {
-      this.release();
     }
   }
 

@@ -199,8 +199,9 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   const code = (error as NodeJS.ErrnoException).code;
   if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
   if (!started) return 'unwritten';
-  // undici's only 'bad response' that fails a request in flight: an interim 100 (client-h1.js onHeadersComplete).
-  if (code === 'UND_ERR_SOCKET' && error.message === 'bad response' && status === 0) return 'unasked-100';
+  // undici's only 'bad response' that fails a request in flight: an interim 100 (client-h1.js onHeadersComplete),
+  // maybe after another 1xx (a 103 comes to onResponseStart).
+  if (code === 'UND_ERR_SOCKET' && error.message === 'bad response' && status < 200) return 'unasked-100';
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
   const learnt = sentOn.origin === undefined ? undefined : sentOn.idleCloses?.of(sentOn.origin);
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);

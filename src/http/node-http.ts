@@ -24,15 +24,22 @@ export interface NodeHttpRequest {
   maxBodyBytes: number;
   network?: NetworkOptions;
   deadlines: Deadlines;
+  /** Aborted as the client closes: whatever is still open goes. */
+  signal: AbortSignal;
 }
+
+/** A request or socket this request opened, destroyed as it settles. */
+type Closable = Pick<ClientRequest | Socket, 'destroy'>;
 
 const basicFrom = (proxy: URL) => `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
 const requestFor = (url: URL) => (url.protocol === 'https:' ? httpsRequest : httpRequest);
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+/** The request target a proxy is sent for an http:// URL: without a fragment, as undici sends it. */
+const absoluteForm = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
 const portOf = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /** A CONNECT tunnel through the proxy to the target's host and port (an https:// target behind a proxy). */
-function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, track: (req: ClientRequest) => void): Promise<Socket> {
+function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, track: (opened: Closable) => void): Promise<Socket> {
   const authority = `${target.hostname}:${portOf(target)}`;
   return new Promise((resolve, reject) => {
     const ca = trust(network?.tls).ca;
@@ -46,6 +53,7 @@ function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, tr
     });
     track(connect);
     connect.once('connect', (answer: IncomingMessage, socket: Socket) => {
+      track(socket);
       if (answer.statusCode === 200) resolve(socket);
       else {
         socket.destroy();
@@ -58,21 +66,22 @@ function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, tr
 }
 
 /** The request's options: straight to the origin, in absolute form to a proxy (http://), or through a tunnel (https://). */
-async function optionsFor(outgoing: NodeHttpRequest, track: (req: ClientRequest) => void): Promise<RequestOptions & { ca?: string[]; cert?: string; key?: string }> {
+async function optionsFor(outgoing: NodeHttpRequest, track: (opened: Closable) => void): Promise<RequestOptions & { ca?: string[]; cert?: string; key?: string }> {
   const { url, network } = outgoing;
   const headers: Record<string, string> = { ...outgoing.headers, connection: 'close' };
-  const base = { method: outgoing.method, headers, agent: false as const, maxHeaderSize: MAX_HEADER_BYTES, ...trust(network?.tls) };
+  const base = { method: outgoing.method, headers, maxHeaderSize: MAX_HEADER_BYTES, ...trust(network?.tls) };
   const target = { host: hostOf(url), port: portOf(url), path: `${url.pathname}${url.search}` };
   const proxy = proxyFor(url, network?.proxy);
-  if (!proxy) return { ...base, ...target };
+  if (!proxy) return { ...base, ...target, agent: false };
   const proxyUrl = new URL(proxy);
   if (url.protocol === 'http:') {
     if (proxyUrl.username || proxyUrl.password) headers['proxy-authorization'] = basicFrom(proxyUrl);
-    return { ...base, host: hostOf(proxyUrl), port: portOf(proxyUrl), path: url.href, headers: { host: url.host, ...headers } };
+    return { ...base, agent: false, host: hostOf(proxyUrl), port: portOf(proxyUrl), path: absoluteForm(url), headers: { host: url.host, ...headers } };
   }
   const socket = await tunnel(proxyUrl, url, network, track);
   // SNI names a host, never an address (RFC 6066 §3), as https.request leaves it out for one.
   const tlsOptions = { ...trust(network?.tls), ...(isIP(target.host) ? {} : { servername: target.host }) };
+  // Without an agent: an Agent (agent: false makes one) would open its own connection and ignore this one.
   return { ...base, ...target, createConnection: () => tlsConnect({ socket, ...tlsOptions }) };
 }
 
@@ -80,24 +89,28 @@ export function sendThroughNodeHttp(outgoing: NodeHttpRequest): Promise<Received
   return new Promise((resolve, reject) => {
     let settled = false;
     let status = 0;
-    const live = new Set<ClientRequest>();
+    const live = new Set<Closable>();
     const settle = (error: unknown, response?: ReceivedResponse) => {
       if (settled) return;
       settled = true;
       outgoing.deadlines.delete(deadline);
+      outgoing.signal.removeEventListener('abort', closed);
       for (const req of live) req.destroy();
       if (response) resolve(response);
       else reject(error);
     };
     const deadline = { at: performance.now() + outgoing.timeoutMs, expire: () => settle(new NoAnswerInTime(outgoing.timeoutMs, status)) };
     outgoing.deadlines.watch(deadline);
-    const track = (req: ClientRequest) => {
-      live.add(req);
-      if (settled) req.destroy();
+    const closed = () => settle(new Error('the client was closed'));
+    if (outgoing.signal.aborted) closed();
+    outgoing.signal.addEventListener('abort', closed, { once: true });
+    const track = (opened: Closable) => {
+      live.add(opened);
+      if (settled) opened.destroy();
     };
     optionsFor(outgoing, track).then((options) => {
       if (settled) return;
-      const proxied = options.path === outgoing.url.href;
+      const proxied = options.path === absoluteForm(outgoing.url);
       const req = requestFor(outgoing.url)(options, (res) => {
         status = res.statusCode ?? 0;
         // As undici reports a proxy that refuses an absolute-form request its credentials.
@@ -105,8 +118,9 @@ export function sendThroughNodeHttp(outgoing: NodeHttpRequest): Promise<Received
           settle(new Error('Proxy response (407) Proxy Authentication Required'));
           return;
         }
+        // Every field line, joined as undici joins them: res.headers keeps only the first of a repeated Content-Type or Location.
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, values] of Object.entries(res.headersDistinct)) if (values) headers[name] = values.join(', ');
         const chunks: Buffer[] = [];
         let size = 0;
         const done = (truncated: boolean) => settle(undefined, { status, headers, body: Buffer.concat(chunks, size), truncated });
