@@ -136,6 +136,9 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The longest the idle watch (ClientOptions.watchIdleCloses) holds its slot for an answer: past it, nothing is learnt. */
+const IDLE_WATCH_WAIT_MS = 2_000;
+
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it went out on, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
 
@@ -310,7 +313,7 @@ export class HttpClient {
       this.stats.sent++;
       if (tally) tally.sent++;
       try {
-        await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, timeoutMs, connection);
+        await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection);
       } catch {
         // No answer, or the client closed: nothing is learnt.
       } finally {
