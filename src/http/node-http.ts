@@ -5,7 +5,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { trust, type Deadlines } from './dispatch.ts';
 import type { ReceivedResponse } from './exchange.ts';
 import type { NetworkOptions } from './network-options.ts';
-import { proxyFor } from './proxy.ts';
+import { proxyAuthorization, proxyFor } from './proxy.ts';
 import { MAX_HEADER_BYTES, NoAnswerInTime } from './transport-failure.ts';
 
 /**
@@ -31,7 +31,6 @@ export interface NodeHttpRequest {
 /** A request or socket this request opened, destroyed as it settles. */
 type Closable = Pick<ClientRequest | Socket, 'destroy'>;
 
-const basicFrom = (proxy: URL) => `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
 const requestFor = (url: URL) => (url.protocol === 'https:' ? httpsRequest : httpRequest);
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 /** The request target a proxy is sent for an http:// URL: without a fragment, as undici sends it. */
@@ -41,6 +40,7 @@ const portOf = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 44
 /** A CONNECT tunnel through the proxy to the target's host and port (an https:// target behind a proxy). */
 function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, track: (opened: Closable) => void): Promise<Socket> {
   const authority = `${target.hostname}:${portOf(target)}`;
+  const authorization = proxyAuthorization(proxy);
   return new Promise((resolve, reject) => {
     const ca = trust(network?.tls).ca;
     const connect = requestFor(proxy)({
@@ -48,7 +48,7 @@ function tunnel(proxy: URL, target: URL, network: NetworkOptions | undefined, tr
       port: portOf(proxy),
       method: 'CONNECT',
       path: authority,
-      headers: { host: authority, ...(proxy.username || proxy.password ? { 'proxy-authorization': basicFrom(proxy) } : {}) },
+      headers: { host: authority, ...(authorization ? { 'proxy-authorization': authorization } : {}) },
       ...(ca ? { ca } : {}),
     });
     track(connect);
@@ -75,7 +75,8 @@ async function optionsFor(outgoing: NodeHttpRequest, track: (opened: Closable) =
   if (!proxy) return { ...base, ...target, agent: false };
   const proxyUrl = new URL(proxy);
   if (url.protocol === 'http:') {
-    if (proxyUrl.username || proxyUrl.password) headers['proxy-authorization'] = basicFrom(proxyUrl);
+    const authorization = proxyAuthorization(proxyUrl);
+    if (authorization) headers['proxy-authorization'] = authorization;
     return { ...base, agent: false, host: hostOf(proxyUrl), port: portOf(proxyUrl), path: absoluteForm(url), headers: { host: url.host, ...headers } };
   }
   const socket = await tunnel(proxyUrl, url, network, track);

@@ -64,12 +64,20 @@ export function shownProxy(proxy: string): string {
   return `${url.origin}${withCredentials ? ' (with credentials)' : ''}`;
 }
 
+const basicCredentials = (url: URL) => `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+
+/** The Proxy-Authorization value for a proxy URL that carries credentials. */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (!proxy.username && !proxy.password) return undefined;
+  return `Basic ${Buffer.from(basicCredentials(proxy)).toString('base64')}`;
+}
+
 /** The secrets a proxy URL holds: its user name, password and the Basic token built from them. */
 export function proxySecrets(proxy: string | undefined): string[] {
   if (!proxy) return [];
   const url = new URL(proxy);
-  if (!url.username && !url.password) return [];
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
-  return [user, password, url.username, url.password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64')].filter(Boolean);
+  const authorization = proxyAuthorization(url);
+  if (!authorization) return [];
+  const credentials = basicCredentials(url);
+  return [decodeURIComponent(url.username), decodeURIComponent(url.password), url.username, url.password, credentials, authorization.slice('Basic '.length)].filter(Boolean);
 }

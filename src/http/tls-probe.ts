@@ -3,13 +3,14 @@ import { request as secureRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { connect, rootCertificates } from 'node:tls';
 import type { NetworkOptions } from './network-options.ts';
-import { proxyFor } from './proxy.ts';
+import { proxyAuthorization, proxyFor } from './proxy.ts';
 
 /** A CONNECT tunnel to host:port through the proxy, as undici's ProxyAgent opens one. */
 function tunnel(proxy: string, target: URL, timeoutMs: number): Promise<Socket> {
   const via = new URL(proxy);
   const headers: Record<string, string> = { host: target.host };
-  if (via.username || via.password) headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(via.username)}:${decodeURIComponent(via.password)}`).toString('base64')}`;
+  const authorization = proxyAuthorization(via);
+  if (authorization) headers['proxy-authorization'] = authorization;
   return new Promise((resolve, reject) => {
     const send = via.protocol === 'https:' ? secureRequest : request;
     const req = send({ host: via.hostname.replace(/^\[|\]$/g, ''), port: via.port || (via.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: target.host, headers, timeout: timeoutMs });
