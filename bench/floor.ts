@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { loadContract } from '../src/contract/load.ts';
 import { createValidators } from '../src/contract/validator.ts';
+import type { RequestBody } from '../src/http/body-bytes.ts';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../src/http/client.ts';
 import { jsonBody } from '../src/http/exchange.ts';
 
@@ -96,7 +97,7 @@ export interface MixRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: RequestBody;
 }
 
 /** The schema an answer to this request is validated against, where the contract shows one. */

@@ -95,7 +95,7 @@ async function floor(kind: FloorKind, connections: number, seconds: number): Pro
 
 /** The recorded mix as the suite's client replays it against this server, in the order the run sent it. */
 function mixRequests(server: ReferenceProcess, mix: Mix): MixRequest[] {
-  const of = (base: string, requests: RecordedRequest[]) => requests.map((r) => ({ at: r.span?.start ?? 0, request: { base, method: r.method, path: r.path, headers: r.headers ?? {}, ...(r.body ? { body: r.body.toString('utf8') } : {}) } }));
+  const of = (base: string, requests: RecordedRequest[]) => requests.map((r) => ({ at: r.span?.start ?? 0, request: { base, method: r.method, path: r.path, headers: r.headers ?? {}, ...(r.body ? { body: r.body } : {}) } }));
   return [...of(server.baseUrl, mix.main), ...of(server.messagesBaseUrl, mix.messages)].sort((a, b) => a.at - b.at).map(({ request }) => request);
 }
 

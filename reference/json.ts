@@ -12,16 +12,18 @@ export const INT64_MAX = 2n ** 63n - 1n;
 export type ParsedJson = null | boolean | string | LosslessNumber | ParsedJson[] | { [key: string]: ParsedJson };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Decodes strict UTF-8 (a byte order mark is kept, so the JSON parser rejects it) and parses.
  * `firstValueOnly`: the first JSON value is taken and whatever follows it ignored, as a stream decoder
- * reading one value does (Go's json.Decoder.Decode).
+ * reading one value does (Go's json.Decoder.Decode). `lenient`: bytes that are not UTF-8 become
+ * U+FFFD, as Go's encoding/json and Express's body-parser take them.
  */
-export function parseJsonBody(body: Buffer, firstValueOnly = false): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
+export function parseJsonBody(body: Buffer, firstValueOnly = false, lenient = false): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
   let text: string;
   try {
-    text = utf8.decode(body);
+    text = (lenient ? lenientUtf8 : utf8).decode(body);
   } catch {
     return { ok: false, reason: 'request body is not valid UTF-8' };
   }

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { EDGE_MESSAGES, invalidMessageCases, JSON_SPELLED_OTHERWISE, messageEdge, newMessage } from '../generators/index.ts';
+import { EDGE_MESSAGES, invalidMessageCases, JSON_SPELLED_OTHERWISE, messageEdge, newMessage, notUtf8MessageCases, type InvalidMessageRequest } from '../generators/index.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements } from '../src/suite/scenario.ts';
 
@@ -48,16 +48,17 @@ describe('§4.5 Quickstart message operation: POST {messages_base_url}/messages'
   );
 
   scenario(
-    'invalid JSON, a missing message or another content type give 400; a message of another type is refused',
-    { checks: ['messages.invalid-400', 'messages.non-string', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true, shard: 'inputs' },
+    'invalid JSON, a missing message or another content type give 400; a message of another type or a body that is not UTF-8 is refused',
+    { checks: ['messages.invalid-400', 'messages.non-string', 'messages.not-utf8', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], writes: true, messages: true, shard: 'inputs' },
     async (s) => {
-      await s.forEach(invalidMessageCases(s.contract), (rule) =>
+      const invalid: InvalidMessageRequest[] = [...invalidMessageCases(s.contract), ...notUtf8MessageCases()];
+      await s.forEach(invalid, (rule) =>
         s.property(
           `invalid messages: ${rule.rule}`,
           rule.arbitrary,
           {
             send: (input) => s.send('sendMessage', { body: input.body, contentType: input.contentType }),
-            receive: (input, exchange) => s.require(exchange, rule.stated ? { 'messages.invalid-400': { rule: input.rule } } : { 'messages.non-string': { rule: input.rule } }),
+            receive: (input, exchange) => s.require(exchange, { [rule.clause]: { rule: input.rule } }),
           },
           { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },
         ),

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invalidMessageCases, invalidNewPet, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { invalidMessageCases, invalidNewPet, notUtf8MessageCases, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
 import { isJsonMediaType } from '../../src/checks/common.ts';
 import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
 import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
@@ -108,21 +108,41 @@ describe('invalidMessageCases', () => {
     checkCases('NewMessage', invalidMessageCases(env.contract));
   });
 
-  it('stated is false exactly for the wrong-type and null rules', () => {
+  it('messages.non-string judges exactly the wrong-type and null rules, messages.invalid-400 the rest', () => {
     for (const c of invalidMessageCases(env.contract)) {
       const byRule = /of the wrong JSON type|null \(not nullable\)/.test(c.rule);
       const byKind = c.kind === 'type' || c.kind === 'null';
       expect(byRule, c.rule).toBe(byKind);
-      expect(c.stated, c.rule).toBe(!byKind);
+      expect(c.clause, c.rule).toBe(byKind ? 'messages.non-string' : 'messages.invalid-400');
     }
     const cases = invalidMessageCases(env.contract);
-    expect(cases.some((c) => c.stated)).toBe(true);
-    expect(cases.some((c) => !c.stated)).toBe(true);
-    // The three 400 conditions §4.5 lists are all stated.
+    // The three 400 conditions §4.5 lists are all judged as stated.
     for (const kind of ['syntax', 'missing', 'media-type'] as const) {
       const ofKind = cases.filter((c) => c.kind === kind);
       expect(ofKind.length, kind).toBeGreaterThan(0);
-      expect(ofKind.every((c) => c.stated), kind).toBe(true);
+      expect(ofKind.every((c) => c.clause === 'messages.invalid-400'), kind).toBe(true);
+    }
+  });
+
+  it('notUtf8MessageCases: each body is a valid NewMessage but for the bytes its rule names, which no strict decoder takes', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const cases = notUtf8MessageCases();
+    expect(cases.length).toBeGreaterThanOrEqual(5);
+    for (const [index, c] of cases.entries()) {
+      const hex = /\(((?:0x[0-9A-F]{2} ?)+)\)$/.exec(c.rule)![1]!.trim().split(' ');
+      const bad = Buffer.from(hex.map((h) => parseInt(h, 16)));
+      fc.assert(
+        fc.property(c.arbitrary, (message) => {
+          expect(message.rule).toBe(c.rule);
+          expect(message.contentType).toBe('application/json');
+          expect(() => strict.decode(message.body), c.rule).toThrow();
+          const at = message.body.indexOf(bad);
+          expect(at, c.rule).toBeGreaterThan(0);
+          const without = Buffer.concat([message.body.subarray(0, at), message.body.subarray(at + bad.length)]);
+          expect(bodyInvalidity(env.validators, 'NewMessage', { rule: c.rule, kind: 'type', body: strict.decode(without), contentType: 'application/json' }), c.rule).toBeUndefined();
+        }),
+        { numRuns: RUNS_PER_CASE, seed: SEED + index },
+      );
     }
   });
 
@@ -143,7 +163,7 @@ describe('media types', () => {
 
   it('the message operation gets 400 cases for types that are JSON by name only (text/json, application/x-json, +json)', () => {
     const sent = invalidMessageCases(env.contract)
-      .filter((c) => c.kind === 'media-type' && c.stated)
+      .filter((c) => c.kind === 'media-type' && c.clause === 'messages.invalid-400')
       .map((c) => fc.sample(c.arbitrary, { seed: SEED, numRuns: 1 })[0]?.contentType);
     for (const type of JSONISH_MEDIA_TYPES) expect(sent, type).toContain(type);
     expect(JSONISH_MEDIA_TYPES).toEqual(expect.arrayContaining(['text/json', 'application/x-json', 'application/vnd.api+json']));
@@ -151,7 +171,7 @@ describe('media types', () => {
 
   it('the message operation gets a real form body and a real XML body under their own types, for a server whose framework reads those too', () => {
     const written = invalidMessageCases(env.contract)
-      .filter((c) => c.kind === 'media-type' && c.stated)
+      .filter((c) => c.kind === 'media-type' && c.clause === 'messages.invalid-400')
       .flatMap((c) => fc.sample(c.arbitrary, { seed: SEED, numRuns: 3 }))
       .filter((body) => readWritten(body) !== undefined);
     expect(new Set(written.map((body) => body.contentType))).toEqual(new Set(['application/x-www-form-urlencoded', 'application/xml']));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { requestText } from '../../src/report/detail.ts';
 import { renderJson } from '../../src/report/json.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { clauseIn, AUTH_HOLES, HOSTILE_BODY, makeKnownFailureReport, makeMultiFailureReport, makeMultiWarningReport, makeReport, NO_CHALLENGE } from './fixture.ts';
@@ -12,6 +13,17 @@ describe('renderJson and spec/report.schema.json', () => {
     const ok = validate(data);
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
+  });
+
+  it('keeps a request body that is not UTF-8 as its hex beside its shown form, and the text story says how it is written', () => {
+    const report = makeReport();
+    const check = clauseIn(report, 'list.limit-max').checks[0]!;
+    check.evidence!.request = { ...check.evidence!.request, method: 'POST', body: '{"message":"caf\\xe9"}', bodyHex: Buffer.from('{"message":"caf\u00e9"}', 'latin1').toString('hex') };
+    const data = JSON.parse(renderJson(report)) as RunReport;
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(clauseIn(data, 'list.limit-max').checks[0]!.evidence!.request.bodyHex).toBe('7b226d657373616765223a22636166e9227d');
+    expect(requestText(check.evidence!)).toContain('{"message":"caf\\xe9"}\n(the body is not UTF-8: each byte outside it is written \\xHH above)');
+    expect(validate(JSON.parse(renderJson(report).replace('"bodyHex": "7b', '"bodyHex": "7'))), 'an odd count of hex digits').toBe(false);
   });
 
   it('lists every operation a check failed on, with its evidence, and stays valid', () => {

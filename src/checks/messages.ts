@@ -318,6 +318,21 @@ export const messagesSuccessStatus = defineCheck({
   },
 });
 
+export const messagesNotUtf8 = defineCheck<{ rule: string }>({
+  description: 'A body that is not UTF-8 is invalid JSON (RFC 8259 §8.1) and is refused with 400',
+  judge(exchange, { rule }) {
+    return exchange.response?.status === 400 ? PASS : fail(`400 for a body whose bytes are not UTF-8 (${rule}): not a JSON text by RFC 8259 §8.1`, describeResponse(exchange));
+  },
+  cases: {
+    ctx: { rule: 'message text not UTF-8: an ISO-8859-1 "é" (0xE9)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 202 echoing the text with U+FFFD in place of the byte, as a lenient decoder does', ex: exchange(202, messageBody({ message: 'caf\ufffd' })), actual: /^202/, expected: /RFC 8259 §8\.1/ },
+      { why: 'a 415', ex: exchange(415, errorBody(415)), actual: /^415/ },
+    ],
+  },
+});
+
 /** The check of messages.text-constraints: messagesTextConstraints and messagesTextNormalized together. */
 export const messagesTextConstraintsClause = combine(messagesTextConstraints, messagesTextNormalized, {
   ctx: { refusable: EMPTY_TEXT },
@@ -345,5 +360,6 @@ export const MESSAGES_CHECKS = {
   'messages.text-constraints': messagesTextConstraintsClause,
   'messages.invalid-400': messagesInvalid400,
   'messages.non-string': messagesNonString,
+  'messages.not-utf8': messagesNotUtf8,
   'messages.success-status': messagesSuccessStatus,
 } as const;

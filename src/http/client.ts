@@ -3,6 +3,7 @@ import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
 import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
+import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type SendPlan } from './health.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
@@ -22,7 +23,7 @@ export interface OutgoingRequest {
   url: string;
   headers?: Record<string, string>;
   authorization?: Authorization;
-  body?: string;
+  body?: RequestBody;
   /**
    * The operation it belongs to, as its method and route template (`GET /v1/pets/{petId}`): a hanging
    * or failing one is isolated from the others (src/http/health.ts). Unset: its method and path.
@@ -148,7 +149,7 @@ const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.header
 function shownRequest(outgoing: OutgoingRequest): SentRequest {
   const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
   if (outgoing.authorization) sent.headers.Authorization = outgoing.authorization.shown;
-  if (outgoing.body !== undefined) sent.body = outgoing.body;
+  if (outgoing.body !== undefined) Object.assign(sent, shownBody(outgoing.body));
   return sent;
 }
 

@@ -6,6 +6,8 @@ export interface SentRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The body's bytes in hex, only where they are not UTF-8: `body` then writes each byte outside UTF-8 as `\xHH` (src/http/body-bytes.ts). */
+  bodyHex?: string;
 }
 
 export interface ReceivedResponse {

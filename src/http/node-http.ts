@@ -2,6 +2,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import type { RequestBody } from './body-bytes.ts';
 import { trust, type Deadlines } from './dispatch.ts';
 import type { ReceivedResponse } from './exchange.ts';
 import type { NetworkOptions } from './network-options.ts';
@@ -19,7 +20,7 @@ export interface NodeHttpRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  body?: RequestBody;
   timeoutMs: number;
   maxBodyBytes: number;
   network?: NetworkOptions;

@@ -11,6 +11,7 @@ export function requestText(evidence: Evidence): string {
   const lines = [`${request.method} ${request.url}`];
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   if (request.body !== undefined && request.body !== '') lines.push('', request.body);
+  if (request.bodyHex !== undefined) lines.push('(the body is not UTF-8: each byte outside it is written \\xHH above)');
   return lines.join('\n');
 }
 

@@ -42,6 +42,7 @@ function request(r: RecordedRequest): Json {
     ['url', r.url],
     ['headers', headers(r.headers)],
     ['body', r.body],
+    ['bodyHex', r.bodyHex],
   ]);
 }
 

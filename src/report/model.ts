@@ -37,6 +37,8 @@ export interface RecordedRequest {
   /** Authorization is always masked as `Bearer $API_KEY`. */
   headers: Record<string, string>;
   body?: string;
+  /** The body's bytes in hex, only where they are not UTF-8 (`body` writes those bytes `\xHH`). */
+  bodyHex?: string;
 }
 
 export interface RecordedResponse {

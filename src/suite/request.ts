@@ -1,4 +1,5 @@
 import type { Authorization, ClientStats, OutgoingRequest } from '../http/client.ts';
+import type { RequestBody } from '../http/body-bytes.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
 import type { WorkerContext } from './worker.ts';
@@ -7,7 +8,7 @@ export interface SendOptions {
   path?: Record<string, string>;
   /** Raw query string, sent as written (so invalid values stay invalid). */
   query?: string;
-  body?: string;
+  body?: RequestBody;
   /** null: send no Content-Type. Default application/json when there is a body. */
   contentType?: string | null;
   /** null: send no Authorization. Default: the valid key. */

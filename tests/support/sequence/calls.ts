@@ -30,7 +30,7 @@ export type Call =
   /** Every animal the sequence created, by id: run after each sequence. */
   | { kind: 'get-every-created'; says: string }
   | { kind: 'message'; text: string; auth: Auth; says: string }
-  | { kind: 'message-invalid'; rule: string; stated: boolean; body: string | undefined; contentType: string | null; says: string };
+  | { kind: 'message-invalid'; rule: string; body: string | undefined; contentType: string | null; says: string };
 
 /** Not one of them is a decimal int64. */
 const MALFORMED_IDS = ['abc', '1.5', '9223372036854775808', '12abc'];
@@ -90,10 +90,10 @@ export function callArbitraries(contract: Contract, categoryIds: readonly Catego
     fc.constantFrom(...MALFORMED_IDS).map((id): Call => ({ kind: 'get-malformed', id, says: `fetch the malformed id ${id}` })),
   ];
   if (!messages) return calls;
-  const invalid = invalidMessageCases(contract).filter((c) => c.stated);
+  const invalid = invalidMessageCases(contract).filter((c) => c.clause === 'messages.invalid-400');
   const invalidMessage = fc
     .oneof(...invalid.map((c) => c.arbitrary))
-    .map(({ rule, body, contentType }): Call => ({ kind: 'message-invalid', rule, stated: true, body, contentType, says: `send an invalid message (${rule})` }));
+    .map(({ rule, body, contentType }): Call => ({ kind: 'message-invalid', rule, body, contentType, says: `send an invalid message (${rule})` }));
   return [
     ...calls,
     message(VALID),
