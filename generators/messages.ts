@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
 import type { RequestBody } from '../src/http/body-bytes.ts';
-import { stringifyJson } from '../src/json/lossless.ts';
 import { invalidCases, mediaTypeCases, type InvalidCase } from './invalid.ts';
+import { notUtf8Cases, type NotUtf8Body } from './not-utf8.ts';
 import { fromSchema } from './schema.ts';
 import { coreMessage } from './text.ts';
 
@@ -34,35 +34,9 @@ export interface InvalidMessageRequest {
   arbitrary: fc.Arbitrary<{ rule: string; body: RequestBody | undefined; contentType: string | null }>;
 }
 
-/** A message request whose body bytes are not UTF-8, else valid. */
-export interface NotUtf8Message {
-  rule: string;
-  body: Buffer;
-  contentType: 'application/json';
-}
-
-/** Byte sequences that are no UTF-8, each a way a decoder may be lax (Unicode §3.9, table 3-7). */
-const NOT_UTF8: readonly [string, readonly number[]][] = [
-  ['an ISO-8859-1 "é" (0xE9)', [0xe9]],
-  ['a lone continuation byte (0x80)', [0x80]],
-  ['a two-byte sequence cut short after its first byte (0xC3)', [0xc3]],
-  ['an overlong "/" (0xC0 0xAF)', [0xc0, 0xaf]],
-  ['a UTF-16 surrogate encoded (0xED 0xA0 0x80)', [0xed, 0xa0, 0x80]],
-  ['a byte UTF-8 never uses (0xFF)', [0xff]],
-];
-
-/** `{"message": …}` with the bytes inside the text, at a point fast-check picks. */
-export function notUtf8MessageCases(): { rule: string; clause: 'messages.not-utf8'; arbitrary: fc.Arbitrary<NotUtf8Message> }[] {
-  return NOT_UTF8.map(([what, bytes]) => {
-    const rule = `message text not UTF-8: ${what}`;
-    const arbitrary = fc.tuple(coreMessage(), fc.nat()).map(([text, at]): NotUtf8Message => {
-      const split = at % (text.length + 1);
-      const head = stringifyJson({ message: text.slice(0, split) }).slice(0, -2);
-      const tail = `${stringifyJson(text.slice(split)).slice(1)}}`;
-      return { rule, body: Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]), contentType: 'application/json' };
-    });
-    return { rule, clause: 'messages.not-utf8', arbitrary };
-  });
+/** Valid messages but for bytes that are not UTF-8 in their text, judged by messages.not-utf8. */
+export function notUtf8MessageCases(): { rule: string; clause: 'messages.not-utf8'; arbitrary: fc.Arbitrary<NotUtf8Body> }[] {
+  return notUtf8Cases(coreMessage().map((message) => ({ message })), 'message').map((c) => ({ ...c, clause: 'messages.not-utf8' }));
 }
 
 /** Invalid message requests as text (notUtf8MessageCases has the bytes), each with the clause that judges it. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { Contract, SchemaObject } from '../src/contract/model.ts';
 import { stringifyJson, type ExactInt } from '../src/json/lossless.ts';
 import { invalidBodies, invalidCases, type InvalidBody, type InvalidCase } from './invalid.ts';
+import { notUtf8Cases, type NotUtf8Body } from './not-utf8.ts';
 import { INT64_MAX, INT64_MIN } from './schema.ts';
 import { fromSchema } from './schema.ts';
 import { coreName } from './text.ts';
@@ -87,6 +88,11 @@ export function edgeNewPets(contract: Contract, known: Known): Record<string, un
     { name: 'Fluffy Tigers', categoryId: category(9) },
     { name: 'Bo', categoryId: category(10) },
   ];
+}
+
+/** NewPets every server must take but for bytes that are not UTF-8 in the name, judged by create.not-utf8. */
+export function notUtf8NewPetCases(contract: Contract, known: Known): { rule: string; arbitrary: fc.Arbitrary<NotUtf8Body> }[] {
+  return notUtf8Cases(coreNewPet(contract, known), 'name');
 }
 
 /** A valid NewPet every server must take with one optional field sent as null; `input` is the NewPet without it. */

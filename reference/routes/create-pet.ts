@@ -15,6 +15,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
   fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
   fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
+  fault('fault-create-lenient-utf8', 'create.not-utf8', 'A POST /v1/pets body is decoded leniently: bytes that are not UTF-8 become U+FFFD (Go\'s encoding/json, Express\'s body-parser) and the animal is created.'),
   fault('fault-create-accepts-missing-name', 'create.invalid-400', 'A NewPet without name is accepted (201, stored with name "").'),
   fault('fault-create-accepts-missing-category', 'create.invalid-400', 'A NewPet without categoryId is accepted (201, stored with categoryId 0).'),
   fault('fault-create-accepts-bad-status', 'create.invalid-400', 'Any string status is accepted and stored as given.'),
@@ -205,7 +206,7 @@ export const createPet: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 400, 'invalid_body', 'request body is required (NewPet)');
     return;
   }
-  const parsed = parseJsonBody(raw, on(ctx, 'fault-create-trailing-data-accepted'));
+  const parsed = parseJsonBody(raw, on(ctx, 'fault-create-trailing-data-accepted'), on(ctx, 'fault-create-lenient-utf8'));
   if (!parsed.ok) {
     if (on(ctx, 'fault-create-hangs-on-malformed-json')) return;
     if (on(ctx, 'fault-create-500-on-malformed-json')) sendError(res, ctx, 500, 'internal_error', 'unexpected token');

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invalidMessageCases, invalidNewPet, notUtf8MessageCases, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
+import { invalidMessageCases, invalidNewPet, notUtf8MessageCases, notUtf8NewPetCases, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
 import { isJsonMediaType } from '../../src/checks/common.ts';
 import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
 import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
@@ -124,31 +124,33 @@ describe('invalidMessageCases', () => {
     }
   });
 
-  it('notUtf8MessageCases: each body is a valid NewMessage but for the bytes its rule names, which no strict decoder takes', () => {
+  it('has unique rule labels', () => {
+    const rules = invalidMessageCases(env.contract).map((c) => c.rule);
+    expect(rules.filter((rule, i) => rules.indexOf(rule) !== i)).toEqual([]);
+  });
+});
+
+describe('bodies that are not UTF-8 (generators/not-utf8.ts)', () => {
+  it('each is a valid NewMessage or NewPet but for the bytes its rule names, which no strict decoder takes', () => {
     const strict = new TextDecoder('utf-8', { fatal: true });
-    const cases = notUtf8MessageCases();
-    expect(cases.length).toBeGreaterThanOrEqual(5);
+    const cases = [...notUtf8MessageCases().map((c) => ({ ...c, schema: 'NewMessage' as const })), ...notUtf8NewPetCases(env.contract, [3]).map((c) => ({ ...c, schema: 'NewPet' as const }))];
+    expect(cases.length).toBeGreaterThanOrEqual(10);
     for (const [index, c] of cases.entries()) {
       const hex = /\(((?:0x[0-9A-F]{2} ?)+)\)$/.exec(c.rule)![1]!.trim().split(' ');
       const bad = Buffer.from(hex.map((h) => parseInt(h, 16)));
       fc.assert(
-        fc.property(c.arbitrary, (message) => {
-          expect(message.rule).toBe(c.rule);
-          expect(message.contentType).toBe('application/json');
-          expect(() => strict.decode(message.body), c.rule).toThrow();
-          const at = message.body.indexOf(bad);
+        fc.property(c.arbitrary, (sent) => {
+          expect(sent.rule).toBe(c.rule);
+          expect(sent.contentType).toBe('application/json');
+          expect(() => strict.decode(sent.body), c.rule).toThrow();
+          const at = sent.body.indexOf(bad);
           expect(at, c.rule).toBeGreaterThan(0);
-          const without = Buffer.concat([message.body.subarray(0, at), message.body.subarray(at + bad.length)]);
-          expect(bodyInvalidity(env.validators, 'NewMessage', { rule: c.rule, kind: 'type', body: strict.decode(without), contentType: 'application/json' }), c.rule).toBeUndefined();
+          const without = Buffer.concat([sent.body.subarray(0, at), sent.body.subarray(at + bad.length)]);
+          expect(bodyInvalidity(env.validators, c.schema, { rule: c.rule, kind: 'type', body: strict.decode(without), contentType: 'application/json' }), c.rule).toBeUndefined();
         }),
         { numRuns: RUNS_PER_CASE, seed: SEED + index },
       );
     }
-  });
-
-  it('has unique rule labels', () => {
-    const rules = invalidMessageCases(env.contract).map((c) => c.rule);
-    expect(rules.filter((rule, i) => rules.indexOf(rule) !== i)).toEqual([]);
   });
 });
 

@@ -41,6 +41,11 @@ export function acceptedOrRefused(exchange: Exchange, label: string, accepted: (
   return NOT_APPLICABLE;
 }
 
+/** A body that is not UTF-8 is no JSON text (RFC 8259 §8.1): the 400 §4 gives invalid input. */
+export function notUtf8Verdict(exchange: Exchange, rule: string): Verdict {
+  return exchange.response?.status === 400 ? PASS : fail(`400 for a body whose bytes are not UTF-8 (${rule}): not a JSON text by RFC 8259 §8.1`, describeResponse(exchange));
+}
+
 export function isJsonMediaType(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? '');
 }

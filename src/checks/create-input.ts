@@ -1,7 +1,7 @@
 // POST /v1/pets: what the service takes and what it refuses (the answer and what follows it is create.ts).
 import { describeResponse } from '../http/exchange.ts';
 import { isInt, stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, notUtf8Verdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { createdPet, isCreated, type Fields } from './create.ts';
 import { errorBody, exchange, failed, pet, raw } from './exchanges.ts';
 import { nfcVerdict } from './text.ts';
@@ -135,6 +135,19 @@ export const createInvalid400 = defineCheck<{ rule: string }>({
   },
 });
 
+export const createNotUtf8 = defineCheck<{ rule: string }>({
+  description: 'A NewPet body that is not UTF-8 is invalid JSON (RFC 8259 §8.1) and is refused with 400',
+  judge: (exchange, { rule }) => notUtf8Verdict(exchange, rule),
+  cases: {
+    ctx: { rule: 'name text not UTF-8: a lone continuation byte (0x80)' },
+    pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    fail: [
+      { why: 'a 201 with U+FFFD in the name, as a lenient decoder stores it', ex: exchange(201, pet(3, { name: 'Re\ufffdx' })), actual: /^201/, expected: /RFC 8259 §8\.1/ },
+      { why: 'a 422', ex: exchange(422, errorBody(422)), actual: /^422/ },
+    ],
+  },
+});
+
 /**
  * §2.2 gives status "One of the `PetStatus` values", and null is none of them: §4.2's 400 for
  * "values invalid", although many parsers (Jackson, Pydantic) read an optional null as omitted.
@@ -231,6 +244,7 @@ export const CREATE_INPUT_CHECKS = {
   'create.name-constraints': createNameConstraintsClause,
   'create.category-constraints': createCategoryConstraints,
   'create.invalid-400': createInvalid400,
+  'create.not-utf8': createNotUtf8,
   'create.null-optional': createNullOptional,
   'create.content-type': createContentType,
   'create.unknown-fields': createUnknownFields,

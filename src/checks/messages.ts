@@ -1,6 +1,6 @@
 import { describeResponse, jsonObject, type Exchange } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { acceptedOrRefused, brokenFields, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, brokenFields, notUtf8Verdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, messageBody, NOW } from './exchanges.ts';
 import { echoes, nfcVerdict } from './text.ts';
 import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
@@ -320,9 +320,7 @@ export const messagesSuccessStatus = defineCheck({
 
 export const messagesNotUtf8 = defineCheck<{ rule: string }>({
   description: 'A body that is not UTF-8 is invalid JSON (RFC 8259 §8.1) and is refused with 400',
-  judge(exchange, { rule }) {
-    return exchange.response?.status === 400 ? PASS : fail(`400 for a body whose bytes are not UTF-8 (${rule}): not a JSON text by RFC 8259 §8.1`, describeResponse(exchange));
-  },
+  judge: (exchange, { rule }) => notUtf8Verdict(exchange, rule),
   cases: {
     ctx: { rule: 'message text not UTF-8: an ISO-8859-1 "é" (0xE9)' },
     pass: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
