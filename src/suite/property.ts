@@ -32,6 +32,8 @@ export const PROPERTY_BUDGET_MS = 30_000;
 /** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
 const MAX_INPUTS_WAITING = 64;
 
+const IGNORE = () => undefined;
+
 /** Runs a scenario's fast-check properties: seeded from the run's seed, pipelined where given a Probe, failures shrunk and recorded. */
 export class PropertyRunner {
   constructor(
@@ -247,6 +249,10 @@ export class PropertyRunner {
     const fill = () => {
       while (room() && more()) launch();
     };
+    // Every request still out is awaited, each answer let go of as it comes: Promise.allSettled would hold them all until the last.
+    const drain = async () => {
+      while (inFlight.length) await inFlight.shift()!.then(IGNORE, IGNORE);
+    };
     const stopListening = onReadWaiting(this.ctx, fill);
     try {
       fill();
@@ -255,7 +261,7 @@ export class PropertyRunner {
         try {
           result = await inFlight.shift()!;
         } catch (error) {
-          await Promise.allSettled(inFlight);
+          await drain();
           throw error;
         }
         answered++;
@@ -265,7 +271,7 @@ export class PropertyRunner {
         try {
           probe.receive(values[i]!, result);
         } catch (error) {
-          await Promise.allSettled(inFlight);
+          await drain();
           if (error instanceof ConformanceFailures) return { error, value: values[i]!, index: i };
           throw error;
         }
