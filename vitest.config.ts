@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['selftest/**/*.test.ts'],
+    globalSetup: ['selftest/support/build-first.ts'],
     // The JSON file lets .ci/run print a plain "N passed, N failed" closing line. Not in reports/:
     // that folder is a conformance run's.
     reporters: ['default', 'json'],
