@@ -15,14 +15,25 @@ const NOT_UTF8: readonly [string, readonly number[]][] = [
 export interface NotUtf8Body {
   rule: string;
   body: Buffer;
-  contentType: 'application/json';
+  contentType: string;
 }
+
+/**
+ * RFC 8259 §11 defines no charset parameter for application/json ("adding one really has no effect on
+ * compliant recipients"): a body labelled UTF-16 is still read as UTF-8, where its BOM is no UTF-8.
+ */
+export const UTF16_CONTENT_TYPE = 'application/json; charset=utf-16';
 
 const MARK = '\u0000not-utf8\u0000';
 
-/** Each byte fault of NOT_UTF8 inside the text of `field` of a valid body, at a point fast-check picks. */
+/**
+ * Each byte fault of NOT_UTF8 inside the text of `field` of a valid body, at a point fast-check picks;
+ * and the whole valid body in UTF-16 (with its byte order mark) under UTF16_CONTENT_TYPE.
+ */
 export function notUtf8Cases(valid: fc.Arbitrary<Record<string, unknown>>, field: string): { rule: string; arbitrary: fc.Arbitrary<NotUtf8Body> }[] {
-  return NOT_UTF8.map(([what, bytes]) => {
+  const utf16Rule = `body in UTF-16 under Content-Type ${UTF16_CONTENT_TYPE}`;
+  const utf16 = valid.map((value): NotUtf8Body => ({ rule: utf16Rule, body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(stringifyJson(value), 'utf16le')]), contentType: UTF16_CONTENT_TYPE }));
+  return [...NOT_UTF8.map(([what, bytes]) => {
     const rule = `${field} text not UTF-8: ${what}`;
     const arbitrary = fc.tuple(valid, fc.nat()).map(([value, at]): NotUtf8Body => {
       const text = String(value[field]);
@@ -33,5 +44,5 @@ export function notUtf8Cases(valid: fc.Arbitrary<Record<string, unknown>>, field
       return { rule, body: Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]), contentType: 'application/json' };
     });
     return { rule, arbitrary };
-  });
+  }), { rule: utf16Rule, arbitrary: utf16 }];
 }

@@ -13,17 +13,19 @@ export type ParsedJson = null | boolean | string | LosslessNumber | ParsedJson[]
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf16 = new TextDecoder('utf-16le', { fatal: true });
 
 /**
  * Decodes strict UTF-8 (a byte order mark is kept, so the JSON parser rejects it) and parses.
  * `firstValueOnly`: the first JSON value is taken and whatever follows it ignored, as a stream decoder
  * reading one value does (Go's json.Decoder.Decode). `lenient`: bytes that are not UTF-8 become
- * U+FFFD, as Go's encoding/json and Express's body-parser take them.
+ * U+FFFD, as Go's encoding/json and Express's body-parser take them. `encoding` 'utf-16': the body is
+ * read as UTF-16 (its byte order mark dropped), as a parser honouring a charset parameter reads it.
  */
-export function parseJsonBody(body: Buffer, firstValueOnly = false, lenient = false): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
+export function parseJsonBody(body: Buffer, firstValueOnly = false, lenient = false, encoding: 'utf-8' | 'utf-16' = 'utf-8'): { ok: true; value: ParsedJson } | { ok: false; reason: string } {
   let text: string;
   try {
-    text = (lenient ? lenientUtf8 : utf8).decode(body);
+    text = encoding === 'utf-16' ? utf16.decode(body) : (lenient ? lenientUtf8 : utf8).decode(body);
   } catch {
     return { ok: false, reason: 'request body is not valid UTF-8' };
   }

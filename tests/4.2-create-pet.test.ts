@@ -98,7 +98,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
           `NewPet not UTF-8: ${rule.rule}`,
           rule.arbitrary,
           {
-            send: (input) => s.send('createPet', { body: input.body }),
+            send: (input) => s.send('createPet', { body: input.body, contentType: input.contentType }),
             receive: (input, exchange) => s.require(exchange, { 'create.not-utf8': { rule: input.rule } }),
           },
           { runs: Math.max(1, Math.ceil(s.config.runs / 5)) },

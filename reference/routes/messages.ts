@@ -26,6 +26,7 @@ export const MESSAGES_DEVIATIONS = [
   fault('fault-message-trailing-data-accepted', 'messages.invalid-400', 'A POST /messages body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"message":"hi"} x is taken.'),
   fault('fault-message-accepts-form', 'messages.invalid-400', 'POST /messages also reads an application/x-www-form-urlencoded body (message=hi), as a framework\'s default body parsers do.'),
   fault('fault-message-accepts-xml', 'messages.invalid-400', 'POST /messages also reads an application/xml body (<message>hi</message>), as a framework with an XML input formatter does.'),
+  fault('fault-message-charset-utf16', 'messages.not-utf8', 'A POST /messages body labelled application/json; charset=utf-16 is read as UTF-16, as body-parser does (RFC 8259 §11: the parameter has no effect on compliant recipients).'),
   fault('fault-message-lenient-utf8', 'messages.not-utf8', 'A POST /messages body is decoded leniently: bytes that are not UTF-8 become U+FFFD (Go\'s encoding/json, Express\'s body-parser) and the message is taken.'),
   fault('fault-message-accepts-wrong-content-type', 'messages.invalid-400', 'The body is parsed as JSON whatever the Content-Type (including none).'),
   allowed('allowed-messages-200', 'A successful POST /messages answers 200 (full body).'),
@@ -112,7 +113,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   if (raw === undefined) return;
 
   let message: string;
-  const parsed = other ? otherBody(other, raw) : parseJsonBody(raw, on(ctx, 'fault-message-trailing-data-accepted'), on(ctx, 'fault-message-lenient-utf8'));
+  const parsed = other ? otherBody(other, raw) : parseJsonBody(raw, on(ctx, 'fault-message-trailing-data-accepted'), on(ctx, 'fault-message-lenient-utf8'), on(ctx, 'fault-message-charset-utf16') && /charset="?utf-16/i.test(req.headers['content-type'] ?? '') ? 'utf-16' : 'utf-8');
   if (!parsed.ok) {
     if (!on(ctx, 'fault-message-accepts-invalid-json')) {
       sendError(res, ctx, 400, 'invalid_json', raw.length === 0 ? 'request body is required' : parsed.reason);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { invalidMessageCases, invalidNewPet, notUtf8MessageCases, notUtf8NewPetCases, invalidNewPetCases, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES, type InvalidBody, type InvalidCase } from '../../generators/index.ts';
 import { isJsonMediaType } from '../../src/checks/common.ts';
 import { JsonDecodeError, parseJson } from '../../src/json/lossless.ts';
+import { UTF16_CONTENT_TYPE } from '../../generators/not-utf8.ts';
 import { bodyInvalidity, invalidity, makeEnv, SEED, type Env } from './helpers.ts';
 
 let env: Env;
@@ -134,8 +135,21 @@ describe('bodies that are not UTF-8 (generators/not-utf8.ts)', () => {
   it('each is a valid NewMessage or NewPet but for the bytes its rule names, which no strict decoder takes', () => {
     const strict = new TextDecoder('utf-8', { fatal: true });
     const cases = [...notUtf8MessageCases().map((c) => ({ ...c, schema: 'NewMessage' as const })), ...notUtf8NewPetCases(env.contract, [3]).map((c) => ({ ...c, schema: 'NewPet' as const }))];
-    expect(cases.length).toBeGreaterThanOrEqual(10);
+    expect(cases.length).toBeGreaterThanOrEqual(12);
     for (const [index, c] of cases.entries()) {
+      if (c.rule.startsWith('body in UTF-16')) {
+        fc.assert(
+          fc.property(c.arbitrary, (sent) => {
+            expect(sent.contentType).toBe(UTF16_CONTENT_TYPE);
+            expect(() => strict.decode(sent.body), c.rule).toThrow();
+            expect([...sent.body.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+            const text = new TextDecoder('utf-16le').decode(sent.body.subarray(2));
+            expect(bodyInvalidity(env.validators, c.schema, { rule: c.rule, kind: 'type', body: text, contentType: 'application/json' }), c.rule).toBeUndefined();
+          }),
+          { numRuns: RUNS_PER_CASE, seed: SEED + index },
+        );
+        continue;
+      }
       const hex = /\(((?:0x[0-9A-F]{2} ?)+)\)$/.exec(c.rule)![1]!.trim().split(' ');
       const bad = Buffer.from(hex.map((h) => parseInt(h, 16)));
       fc.assert(

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ansiCQuoted, notUtf8Shown, shownBody } from '../../src/http/body-bytes.ts';
+import { ansiCQuoted, curlDataArgument, notUtf8Shown, shownBody } from '../../src/http/body-bytes.ts';
 import { curlLine } from '../../src/http/curl.ts';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -74,6 +74,21 @@ describe('ansiCQuoted and the curl line of a body that is not UTF-8', () => {
       { numRuns: 30, seed: 7 },
     );
     expect(bytesOf(ansiCQuoted(Buffer.from(`it's a \\ "quote"`))).toString()).toBe(`it's a \\ "quote"`);
+  });
+
+  it("gives curl the very bytes through bash, NULs included (a file from bash's printf where a word would end at one)", () => {
+    const sentBy = (argument: string) => (argument.startsWith('@') ? execFileSync('bash', ['-c', `cat ${argument.slice(1)}`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 5_000 }) : bytesOf(argument));
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.nat(), (bytes, at) => {
+        const withNul = Uint8Array.from([...bytes.subarray(0, at % bytes.length), 0, ...bytes.subarray(at % bytes.length)]);
+        const argument = curlDataArgument(withNul);
+        expect(argument.startsWith('@<(printf ')).toBe(true);
+        expect(sentBy(argument).equals(Buffer.from(withNul))).toBe(true);
+      }),
+      { numRuns: 30, seed: 11 },
+    );
+    expect(sentBy(curlDataArgument(Buffer.from('100% \\ it\'s \x00 "x"'))).toString()).toBe('100% \\ it\'s \x00 "x"');
+    expect(curlDataArgument(Buffer.from([0xe9]))).toBe("$'\\xe9'");
   });
 
   it('sends the recorded bytes, not their shown form', () => {
