@@ -50,6 +50,7 @@ describe('notUtf8Shown', () => {
       [[0xed, 0xa0, 0x80], '\\xed\\xa0\\x80'],
       [[0xf0, 0x9f, 0x90, 0x88, 0xff], '🐈\\xff'],
       [[0xe2, 0x82], '\\xe2\\x82'],
+      [[0xff, 0xfe, 0x7b, 0x00, 0x09, 0x00], '\\xff\\xfe{\\x00\t\\x00'],
     ];
     for (const [bytes, shown] of cases) expect(notUtf8Shown(Uint8Array.from(bytes)), shown).toBe(shown);
   });

@@ -19,9 +19,15 @@ function sequenceAt(bytes: Uint8Array, at: number): number {
   return 0;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 const hexByte = (byte: number) => `\\x${byte.toString(16).padStart(2, '0')}`;
 
-/** The bytes decoded as UTF-8, each byte that starts no well-formed sequence written `\xHH`; undefined when all are UTF-8. */
+/**
+ * The bytes decoded as UTF-8, each byte that starts no well-formed sequence written `\xHH`, and so are
+ * control characters other than tab and line breaks (a UTF-16 body's NULs); undefined when all are UTF-8.
+ */
 export function notUtf8Shown(bytes: Uint8Array): string | undefined {
   let shown = '';
   let start = 0;
@@ -36,7 +42,7 @@ export function notUtf8Shown(bytes: Uint8Array): string | undefined {
     shown += Buffer.from(bytes.subarray(start, at)).toString('utf8') + hexByte(bytes[at]!);
     start = ++at;
   }
-  return broken ? shown + Buffer.from(bytes.subarray(start)).toString('utf8') : undefined;
+  return broken ? (shown + Buffer.from(bytes.subarray(start)).toString('utf8')).replace(CONTROL, (c) => hexByte(c.charCodeAt(0))) : undefined;
 }
 
 /**
