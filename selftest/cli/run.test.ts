@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { basename, isAbsolute, join, relative } from 'node:path';
@@ -93,6 +93,39 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^animal-store-conformance: API_KEY: .* answered 401/);
     expect(result.files).toEqual({});
+  });
+
+  it('a key the message host refuses is one line and exit 2, found by a POST that names no message; with writes off only a GET goes there', async () => {
+    const seen: string[] = [];
+    const messages = await serveOnLoopback((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with key' : 'no key'}`);
+      req.resume();
+      res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"code":"unauthorized","message":"bad key","status":401}');
+    });
+    try {
+      const refused = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', messages.url, '--env', 'staging'], { API_KEY: KEY });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr.trim()).toBe(`animal-store-conformance: API_KEY: ${messages.url}/messages answered 401 to the configured key; check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+      expect(seen).toEqual(['POST /messages with key']);
+      expect(refused.files).toEqual({});
+      seen.length = 0;
+      // Production without --allow-writes: nothing is posted, so the key is not tried there and the run goes on (its message checks skipped).
+      const readOnly = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', messages.url, '--env', 'production', '--runs', '2', '--seed', '3', '--only', '4.5,4.1'], { API_KEY: KEY });
+      expect(readOnly.code, readOnly.stderr).toBe(0);
+      expect(seen).toEqual(['GET /messages no key']);
+    } finally {
+      await messages.close();
+    }
+  });
+
+  it('a run that stops before the tests leaves none of the reports an earlier run wrote in the folder (CI would publish them as its own)', async () => {
+    const reports = tempDir('asc-stale-reports-');
+    const earlier = await runCli(['--runs', '2', '--seed', '3', '--only', '4.4', '--stateful', 'off', '--reports', reports], {});
+    expect(earlier.code).toBe(0);
+    await writeFile(join(reports, 'created.json'), '{"kept":true}');
+    const stopped = await runCli(['--base-url', reference.baseUrl, '--reports', reports], { API_KEY: 'not-the-key' });
+    expect(stopped.code).toBe(2);
+    expect((await readdir(reports)).sort()).toEqual(['created.json']);
   });
 
   it('an unreachable message host is one line and exit 3, not a run of failures', async () => {

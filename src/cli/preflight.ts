@@ -1,10 +1,11 @@
 import { TargetUnreachableError, UsageError } from '../errors.ts';
-import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../http/client.ts';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient, type OutgoingRequest } from '../http/client.ts';
 import { header, jsonObject, type Exchange } from '../http/exchange.ts';
 import type { NetworkOptions } from '../http/network-options.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { tlsFailure } from '../http/tls-probe.ts';
 import { wantsAnotherSample, type SuiteConfig } from '../suite/config.ts';
+import { isSelected } from '../suite/selection.ts';
 
 /**
  * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
@@ -29,18 +30,12 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
     }
     if (failure) throw new TargetUnreachableError(await unreachableLine(exchange, config));
     const status = exchange.response?.status;
-    if (status === 401 || status === 403) {
-      const body = jsonObject(exchange);
-      const serviceError = typeof body?.code === 'string' && typeof body.message === 'string';
-      const gateway = serviceError
-        ? ''
-        : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
-      throw new UsageError(`${keySource}: ${config.baseUrl}/v1/pets answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
-    }
-    const messages = config.messagesBaseUrl ? client.send({ method: 'GET', url: `${config.messagesBaseUrl}/messages`, headers: { Accept: 'application/json' } }) : undefined;
+    refusedKey(exchange, `${config.baseUrl}/v1/pets`, keySource);
+    const messages = config.messagesBaseUrl ? client.send(messageHostProbe(config)) : undefined;
     const messagesReachable = async () => {
       const answer = await messages;
       if (answer?.failure) throw new TargetUnreachableError(await unreachableLine(answer, config));
+      if (answer?.request.method === 'POST') refusedKey(answer, `${config.messagesBaseUrl}/messages`, keySource);
     };
     if (status === 404) {
       await messagesReachable();
@@ -68,6 +63,37 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
   } finally {
     await client.close();
   }
+}
+
+/** A 401 or 403 to the configured key is one line (exit 2): a wall of auth failures would say less. */
+function refusedKey(exchange: Exchange, shown: string, keySource: string): void {
+  const status = exchange.response?.status;
+  if (status !== 401 && status !== 403) return;
+  const body = jsonObject(exchange);
+  const serviceError = typeof body?.code === 'string' && typeof body.message === 'string';
+  const gateway = serviceError
+    ? ''
+    : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
+  throw new UsageError(`${keySource}: ${shown} answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+}
+
+/**
+ * What the message host is asked. Where the run may write and judges a message clause, the key goes
+ * with a body that names no message (\`{}\`, which §4.5 answers with 400), so a key that host refuses
+ * is found before the run; otherwise a GET without the key only shows that it answers.
+ */
+function messageHostProbe(config: SuiteConfig): OutgoingRequest {
+  const url = `${config.messagesBaseUrl}/messages`;
+  const judged = config.clauses.some((clause) => clause.operations.includes('sendMessage') && isSelected(clause, config.only, config.skip));
+  if (!config.writes || !judged) return { method: 'GET', url, headers: { Accept: 'application/json' } };
+  return {
+    method: 'POST',
+    url,
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: '{}',
+    lone: true,
+    authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },
+  };
 }
 
 /** What a TLS failure most likely means, and what to give the suite. */

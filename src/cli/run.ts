@@ -69,7 +69,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       })
     : undefined;
   // A dry run writes no reports.
-  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir);
+  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir, { clearStale: true });
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [...keyForms(target.apiKey), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));

@@ -31,6 +31,7 @@ export interface BodyConnection {
 }
 
 const POOLED: BodyConnection = { ownConnection: false, closeAfter: () => false };
+const LONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
 
 /**
  * Which requests with a body may share a keep-alive connection. A server may refuse a body before
@@ -66,7 +67,7 @@ export class BodyReuse {
    * to call once it and its repeat are done, whatever came of them.
    */
   turn(url: URL, outgoing: OutgoingRequest, kind: string | undefined): { wait: Promise<void> } | { proved: () => void } | undefined {
-    if (kind === undefined || outgoing.body === undefined || outgoing.body.length > REUSE_MAX_BODY_CHARS) return undefined;
+    if (kind === undefined || outgoing.body === undefined || outgoing.lone || outgoing.body.length > REUSE_MAX_BODY_CHARS) return undefined;
     const origin = url.origin;
     const key = `${origin}\n${kind}`;
     const pending = this.proving.get(key);
@@ -88,6 +89,7 @@ export class BodyReuse {
 
   connectionFor(url: URL, outgoing: OutgoingRequest, kind: string | undefined): BodyConnection {
     if (kind === undefined || outgoing.body === undefined) return POOLED;
+    if (outgoing.lone) return LONE;
     const origin = url.origin;
     const small = outgoing.body.length <= REUSE_MAX_BODY_CHARS;
     const pooled = small && this.isPooled(origin, kind);

@@ -38,6 +38,8 @@ export interface OutgoingRequest {
    * (SPORADIC_SHARE), so that they do not leave such a clause unjudged.
    */
   reserve?: boolean;
+  /** Sent once on a connection of its own, never repeated to learn whether the origin reads such bodies (the preflight's probe). */
+  lone?: boolean;
 }
 
 export interface ClientOptions {

@@ -41,6 +41,9 @@ export interface WriteReportsOptions extends RenderOptions {
   names?: Partial<Record<'junit' | 'json' | 'html' | 'summary', string>>;
 }
 
+/** The four reports' file names inside the reports folder. */
+export const REPORT_FILES = { junit: 'junit.xml', json: 'report.json', html: 'report.html', summary: 'summary.md' } as const;
+
 export interface WrittenReports {
   junit: string;
   json: string;
@@ -60,10 +63,10 @@ export async function writeReports(
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
   const names = {
-    junit: options.names?.junit ?? 'junit.xml',
-    json: options.names?.json ?? 'report.json',
-    html: options.names?.html ?? 'report.html',
-    summary: options.names?.summary ?? 'summary.md',
+    junit: options.names?.junit ?? REPORT_FILES.junit,
+    json: options.names?.json ?? REPORT_FILES.json,
+    html: options.names?.html ?? REPORT_FILES.html,
+    summary: options.names?.summary ?? REPORT_FILES.summary,
   };
   const render = { secrets: options.secrets };
   const files: [keyof WrittenReports, string][] = [
