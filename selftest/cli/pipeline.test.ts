@@ -47,6 +47,8 @@ describe('pipelined properties', () => {
     expect([PIPELINE_DEPTH, 8]).toContain(depth);
     // The same reading chose the schedule: side by side exactly where it chose the far depth.
     expect(result.report!.pipeline!.schedule).toBe(depth === 8 ? 'concurrent' : 'sequential');
+    // The Replay line pins a schedule the round trip chose, so a replay from nearer takes it too.
+    expect(result.report!.replay?.includes('--schedule concurrent')).toBe(depth === 8);
     // Far, a server that answers at once may never hold all of them (the test below has one that waits).
     if (depth === PIPELINE_DEPTH) expect(flight.max).toBe(depth);
     else expect(flight.max).toBeLessThanOrEqual(depth);
@@ -67,6 +69,7 @@ describe('pipelined properties', () => {
         expect(result.report?.pipeline?.depth).toBe(concurrency);
         expect(result.report?.pipeline?.roundTripMs).toBeGreaterThanOrEqual(delayMs);
         expect(result.report?.pipeline?.schedule).toBe('concurrent');
+        expect(result.report?.replay).toContain('--schedule concurrent');
         expect(slow.max).toBe(concurrency);
         expect(result.stdout).toMatch(new RegExp(`${concurrency} requests in flight \\(round trip \\d+ ms\\)`));
       }

@@ -55,6 +55,9 @@ describe('sequences of calls against a write lost after a refusal (fault-seq-los
     const again = await runCli([...target(faulty), '--replay', test], { API_KEY: KEY });
     expect(again.code, again.stdout + again.stderr).toBe(1);
     expect(failedClauses(again.report)).toEqual([CLAUSE]);
+    // Its Replay line runs the regression test again, not the seeded suite.
+    expect(again.report!.replay).toMatch(new RegExp(`^npx animal-store-conformance --replay \\S*${CLAUSE.replace(/\./g, '\\.')}-3\\.test\\.ts --base-url `));
+    expect(again.report!.replay).not.toContain('--seed');
     const fixed = await runCli([...target(faithful), '--replay', test], { API_KEY: KEY });
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
     expect(fixed.report!.clauses.find((c) => c.id === CLAUSE)!.outcome).toBe('pass');

@@ -26,17 +26,22 @@ import { preflight } from './preflight.ts';
 import { prepareReportsDir } from './reports-dir.ts';
 import { resolveTarget, suiteConfig } from './target.ts';
 
-/** What runs this run again, with the target and the key taken from the same settings. */
-function replayOf(settings: Settings): string {
-  const args = ['--seed', String(settings.seed), '--runs', String(settings.runs)];
+/**
+ * What runs this run again, with the target and the key taken from the same settings; `concurrent`,
+ * the schedule the run took (chosen by the round trip unless given), so that a replay from nearer or
+ * farther away takes the same one.
+ */
+function replayOf(settings: Settings, concurrent: boolean): string {
+  // Regression tests replay their own calls: no seed draws anything there.
+  const args = settings.replay.length ? settings.replay.flatMap((file) => ['--replay', file]) : ['--seed', String(settings.seed), '--runs', String(settings.runs)];
   // The target too, wherever it was set (a URL carries no credentials: settings refuse them), so the line pasted elsewhere checks the same deployment.
   if (settings.baseUrl) args.push(settings.env === 'staging' ? '--staging-base-url' : '--base-url', settings.baseUrl);
   if (settings.messagesBaseUrl) args.push('--messages-base-url', settings.messagesBaseUrl);
   if (settings.allowWrites) args.push('--allow-writes');
   if (settings.allowInsecureHttp) args.push('--allow-insecure-http');
   if (!settings.stateful) args.push('--stateful', 'off');
-  // Given, not chosen by the round trip: the schedule orders the sequences' lanes and what meets a slow operation first.
-  if (settings.schedule !== 'auto') args.push('--schedule', settings.schedule);
+  // The schedule orders the sequences' lanes and what meets a slow operation first; a loopback run's own (sequential) goes unsaid.
+  if (settings.schedule !== 'auto' || concurrent) args.push('--schedule', concurrent ? 'concurrent' : 'sequential');
   if (settings.shard) args.push('--shard', `${settings.shard.index}/${settings.shard.count}`);
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
@@ -129,7 +134,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       now: settings.now.toISOString(),
       nowGiven: settings.nowGiven,
       failOn: settings.failOn,
-      replay: replayOf(settings),
+      replay: replayOf(settings, config.concurrent === true),
       pipeline: { depth: config.pipelineDepth, ...(roundTripMs === undefined ? {} : { roundTripMs: Math.round(roundTripMs * 10) / 10 }), schedule: config.concurrent ? 'concurrent' : 'sequential' },
       summary: collected.summary,
       clauses: collected.clauses,

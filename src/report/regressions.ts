@@ -33,7 +33,7 @@ export async function writeRegressions(report: RunReport, reportsDir: string, pa
       const test = [
         `// Regression test written by animal-store-conformance: the story that broke ${clause.id} (§${clause.section}, ${clause.level}),`,
         `// met with --seed ${report.seed} against ${report.target.baseUrl} on ${report.startedAt.slice(0, 10)}.`,
-        `// Replays its ${story.steps.length} steps through the suite (fresh ids, the same calls): it fails while the bug is there.`,
+        `// Replays its ${story.steps.length === 1 ? 'one step' : `${story.steps.length} steps`} through the suite (fresh ids, the same calls): it fails while the bug is there.`,
         `// Run it: npx animal-store-conformance --replay ${testFile.split(sep).join('/')}`,
         `import { regression } from '${module}';`,
         '',

@@ -19,7 +19,7 @@ function sendsMessages(call: Call): boolean {
 export function regression(clause: string, seed: number, callsJson: string): void {
   const calls = parseJson(callsJson) as unknown as Call[];
   describe(`Regression: ${clause} (seed ${seed})`, () => {
-    scenario(`the ${calls.length} steps that broke ${clause} with --seed ${seed}, replayed`, { checks: SEQUENCE_CHECKS, writes: true }, async (s) => {
+    scenario(`the ${calls.length === 1 ? 'one step' : `${calls.length} steps`} that broke ${clause} with --seed ${seed}, replayed`, { checks: SEQUENCE_CHECKS, writes: true }, async (s) => {
       if (calls.some(sendsMessages) && !s.config.messagesBaseUrl) return s.leaveUnjudged('the story sends messages and MESSAGES_BASE_URL is not configured');
       const known = await knownCategories(s);
       if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
