@@ -30,7 +30,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'each status filter, over a store with at least 12 animals of each status, returns only that status',
-    { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], writes: false },
+    { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], fillsStore: true },
     async (s) => {
       const statuses = statusValues(s.contract);
       await checkFilteredPages(s, await ensurePets(s, statuses, 12), 100);

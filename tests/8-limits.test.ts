@@ -14,7 +14,7 @@ describe('§8 Limits: limit on GET /pets', () => {
 
   scenario(
     'over a store of more than 100 animals: no limit gives at most 20, filtered or not; any limit, valid or not, at most 100; a filtered page is as full as the animals of that status allow',
-    { checks: ['list.limit-default', 'list.limit-max', 'list.full-page', 'list.status-filter', 'list.200-pets', 'list.invalid-query', 'list.invalid-query-handling'] },
+    { checks: ['list.limit-default', 'list.limit-max', 'list.full-page', 'list.status-filter', 'list.200-pets', 'list.invalid-query', 'list.invalid-query-handling'], fillsStore: true },
     async (s) => {
       const { max, fallback } = limitBounds(s.contract);
       const statuses = statusValues(s.contract);

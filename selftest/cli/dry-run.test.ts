@@ -34,7 +34,7 @@ describe('--dry-run', () => {
     await reference.close();
   });
 
-  const cases: { name: string; args: () => string[]; reasons: RegExp[] }[] = [
+  const cases: { name: string; args: () => string[]; reasons: RegExp[]; writes?: RegExp }[] = [
     {
       name: 'production, the clock past the removal, no message host',
       args: () => ['--base-url', main.url, '--env', 'production', '--now', '2031-01-01'],
@@ -50,9 +50,28 @@ describe('--dry-run', () => {
       args: () => ['--staging-base-url', main.url, '--env', 'staging', '--only', '4.5,5', '--now', '2026-06-01'],
       reasons: [/MESSAGES_BASE_URL is not configured/],
     },
+    {
+      name: 'staging with both hosts, only §4.4 (nothing written)',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', '4.4', '--stateful', 'off'],
+      reasons: [],
+      writes: /^ {2}writes {3}none: no scenario of the selected clauses creates animals or sends messages$/m,
+    },
+    {
+      name: 'staging with both hosts, only §4.1 (set-up animals only)',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', '4.1', '--stateful', 'off'],
+      reasons: [],
+      writes: /^ {2}writes {3}POST \/v1\/pets: up to 105 set-up pets so listings can be paged \(§4\.1, §8\)$/m,
+    },
   ];
 
-  for (const { name, args, reasons } of cases) {
+  /** What the plan's writes lines promise: which POSTs go out. */
+  function plannedWrites(stdout: string): { pets: boolean; surePets: boolean; messages: boolean } {
+    const block = /^ {2}writes {3}[\s\S]*?(?=^ {2}\S|^$)/m.exec(stdout)?.[0] ?? '';
+    // Set-up animals are "up to" so many: a store that already holds enough gets none.
+    return { pets: /POST \/v1\/pets|random sequences/.test(block), surePets: /valid NewPets|random sequences/.test(block), messages: /POST \/messages/.test(block) };
+  }
+
+  for (const { name, args, reasons, writes } of cases) {
     it(`${name}: sends nothing, and its skips are the real run's`, async () => {
       main.requests.length = 0;
       messages.requests.length = 0;
@@ -60,10 +79,18 @@ describe('--dry-run', () => {
       expect(dry.code, dry.stderr).toBe(0);
       expect(main.requests.length + messages.requests.length).toBe(0);
       for (const reason of reasons) expect(dry.stdout).toMatch(reason);
+      if (writes) expect(dry.stdout).toMatch(writes);
       const planned = marks(dry.stdout);
 
       const real = await runCli([...args(), '--runs', '3', '--seed', '2'], { API_KEY: KEY });
       expect(real.code, real.stderr).toBe(0);
+      // The writes it lists are the real run's: a POST the plan leaves out is never sent, and one it lists is.
+      const posted = (proxy: RecordingProxy) => proxy.requests.some((r) => r.method === 'POST');
+      const promised = plannedWrites(dry.stdout);
+      if (posted(main)) expect(promised.pets, dry.stdout).toBe(true);
+      if (promised.surePets) expect(posted(main), dry.stdout).toBe(true);
+      expect(promised.messages, dry.stdout).toBe(posted(messages));
+      if (/--only/.test(args().join(' '))) expect(dry.stdout).toMatch(/for the whole suite \(--only\/--skip send fewer\)/);
       const clauses = real.report?.clauses ?? [];
       expect(planned.size).toBe(clauses.length);
       for (const clause of clauses) {
@@ -77,4 +104,14 @@ describe('--dry-run', () => {
       if (reasons.length > 0) expect([...planned.values()]).toContain('○');
     });
   }
+
+  it('needs no key: it sends nothing, and the plan is shown whole (no text taken for a key)', async () => {
+    main.requests.length = 0;
+    const dry = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--dry-run'], {});
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout).toMatch(/Dry run: nothing is sent/);
+    expect(dry.stdout).not.toContain('$API_KEY');
+    expect(main.requests).toEqual([]);
+  });
 });

@@ -9,6 +9,31 @@ import type { Io } from './io.ts';
 import { targetNetwork, type Target } from './target.ts';
 import { MAX_SEQUENCE_STEPS, sequenceCount } from '../suite/config.ts';
 
+/** The writes the scenarios that would run send: only those --only/--skip keep. */
+function writesPlanned(settings: Settings, target: Target, io: Io, plans: ScenarioPlan[]): void {
+  const sends = plans.flatMap((plan) => plan.sends ?? []);
+  const any = (kind: keyof NonNullable<ScenarioPlan['sends']>) => sends.some((s) => s[kind]);
+  if (!sends.some((s) => s.creates || s.fills || s.messages || s.sequences)) {
+    io.out('  writes   none: no scenario of the selected clauses creates animals or sends messages\n');
+    return;
+  }
+  const pets = [any('creates') ? 'valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7)' : '', any('fills') ? 'up to 105 set-up pets so listings can be paged (§4.1, §8)' : ''].filter(Boolean);
+  const lines: string[] = [];
+  if (pets.length) lines.push(`POST /v1/pets: ${pets.join(', ')}`);
+  if (any('messages')) lines.push('POST /messages: valid and invalid messages (§4.5, §5)');
+  if (any('sequences')) {
+    lines.push(`${sequenceCount(settings.runs)} random sequences of up to ${MAX_SEQUENCE_STEPS} calls (creates, listings, fetches${target.messagesBaseUrl ? ', messages' : ''}; refused and invalid ones among them), each ending with a GET of every animal it created (docs/stateful.md; --stateful off skips them)`);
+  } else if (!settings.stateful) lines.push('no sequences of calls (--stateful off)');
+  if (any('creates') || any('sequences')) {
+    const categories = settings.categoryIds.length
+      ? `${settings.categoryIds.join(', ')} (--category-ids)`
+      : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;
+    lines.push(`a NewPet that must get 201 carries a categoryId the target is known to accept: ${categories}`);
+  }
+  if (!target.embedded) lines.push(`every animal and message created is listed, for clean-up, in ${join(settings.reportsDir, 'created.json')}`);
+  io.out(lines.map((line, i) => `${i === 0 ? '  writes   ' : '           '}${line}\n`).join(''));
+}
+
 /** Per clause: whether some scenario would judge it, else why every scenario that would is skipped. */
 function plannedClauses(plans: ScenarioPlan[]): Map<string, { runs: boolean; reasons: Set<string> }> {
   const byClause = new Map<string, { runs: boolean; reasons: Set<string> }>();
@@ -40,23 +65,10 @@ export function plan(settings: Settings, target: Target, writes: boolean, io: Io
   // fixed probes, 22 per run (each distinct invalid case sent once), about 9 per sequence of calls.
   const fewer = [target.messagesBaseUrl ? '' : 'the message checks', writes ? '' : 'the writes'].filter(Boolean).join(' and ');
   const sequences = writes && settings.stateful ? 9 * sequenceCount(settings.runs) : 0;
-  io.out(`  requests roughly ${345 + 22 * settings.runs + sequences}${fewer ? `, less ${fewer}` : ''}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
-  if (writes) {
-    io.out('  writes   POST /v1/pets: valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7), up to 105 set-up pets so listings can be paged (§4.1, §8)\n');
-    io.out(`           POST /messages: valid and invalid messages (§4.5, §5)${target.messagesBaseUrl ? '' : ', skipped: no MESSAGES_BASE_URL'}\n`);
-    io.out(
-      settings.stateful
-        ? `           ${sequenceCount(settings.runs)} random sequences of up to ${MAX_SEQUENCE_STEPS} calls (creates, listings, fetches${target.messagesBaseUrl ? ', messages' : ''}; refused and invalid ones among them), each ending with a GET of every animal it created (docs/stateful.md; --stateful off skips them)\n`
-        : '           no sequences of calls (--stateful off)\n',
-    );
-    const categories = settings.categoryIds.length
-      ? `${settings.categoryIds.join(', ')} (--category-ids)`
-      : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;
-    io.out(`           a NewPet that must get 201 carries a categoryId the target is known to accept: ${categories}\n`);
-    if (!target.embedded) io.out(`           every animal and message created is listed, for clean-up, in ${join(settings.reportsDir, 'created.json')}\n`);
-  } else {
-    io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
-  }
+  const selection = settings.only.length || settings.skip.length ? ' for the whole suite (--only/--skip send fewer)' : '';
+  io.out(`  requests roughly ${345 + 22 * settings.runs + sequences}${selection}${fewer ? `, less ${fewer}` : ''}, at most ${settings.concurrency} in flight per worker × ${settings.workers} workers\n`);
+  if (writes) writesPlanned(settings, target, io, plans);
+  else io.out('  writes   none: every POST is skipped (production without --allow-writes)\n');
   const planned = plannedClauses(plans);
   const reasons: string[] = [];
   const lines: string[] = [];

@@ -76,10 +76,10 @@ export async function run(settings: Settings, io: Io): Promise<number> {
   // A dry run writes no reports.
   if (!settings.dryRun) await prepareReportsDir(settings.reportsDir, { clearStale: true });
   const target = await resolveTarget(settings);
-  const secrets = target.embedded ? [] : [...keyForms(target.apiKey), ...settings.otherSecrets.flatMap(secretForms)];
+  const secrets = target.embedded ? [] : [...(target.apiKey ? keyForms(target.apiKey) : []), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));
   if (settings.targetNote && !target.embedded) say(`animal-store-conformance: ${settings.targetNote}\n`);
-  if (!target.embedded && target.apiKey.length < SHORT_SECRET_LENGTH) {
+  if (!target.embedded && target.apiKey && target.apiKey.length < SHORT_SECRET_LENGTH) {
     io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
   }
   try {

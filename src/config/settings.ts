@@ -177,7 +177,8 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     apiKey = fromFile;
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
-  if (checksTarget && target && !apiKey) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
+  // A dry run sends nothing, so the plan needs no key.
+  if (checksTarget && target && !apiKey && raw['dry-run'] !== true) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
 
   const nowText = raw.now as string | undefined;
   const now = nowText ? new Date(nowText) : new Date();

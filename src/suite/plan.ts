@@ -8,6 +8,8 @@ export interface ScenarioOptions {
   checks: readonly CheckName[];
   /** Creates pets or sends messages: skipped where writes are not allowed. */
   writes?: boolean;
+  /** Creates set-up animals where writes are allowed, so that listings can be paged; judges what it can without them. */
+  fillsStore?: boolean;
   /** Random sequences of calls: skipped with --stateful off. */
   stateful?: boolean;
   /**
@@ -38,6 +40,8 @@ export interface ScenarioPlan {
    * with why it would be skipped, if it would.
    */
   checks: { check: string; clause: string; skipReason?: string }[];
+  /** Set where it would run: the writes it would send (NewPets it judges, set-up animals, messages, sequences of calls). */
+  sends?: { creates: boolean; fills: boolean; messages: boolean; sequences: boolean };
 }
 
 function clockOf(ctx: WorkerContext): { now: string; given: boolean } {
@@ -71,7 +75,14 @@ export function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): M
  * With --dry-run: what a scenario would judge, and why a check would be skipped. A common check
  * whose every operation these settings leave out (create.id-unique without writes) judges nothing.
  */
-export function planOf(ctx: WorkerContext, declared: readonly CheckName[], selected: (name: CheckName) => boolean, reason: string | undefined, excluded: ReadonlyMap<CheckName, string>): ScenarioPlan {
+export function planOf(
+  ctx: WorkerContext,
+  options: ScenarioOptions,
+  declared: readonly CheckName[],
+  selected: (name: CheckName) => boolean,
+  reason: string | undefined,
+  excluded: ReadonlyMap<CheckName, string>,
+): ScenarioPlan {
   const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
   const leftOut = operationsLeftOut(ctx.config);
   const unreached = (check: CheckName) => {
@@ -83,6 +94,17 @@ export function planOf(ctx: WorkerContext, declared: readonly CheckName[], selec
       const why = reason ?? excluded.get(check) ?? (declared.includes(check) ? undefined : unreached(check));
       return why === undefined ? { check, clause: check } : { check, clause: check, skipReason: why };
     }),
+    ...(reason === undefined ? { sends: sendsOf(ctx, options) } : {}),
+  };
+}
+
+function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<ScenarioPlan['sends']> {
+  const writes = ctx.config.writes;
+  return {
+    creates: writes && options.writes === true && !options.messages && !options.stateful,
+    fills: writes && options.fillsStore === true,
+    messages: writes && options.messages === true,
+    sequences: writes && options.stateful === true,
   };
 }
 

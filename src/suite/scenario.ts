@@ -232,7 +232,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     }
     const reason = skipReason(ctx, options);
     if (ctx.config.plan) {
-      meta.plan = planOf(ctx, declared, selected, reason, excluded);
+      meta.plan = planOf(ctx, options, declared, selected, reason, excluded);
       finish();
       skip('dry run: nothing is sent');
       return;
