@@ -193,6 +193,19 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.stderr).not.toContain(KEY);
   });
 
+  it('a target that never answers is one line and exit 3, saying the wait once', async () => {
+    const result = await againstServer(() => undefined, ['--timeout', '500']);
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim()).toMatch(/^animal-store-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets: no answer within 500 ms$/);
+  });
+
+  it('a host that answers 404 everywhere is judged, with one note that the base URL may not be the service\'s', async () => {
+    const result = await againstServer((_req, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not Found</h1>'), ['--runs', '2', '--seed', '1', '--only', '4.1', '--stateful', 'off']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^animal-store-conformance: note: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets answered 404: if the base URL is not the service's .*$/);
+    expect(result.report?.clauses.find((c) => c.id === 'list.200-pets')?.outcome).toBe('fail');
+  });
+
   it('a 401 with an Error body says only to check the key', async () => {
     const result = await againstServer((_req, res) =>
       res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"code":"unauthorized","message":"bad key","status":401}'),

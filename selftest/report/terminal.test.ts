@@ -86,6 +86,14 @@ describe('renderTerminal', () => {
     expect(plain).toContain('Engine errors (1)');
   });
 
+  it('says, beside counts that show no failure, that with --fail-on should the warnings fail the run', () => {
+    const counts = (report: ReturnType<typeof makeReport>) => renderTerminal(report, { color: false }).split('\n').find((l) => /^\d+ clauses: /.test(l));
+    const shouldGate = makeReport({ failOn: 'should', summary: { ...makeReport().summary, fail: 0, warn: 1 } });
+    expect(counts(shouldGate)).toMatch(/1 warned.* \(with --fail-on should, the warnings fail the run\)/);
+    expect(counts(makeReport({ summary: { ...makeReport().summary, warn: 1 } }))).not.toMatch(/--fail-on/);
+    expect(counts(makeReport({ failOn: 'should', summary: { ...makeReport().summary, warn: 0 } }))).not.toMatch(/--fail-on/);
+  });
+
   it('names the requests kept in flight only where they differ from the usual depth the caller gives', () => {
     const r = makeReport({ pipeline: { depth: 8, roundTripMs: 42.4 } });
     expect(renderTerminal(r, { color: false, usualPipelineDepth: 2 })).toContain('Seed 1234567 · runs 100 · 48.3 s · 8 requests in flight (round trip 42 ms)');

@@ -12,7 +12,7 @@ import { isSelected } from '../suite/selection.ts';
  * then more on the same connection, for the target's round trip (see wantsAnotherSample; undefined:
  * no answer), while one to the message host checks that it answers.
  */
-export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number }> {
+export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number; note?: string }> {
   // Two in flight (unless --concurrency 1): the message host's check goes out beside the round trip's answers, timed one at a time.
   const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: Math.min(2, config.concurrency), retries429: 0, ...(config.network ? { network: config.network } : {}) });
   const listOne = () =>
@@ -44,6 +44,8 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
         throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
       }
     }
+    // A 404 there is the listing's failure to judge, yet far more often a base URL that is not the service's.
+    const note = status === 404 ? `GET ${config.baseUrl}/v1/pets answered 404: if the base URL is not the service's (a path missing or one too many), the checks below fail for that` : undefined;
     const roundTrip = async (): Promise<number | undefined> => {
       if (!exchange.response) return undefined;
       // The first paid for the connection (and TLS); the fastest of it and those after it is the round trip a property waits for.
@@ -59,7 +61,7 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       return fastest;
     };
     const [roundTripMs] = await Promise.all([roundTrip(), messagesReachable()]);
-    return roundTripMs === undefined ? {} : { roundTripMs };
+    return { ...(roundTripMs === undefined ? {} : { roundTripMs }), ...(note ? { note } : {}) };
   } finally {
     await client.close();
   }
@@ -136,5 +138,8 @@ async function unreachableLine(exchange: Exchange, config: SuiteConfig): Promise
     dns: 'host name not found',
     timeout: `no answer within ${config.timeoutMs} ms`,
   };
-  return `cannot reach ${shown}: ${reasons[failure.kind] ?? 'no HTTP answer'} (${failure.message})${via}`;
+  const reason = reasons[failure.kind] ?? 'no HTTP answer';
+  // The client's own words may already say it (a timeout's do): said once.
+  const detail = failure.message.includes(reason) ? '' : ` (${failure.message})`;
+  return `cannot reach ${shown}: ${reason}${detail}${via}`;
 }

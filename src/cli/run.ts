@@ -96,7 +96,8 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
       return 0;
     }
-    const { roundTripMs } = await preflight(config, settings.keySource);
+    const { roundTripMs, note } = await preflight(config, settings.keySource);
+    if (note) io.err(`animal-store-conformance: note: ${redactText(note, secrets)}\n`);
     if (!settings.concurrencyGiven) config.concurrency = concurrencyFor(roundTripMs);
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
     config.concurrent = settings.schedule === 'auto' ? isRemote(roundTripMs) : settings.schedule === 'concurrent';

@@ -160,7 +160,8 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
     paint('bold', paint(ships ? 'green' : 'red', `Verdict: ${verdictText(report).toUpperCase()}`)) +
       paint('dim', ` (fails on ${report.failOn.toUpperCase()}, exit code ${report.exitCode})`),
   );
-  out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
+  const warningsFail = report.failOn === 'should' && report.summary.warn > 0 ? ` (with --fail-on should, the warnings fail the run)` : '';
+  out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${warningsFail}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
   const { depth, roundTripMs, schedule } = report.pipeline ?? { depth: 0 };
   const waited = roundTripMs !== undefined && options.usualPipelineDepth !== undefined && depth !== options.usualPipelineDepth ? ` · ${depth} request${depth === 1 ? '' : 's'} in flight (round trip ${Math.round(roundTripMs)} ms)` : '';
   const sideBySide = schedule === 'concurrent' ? ' · scenarios side by side' : '';
