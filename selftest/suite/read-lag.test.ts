@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { fetchShownPet, readAfterWrite, waitingReads } from '../../src/suite/read-lag.ts';
+import { fetchShownPet, onReadWaiting, readAfterWrite, waitingReads } from '../../src/suite/read-lag.ts';
 import type { WorkerContext } from '../../src/suite/worker.ts';
 import { exchange } from '../checks/helpers.ts';
 
@@ -128,5 +128,22 @@ describe('readAfterWrite', () => {
     const otherKind = await readAfterWrite(ctx, 'listPets', server.write(), lags, { fresh: true });
     expect(otherKind.misses).toBeGreaterThan(0);
     expect(otherKind.heldMs).toBeUndefined();
+  });
+
+  it('tells every property listening that a read waits, also after one listening before it stopped', async () => {
+    const ctx = worker();
+    const told = { first: 0, second: 0, third: 0 };
+    const stopFirst = onReadWaiting(ctx, () => told.first++);
+    const stopSecond = onReadWaiting(ctx, () => told.second++);
+    const stopThird = onReadWaiting(ctx, () => told.third++);
+    // Stopped in the order they began, as side-by-side pipelines may: the last one must still hear.
+    stopFirst();
+    const fetched = await readAfterWrite(ctx, 'pet', replica(30).write(), (e) => e.response?.status === 404);
+    expect(fetched.exchange.response?.status).toBe(200);
+    expect(told.first).toBe(0);
+    expect(told.second).toBeGreaterThan(0);
+    expect(told.third).toBe(told.second);
+    stopSecond();
+    stopThird();
   });
 });

@@ -53,11 +53,11 @@ function lagOf(ctx: WorkerContext, kind: string): KindLag {
 }
 
 /** Per worker, the reads waiting now (they hold no request on the wire) and whom to tell when one starts. */
-const WAITING = new WeakMap<WorkerContext, { count: number; listener?: () => void }>();
+const WAITING = new WeakMap<WorkerContext, { count: number; listeners: Set<() => void> }>();
 
-function waitingOf(ctx: WorkerContext): { count: number; listener?: () => void } {
+function waitingOf(ctx: WorkerContext): { count: number; listeners: Set<() => void> } {
   let waiting = WAITING.get(ctx);
-  if (!waiting) WAITING.set(ctx, (waiting = { count: 0 }));
+  if (!waiting) WAITING.set(ctx, (waiting = { count: 0, listeners: new Set() }));
   return waiting;
 }
 
@@ -68,17 +68,14 @@ export function waitingReads(ctx: WorkerContext): number {
 
 /**
  * Calls `listener` (in a microtask) each time a read of the worker starts waiting out a lag, until
- * the returned function is called: a pipelined property sends its next inputs meanwhile.
+ * the returned function is called: a pipelined property sends its next inputs meanwhile. Every
+ * listener is told, so properties and scenarios side by side each fill their share.
  */
 export function onReadWaiting(ctx: WorkerContext, listener: () => void): () => void {
-  const waiting = waitingOf(ctx);
-  const before = waiting.listener;
-  let listening = true;
-  waiting.listener = () => queueMicrotask(() => listening && listener());
-  return () => {
-    listening = false;
-    waiting.listener = before;
-  };
+  const listeners = waitingOf(ctx).listeners;
+  const told = () => queueMicrotask(() => listeners.has(told) && listener());
+  listeners.add(told);
+  return () => listeners.delete(told);
 }
 
 /**
@@ -90,7 +87,7 @@ async function pause(ctx: WorkerContext, what: number | Promise<void>): Promise<
   const waiting = waitingOf(ctx);
   const started = performance.now();
   waiting.count++;
-  waiting.listener?.();
+  for (const listener of waiting.listeners) listener();
   try {
     await (typeof what === 'number' ? sleep(what) : what);
   } finally {
