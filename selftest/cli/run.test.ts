@@ -118,6 +118,22 @@ describe('the CLI, run as a user runs it', () => {
     }
   });
 
+  it('lists in created.json every message a 2xx said was made, the one a host that takes {} made of the preflight\'s key check among them', async () => {
+    const lenient = await startReference({ apiKey: KEY, deviations: ['fault-message-accepts-missing-message'] });
+    const messages = await startRecordingProxy(lenient.messagesBaseUrl);
+    try {
+      const result = await runCli(['--base-url', lenient.baseUrl, '--messages-base-url', messages.url, '--env', 'staging', '--only', 'messages.invalid-400', '--runs', '1', '--seed', '3', '--stateful', 'off'], { API_KEY: KEY });
+      expect(result.code, result.stderr).toBe(1);
+      const made = messages.requests.filter((r) => r.method === 'POST' && r.status !== undefined && r.status >= 200 && r.status < 300);
+      expect(made.length).toBeGreaterThan(0);
+      const created = JSON.parse(result.files['created.json']!) as { messages: unknown[] };
+      expect(created.messages).toHaveLength(made.length);
+    } finally {
+      await messages.close();
+      await lenient.close();
+    }
+  });
+
   it('a run that stops before the tests leaves none of the reports an earlier run wrote in the folder (CI would publish them as its own)', async () => {
     const reports = tempDir('asc-stale-reports-');
     const earlier = await runCli(['--runs', '2', '--seed', '3', '--only', '4.4', '--stateful', 'off', '--reports', reports], {});

@@ -6,15 +6,23 @@ import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { tlsFailure } from '../http/tls-probe.ts';
 import { wantsAnotherSample, type SuiteConfig } from '../suite/config.ts';
 import { isSelected } from '../suite/selection.ts';
+import { createdBy, type CreatedItem } from '../suite/trail.ts';
 
 /**
- * One request before the suite starts, so an unreachable target is one line, not a wall of failures;
- * then more on the same connection, for the target's round trip (see wantsAnotherSample; undefined:
- * no answer), while one to the message host checks that it answers.
+ * One request before the suite starts, so an unreachable target or a refused key is one line, not a
+ * wall of failures; then more on the same connection, for the target's round trip (see
+ * wantsAnotherSample; undefined: no answer), while one to the message host checks that it answers
+ * and, where the run writes there, takes the key (messageHostProbe). `created`: what a target that
+ * takes `{}` as a message made of it, for created.json.
  */
-export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number; note?: string }> {
+export async function preflight(config: SuiteConfig, keySource: string): Promise<{ roundTripMs?: number; note?: string; created: CreatedItem[] }> {
+  const created: CreatedItem[] = [];
+  const observe = (exchange: Exchange) => {
+    const item = createdBy(exchange, config);
+    if (item) created.push(item);
+  };
   // Two in flight (unless --concurrency 1): the message host's check goes out beside the round trip's answers, timed one at a time.
-  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: Math.min(2, config.concurrency), retries429: 0, ...(config.network ? { network: config.network } : {}) });
+  const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, timeoutMs: config.timeoutMs, concurrency: Math.min(2, config.concurrency), retries429: 0, observe, ...(config.network ? { network: config.network } : {}) });
   const listOne = () =>
     client.send({
       method: 'GET',
@@ -65,7 +73,7 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       return fastest;
     };
     const [roundTripMs] = await Promise.all([roundTrip(), messagesReachable()]);
-    return { ...(roundTripMs === undefined ? {} : { roundTripMs }), ...(note ? { note } : {}) };
+    return { ...(roundTripMs === undefined ? {} : { roundTripMs }), ...(note ? { note } : {}), created };
   } finally {
     await client.close();
   }
@@ -85,7 +93,7 @@ function refusedKey(exchange: Exchange, shown: string, keySource: string): void 
 
 /**
  * What the message host is asked. Where the run may write and judges a message clause, the key goes
- * with a body that names no message (\`{}\`, which §4.5 answers with 400), so a key that host refuses
+ * with a body that names no message (`{}`, which §4.5 answers with 400), so a key that host refuses
  * is found before the run; otherwise a GET without the key only shows that it answers.
  */
 function messageHostProbe(config: SuiteConfig): OutgoingRequest {

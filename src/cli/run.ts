@@ -19,6 +19,7 @@ import { enumValues } from '../run/coverage.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, unknownSelectors } from '../suite/selection.ts';
+import { Trail } from '../suite/trail.ts';
 import { plan } from './dry-run.ts';
 import { settleVerdict, unvouchedLines, type Unvouched } from './exit-code.ts';
 import type { Io } from './io.ts';
@@ -96,7 +97,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       plan(settings, target, config.writes, io, catalogue, suite.scenarios.flatMap((s) => s.meta?.plan ?? []));
       return 0;
     }
-    const { roundTripMs, note } = await preflight(config, settings.keySource);
+    const { roundTripMs, note, created: madeByPreflight } = await preflight(config, settings.keySource);
     if (note) io.err(`animal-store-conformance: note: ${redactText(note, secrets)}\n`);
     if (!settings.concurrencyGiven) config.concurrency = concurrencyFor(roundTripMs);
     config.pipelineDepth = pipelineDepth(roundTripMs, config.concurrency);
@@ -104,7 +105,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const proxy = proxyFor(new URL(target.baseUrl), config.network?.proxy);
     const shard = settings.shard ? ` · shard ${settings.shard.index}/${settings.shard.count}` : '';
     say(`animal-store-conformance: ${target.embedded ? 'embedded reference server' : target.baseUrl} [${target.env}] · seed ${settings.seed} · runs ${settings.runs}${shard}${proxy ? ` · via ${shownProxy(proxy)}` : ''}\n`);
-    if (config.trailFile) await rm(config.trailFile, { force: true });
+    if (config.trailFile) {
+      await rm(config.trailFile, { force: true });
+      const trail = new Trail(config.trailFile);
+      for (const item of madeByPreflight) trail.record(item);
+      trail.close();
+    }
     const suite = await runSuite(config, {
       files: settings.replay,
       maxWorkers: settings.workers,
