@@ -90,6 +90,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
     {
       checks: ['deprecation.operational', 'deprecation.headers-well-formed', 'deprecation.sunset-not-early', 'deprecation.signals', 'deprecation.after-removal', 'errors.no-5xx'],
       removal: { operationId: 'getPet', before: ['deprecation.operational'], after: ['deprecation.after-removal'] },
+      writesIfAllowed: 'one set-up animal to fetch where the listing shows none (§4.3)',
     },
     async (s) => {
       const removalDate = removal(s);

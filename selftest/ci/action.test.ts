@@ -1,6 +1,6 @@
 // action.yml, the GitHub Action: its declaration, and its shell steps run here in bash with the
 // variables a runner sets, against the embedded reference server and a reference server with a key.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -154,12 +154,15 @@ describe('action.yml: its shell steps, run in bash as a runner runs them', () =>
     expect(keySightings(run, machine)).toEqual([]);
   });
 
-  it('writes the one line of a run that wrote no report (exit 2) to the summary, and ends with exit 2', async () => {
+  it('writes the one line of a run that wrote no report (exit 2) to the summary, not an earlier run\'s, and ends with exit 2', async () => {
     const { machine } = machineWithNpm();
-    const run = await runCompositeAction(action, PACKAGE_ROOT, { env: 'staging', 'api-key': KEY }, machine);
+    const reports = tempDir('asc-action-stale-');
+    for (const name of ['summary.md', 'junit.xml', 'report.json', 'report.html']) writeFileSync(join(reports, name), 'an earlier run\'s');
+    const run = await runCompositeAction(action, PACKAGE_ROOT, { env: 'staging', 'api-key': KEY, 'reports-dir': reports }, machine);
     expect(run.outputs['exit-code']).toBe('2');
     expect(run.code).toBe(2);
     expect(run.summary).toMatch(/no report \(exit 2\)/);
+    expect(readdirSync(reports)).toEqual([]);
     expect(run.summary).toMatch(/set STAGING_BASE_URL/);
     expect(keySightings(run, machine)).toEqual([]);
   });

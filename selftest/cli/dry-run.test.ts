@@ -57,10 +57,16 @@ describe('--dry-run', () => {
       writes: /^ {2}writes {3}none: no scenario of the selected clauses creates animals or sends messages$/m,
     },
     {
+      name: 'staging, only the JSON clauses (the §7 scenario posts a body that is not JSON)',
+      args: () => ['--staging-base-url', main.url, '--env', 'staging', '--only', 'json', '--stateful', 'off'],
+      reasons: [],
+      writes: /^ {2}writes {3}POST \/v1\/pets: a NewPet body that is not JSON, `\{` \(§7\)$/m,
+    },
+    {
       name: 'staging with both hosts, only §4.1 (set-up animals only)',
       args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', '4.1', '--stateful', 'off'],
       reasons: [],
-      writes: /^ {2}writes {3}POST \/v1\/pets: up to 105 set-up pets so listings can be paged \(§4\.1, §8\)$/m,
+      writes: /^ {2}writes {3}POST \/v1\/pets: up to 105 set-up animals where the store holds fewer, so listings can be paged \(§4\.1, §8\)$/m,
     },
   ];
 
@@ -113,5 +119,21 @@ describe('--dry-run', () => {
     expect(dry.stdout).toMatch(/Dry run: nothing is sent/);
     expect(dry.stdout).not.toContain('$API_KEY');
     expect(main.requests).toEqual([]);
+  });
+
+  it('lists the animal the deprecation scenario creates on an empty store, which the real run then creates', async () => {
+    const empty = await startReference({ apiKey: KEY, deviations: ['allowed-empty-store'] });
+    const recorded = await startRecordingProxy(empty.baseUrl);
+    try {
+      const args = ['--staging-base-url', recorded.url, '--env', 'staging', '--only', 'deprecation', '--stateful', 'off'];
+      const dry = await runCli([...args, '--dry-run'], { API_KEY: KEY });
+      expect(dry.stdout).toMatch(/^ {2}writes {3}POST \/v1\/pets: one set-up animal to fetch where the listing shows none \(§4\.3\)$/m);
+      const real = await runCli([...args, '--runs', '2', '--seed', '2'], { API_KEY: KEY });
+      expect(real.code, real.stderr).toBe(0);
+      expect(recorded.requests.filter((r) => r.method === 'POST' && r.status === 201).length).toBeGreaterThan(0);
+    } finally {
+      await recorded.close();
+      await empty.close();
+    }
   });
 });

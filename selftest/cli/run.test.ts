@@ -105,7 +105,9 @@ describe('the CLI, run as a user runs it', () => {
     try {
       const refused = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', messages.url, '--env', 'staging'], { API_KEY: KEY });
       expect(refused.code, refused.stderr).toBe(2);
-      expect(refused.stderr.trim()).toBe(`animal-store-conformance: API_KEY: ${messages.url}/messages answered 401 to the configured key; check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+      expect(refused.stderr.trim()).toBe(
+        `animal-store-conformance: API_KEY: ${messages.url}/messages answered 401 to the configured key; ${reference.baseUrl}/v1/pets took the same key: check that both hosts belong to one deployment (a server that refuses valid keys fails auth.valid-key-accepted)`,
+      );
       expect(seen).toEqual(['POST /messages with key']);
       expect(refused.files).toEqual({});
       seen.length = 0;
@@ -141,6 +143,11 @@ describe('the CLI, run as a user runs it', () => {
     await writeFile(join(reports, 'created.json'), '{"kept":true}');
     const stopped = await runCli(['--base-url', reference.baseUrl, '--reports', reports], { API_KEY: 'not-the-key' });
     expect(stopped.code).toBe(2);
+    expect((await readdir(reports)).sort()).toEqual(['created.json']);
+    // A selector that names nothing stops the run too, after the folder is cleared.
+    await runCli(['--runs', '2', '--seed', '3', '--only', '4.4', '--stateful', 'off', '--reports', reports], {});
+    const mistyped = await runCli(['--only', '4.44', '--reports', reports], {});
+    expect(mistyped.code).toBe(2);
     expect((await readdir(reports)).sort()).toEqual(['created.json']);
   });
 

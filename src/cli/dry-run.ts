@@ -12,19 +12,20 @@ import { MAX_SEQUENCE_STEPS, sequenceCount } from '../suite/config.ts';
 /** The writes the scenarios that would run send: only those --only/--skip keep. */
 function writesPlanned(settings: Settings, target: Target, io: Io, plans: ScenarioPlan[]): void {
   const sends = plans.flatMap((plan) => plan.sends ?? []);
-  const any = (kind: keyof NonNullable<ScenarioPlan['sends']>) => sends.some((s) => s[kind]);
-  if (!sends.some((s) => s.creates || s.fills || s.messages || s.sequences)) {
+  const any = (kind: 'creates' | 'messages' | 'sequences') => sends.some((s) => s[kind]);
+  const also = [...new Set(sends.flatMap((s) => s.alsoWrites ?? []))];
+  if (!sends.some((s) => s.creates || s.messages || s.sequences) && also.length === 0) {
     io.out('  writes   none: no scenario of the selected clauses creates animals or sends messages\n');
     return;
   }
-  const pets = [any('creates') ? 'valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5, §7)' : '', any('fills') ? 'up to 105 set-up pets so listings can be paged (§4.1, §8)' : ''].filter(Boolean);
+  const pets = [any('creates') ? 'valid NewPets (§4.2, §4.3), invalid ones (§4.2, §5)' : '', ...also].filter(Boolean);
   const lines: string[] = [];
   if (pets.length) lines.push(`POST /v1/pets: ${pets.join(', ')}`);
   if (any('messages')) lines.push('POST /messages: valid and invalid messages (§4.5, §5)');
   if (any('sequences')) {
     lines.push(`${sequenceCount(settings.runs)} random sequences of up to ${MAX_SEQUENCE_STEPS} calls (creates, listings, fetches${target.messagesBaseUrl ? ', messages' : ''}; refused and invalid ones among them), each ending with a GET of every animal it created (docs/stateful.md; --stateful off skips them)`);
   } else if (!settings.stateful) lines.push('no sequences of calls (--stateful off)');
-  if (any('creates') || any('sequences')) {
+  if (any('creates') || any('sequences') || also.length) {
     const categories = settings.categoryIds.length
       ? `${settings.categoryIds.join(', ')} (--category-ids)`
       : `those of the animals the listing shows; with none, the first of ${PROBE_CATEGORY_IDS.join(', ')} taken`;

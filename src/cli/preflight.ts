@@ -40,15 +40,18 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
     const status = exchange.response?.status;
     refusedKey(exchange, `${config.baseUrl}/v1/pets`, keySource);
     const messages = config.messagesBaseUrl ? client.send(messageHostProbe(config)) : undefined;
-    const messagesReachable = async () => {
+    const checkMessageHost = async () => {
       let answer = await messages;
       // A POST the host leaves unanswered (or resets) while it answers a GET is the message clauses' to judge, not an unreachable host.
       if (answer?.failure && answer.request.method === 'POST' && answer.failure.kind !== 'refused' && answer.failure.kind !== 'dns') {
         answer = await client.send(messageHostGet(config));
       }
       if (answer?.failure) throw new TargetUnreachableError(await unreachableLine(answer, config));
-      if (answer?.request.method === 'POST') refusedKey(answer, `${config.messagesBaseUrl}/messages`, keySource);
+      if (answer?.request.method === 'POST') refusedKey(answer, `${config.messagesBaseUrl}/messages`, keySource, `${config.baseUrl}/v1/pets`);
     };
+    // Awaited where a 404 asks for it and again beside the round trip: checked once.
+    let messageHostChecked: Promise<void> | undefined;
+    const messagesReachable = () => (messageHostChecked ??= checkMessageHost());
     if (status === 404) {
       await messagesReachable();
       const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
@@ -79,8 +82,11 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
   }
 }
 
-/** A 401 or 403 to the configured key is one line (exit 2): a wall of auth failures would say less. */
-function refusedKey(exchange: Exchange, shown: string, keySource: string): void {
+/**
+ * A 401 or 403 to the configured key is one line (exit 2): a wall of auth failures would say less.
+ * `acceptedBy`: the URL that took the same key already (the message host is asked second).
+ */
+function refusedKey(exchange: Exchange, shown: string, keySource: string, acceptedBy?: string): void {
   const status = exchange.response?.status;
   if (status !== 401 && status !== 403) return;
   const body = jsonObject(exchange);
@@ -88,7 +94,8 @@ function refusedKey(exchange: Exchange, shown: string, keySource: string): void 
   const gateway = serviceError
     ? ''
     : ` with no Error body (${header(exchange, 'content-type') ?? 'no Content-Type'}): a gateway, WAF or proxy in front of the service may have refused the request, not the service the key;`;
-  throw new UsageError(`${keySource}: ${shown} answered ${status} to the configured key${gateway || ';'} check the key (a server that refuses valid keys fails auth.valid-key-accepted)`);
+  const check = acceptedBy ? `${acceptedBy} took the same key: check that both hosts belong to one deployment` : 'check the key';
+  throw new UsageError(`${keySource}: ${shown} answered ${status} to the configured key${gateway || ';'} ${check} (a server that refuses valid keys fails auth.valid-key-accepted)`);
 }
 
 /**

@@ -29,8 +29,8 @@ import { resolveTarget, suiteConfig } from './target.ts';
 
 /**
  * What runs this run again, with the target and the key taken from the same settings; `concurrent`,
- * the schedule the run took (chosen by the round trip unless given), so that a replay from nearer or
- * farther away takes the same one.
+ * the schedule the run took: one the round trip chose far away is pinned, so that a replay from
+ * nearer takes it too (loopback's own, sequential, is left to the replay's round trip).
  */
 function replayOf(settings: Settings, concurrent: boolean): string {
   // Regression tests replay their own calls: no seed draws anything there.
@@ -67,15 +67,13 @@ function whereSkipsAre(report: RunReport, quiet: boolean): string {
 export async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
   const catalogue = loadClauses();
+  // Read before the reports folder is cleared: it may be an earlier run's report.json there.
+  const baseline = settings.baseline ? await loadBaseline(settings.baseline).catch((error: Error) => new UsageError(`--baseline: ${error.message}`)) : undefined;
+  // A dry run writes no reports; a run clears an earlier one's before it can stop.
+  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir, { clearStale: true });
+  if (baseline instanceof UsageError) throw baseline;
   const unknown = unknownSelectors([...settings.only, ...settings.skip], catalogue);
   if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
-  const baseline = settings.baseline
-    ? await loadBaseline(settings.baseline).catch((error: Error) => {
-        throw new UsageError(`--baseline: ${error.message}`);
-      })
-    : undefined;
-  // A dry run writes no reports.
-  if (!settings.dryRun) await prepareReportsDir(settings.reportsDir, { clearStale: true });
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [...(target.apiKey ? keyForms(target.apiKey) : []), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));

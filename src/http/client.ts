@@ -38,7 +38,7 @@ export interface OutgoingRequest {
    * (SPORADIC_SHARE), so that they do not leave such a clause unjudged.
    */
   reserve?: boolean;
-  /** Sent once on a connection of its own, never repeated to learn whether the origin reads such bodies (the preflight's probe). */
+  /** Sent once on a connection of its own, closed after it, never repeated to learn whether the origin reads such bodies (the preflight's probe). */
   lone?: boolean;
 }
 
@@ -372,7 +372,7 @@ export class HttpClient {
       }
       const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
-      if (connection.repeat) own = this.connectionOfItsOwn(url);
+      if (connection.repeat || outgoing.lone) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
       const dispatch = (via?: Dispatcher) =>
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
@@ -398,10 +398,10 @@ export class HttpClient {
       }
       const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
       this.options.observe?.(exchange);
-      if (own) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat!.sentOn.socket, tally);
+      if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
     } catch (error) {
-      if (own && kind) this.bodyReuse.mayRepeat(url.origin, kind);
+      if (own && kind && !outgoing.lone) this.bodyReuse.mayRepeat(url.origin, kind);
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);

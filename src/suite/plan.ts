@@ -8,8 +8,12 @@ export interface ScenarioOptions {
   checks: readonly CheckName[];
   /** Creates pets or sends messages: skipped where writes are not allowed. */
   writes?: boolean;
-  /** Creates set-up animals where writes are allowed, so that listings can be paged; judges what it can without them. */
-  fillsStore?: boolean;
+  /**
+   * The writes it sends only where writes are allowed, as the dry run lists them (set-up animals, a
+   * body that is not JSON); without them it judges what it can. A scenario that declares neither
+   * this nor `writes` and sends one is an engine error (Scenario.send).
+   */
+  writesIfAllowed?: string;
   /** Random sequences of calls: skipped with --stateful off. */
   stateful?: boolean;
   /**
@@ -41,7 +45,7 @@ export interface ScenarioPlan {
    */
   checks: { check: string; clause: string; skipReason?: string }[];
   /** Set where it would run: the writes it would send (NewPets it judges, set-up animals, messages, sequences of calls). */
-  sends?: { creates: boolean; fills: boolean; messages: boolean; sequences: boolean };
+  sends?: { creates: boolean; alsoWrites?: string; messages: boolean; sequences: boolean };
 }
 
 function clockOf(ctx: WorkerContext): { now: string; given: boolean } {
@@ -102,7 +106,7 @@ function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<Scen
   const writes = ctx.config.writes;
   return {
     creates: writes && options.writes === true && !options.messages && !options.stateful,
-    fills: writes && options.fillsStore === true,
+    ...(writes && options.writesIfAllowed ? { alsoWrites: options.writesIfAllowed } : {}),
     messages: writes && options.messages === true,
     sequences: writes && options.stateful === true,
   };

@@ -85,6 +85,8 @@ export class Scenario {
     private readonly declared: readonly CheckName[] = [],
     /** ScenarioOptions.critical: its requests go first under the in-flight cap. */
     private readonly critical = false,
+    /** Whether it declares writes (ScenarioOptions.writes or writesIfAllowed): the dry run lists only those. */
+    private readonly declaresWrites = true,
   ) {
     this.properties = new PropertyRunner(ctx, title, (error, replay) => recorder.recordFailures(error, replay));
   }
@@ -111,6 +113,9 @@ export class Scenario {
   }
 
   async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
+    if (!this.declaresWrites && this.contract.operations[operationId]?.method.toUpperCase() === 'POST') {
+      throw new Error(`${operationId} is a write this scenario does not declare (ScenarioOptions.writes or writesIfAllowed): --dry-run would not list it`);
+    }
     const extra: SendOptions = {};
     if (this.critical) extra.critical = true;
     if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
@@ -213,7 +218,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const declared = options.checks.filter(selected);
     meta.declared = declared;
     const excluded = clockExclusions(ctx, options);
-    const s = new Scenario(ctx, title, recorder, excluded, declared, options.critical);
+    const s = new Scenario(ctx, title, recorder, excluded, declared, options.critical, options.writes === true || options.writesIfAllowed !== undefined);
     const finish = () => {
       ctx.trail?.close();
       meta.checks = [...records.values()];

@@ -9,6 +9,9 @@ import { categoryAt, categoryBasis, knownCategories, type CategoryId } from './c
 
 export type Pet = Record<string, unknown>;
 
+/** What the scenarios that fill the store (ensurePets) may create, as the dry run lists it. */
+export const SET_UP_ANIMALS = 'up to 105 set-up animals where the store holds fewer, so listings can be paged (§4.1, §8)';
+
 /** The animals one listing returns, or undefined when it is not a 200 array. */
 export function listed(exchange: Exchange): Pet[] | undefined {
   if (exchange.response?.status !== 200) return undefined;
