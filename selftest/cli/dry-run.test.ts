@@ -115,7 +115,7 @@ describe('--dry-run', () => {
     main.requests.length = 0;
     const dry = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--dry-run'], {});
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stderr).toBe('');
+    expect(dry.stderr.trim()).toBe('animal-store-conformance: note: no API key is set: the plan needs none, but the run itself stops at once (API_KEY, .env or --api-key-file)');
     expect(dry.stdout).toMatch(/Dry run: nothing is sent/);
     expect(dry.stdout).not.toContain('$API_KEY');
     expect(main.requests).toEqual([]);
@@ -135,5 +135,15 @@ describe('--dry-run', () => {
       await recorded.close();
       await empty.close();
     }
+  });
+
+  it('says what --skip of one operation leaves unchecked on the others (clauses are selected whole)', async () => {
+    const dry = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--skip', 'listStoreOrders', '--dry-run'], { API_KEY: KEY });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/^animal-store-conformance: note: --skip listStoreOrders also leaves \d+ clauses unchecked on every other operation they cover \(\d+ MUST: [^)]*auth\.required[^)]*\)/m);
+    expect(marks(dry.stdout).get('auth.required')).toBe('-');
+    const bySection = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--skip', '4.4', '--dry-run'], { API_KEY: KEY });
+    expect(bySection.stderr).toBe('');
+    expect(marks(bySection.stdout).get('auth.required')).toBe('•');
   });
 });

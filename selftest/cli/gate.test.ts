@@ -168,6 +168,6 @@ describe('a run whose --max-duration runs out', () => {
     const unreached = skipped.length + partly.length;
     expect(result.stderr).toMatch(new RegExp(`out of time: ${unreached} MUST clauses? (was|were) skipped, or judged only in part, because --max-duration \\(1500 ms\\) ran out`));
     expect(result.stdout).not.toMatch(/SHIPS \(/);
-    expect(result.stdout).toContain('Verdict: CANNOT VOUCH (fails on MUST, exit code 3)');
+    expect(result.stdout).toContain('Verdict: CANNOT VOUCH (--fail-on must, exit code 3)');
   });
 });

@@ -136,6 +136,34 @@ describe('the CLI, run as a user runs it', () => {
     }
   });
 
+  it('a message host that never answers is one line and exit 3, naming the wait the key\'s POST was given', async () => {
+    const silent = await serveOnLoopback(() => undefined);
+    try {
+      const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', silent.url, '--env', 'staging', '--timeout', '500'], { API_KEY: KEY });
+      expect(result.code).toBe(3);
+      expect(result.stderr.trim()).toBe(`animal-store-conformance: cannot reach ${silent.url}/messages: no answer within 500 ms`);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('counts a 2xx whose body names no id among what it created, and says created.json has no id for it', async () => {
+    const blank = await serveOnLoopback((req, res) => {
+      req.resume();
+      res.writeHead(202, { 'content-type': 'text/plain' }).end('ok');
+    });
+    try {
+      const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', blank.url, '--env', 'staging', '--only', 'messages.accepted', '--runs', '1', '--seed', '2', '--stateful', 'off'], { API_KEY: KEY });
+      expect(result.code).toBe(1);
+      const created = JSON.parse(result.files['created.json']!) as { messages: { id: string | null }[] };
+      const none = created.messages.filter((m) => m.id === null).length;
+      expect(none).toBeGreaterThan(0);
+      expect(result.stdout).toContain(`their ids are in created.json, where ${none} have none: the 2xx that took them named none, for clean-up.`);
+    } finally {
+      await blank.close();
+    }
+  });
+
   it('a run that stops before the tests leaves none of the reports an earlier run wrote in the folder (CI would publish them as its own)', async () => {
     const reports = tempDir('asc-stale-reports-');
     const earlier = await runCli(['--runs', '2', '--seed', '3', '--only', '4.4', '--stateful', 'off', '--reports', reports], {});

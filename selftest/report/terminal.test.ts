@@ -73,13 +73,13 @@ describe('renderTerminal', () => {
 
   it('says a run that could not judge (exit 3) or that the engine broke under (exit 4) does not ship, without calling it a failure', () => {
     const verdictLine = (exitCode: number) => renderTerminal(makeReport({ verdict: 'fail', exitCode, summary: { ...makeReport().summary, fail: 0 } }), { color: false }).split('\n').find((l) => l.startsWith('Verdict:'));
-    expect(verdictLine(3)).toBe('Verdict: CANNOT VOUCH (fails on MUST, exit code 3)');
-    expect(verdictLine(4)).toBe('Verdict: NO VERDICT: THE ENGINE BROKE (fails on MUST, exit code 4)');
-    expect(verdictLine(1)).toBe('Verdict: DOES NOT SHIP (fails on MUST, exit code 1)');
+    expect(verdictLine(3)).toBe('Verdict: CANNOT VOUCH (--fail-on must, exit code 3)');
+    expect(verdictLine(4)).toBe('Verdict: NO VERDICT: THE ENGINE BROKE (--fail-on must, exit code 4)');
+    expect(verdictLine(1)).toBe('Verdict: DOES NOT SHIP (--fail-on must, exit code 1)');
   });
 
   it('ends with counts, verdict, seed and the replay command', () => {
-    expect(plain).toContain('Verdict: DOES NOT SHIP (fails on MUST, exit code 1)');
+    expect(plain).toContain('Verdict: DOES NOT SHIP (--fail-on must, exit code 1)');
     expect(plain).toContain('13 clauses: 6 passed, 2 failed, 1 warned, 2 skipped, 1 observed, 1 errored; 1 engine error');
     expect(plain).toContain('Seed 1234567 · runs 100 · 48.3 s');
     expect(plain.trimEnd().split('\n').at(-1)).toBe('Replay: npx animal-store-conformance --seed 1234567 --runs 100');

@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { acceptedOrRefused, schemaVerdict } from './common.ts';
+import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS } from './types.ts';
 
@@ -50,7 +50,8 @@ export const authValidKeyAccepted = defineCheck({
   description: 'Authorization: Bearer <API_KEY> is never answered with 401, nor with 403 where the operation\'s responses are shown',
   judge(exchange, { env }) {
     const status = exchange.response?.status;
-    if (status === undefined) return NOT_APPLICABLE;
+    // A redirect the suite does not follow (to another origin: a login page, say) neither takes nor refuses the key here.
+    if (status === undefined || isRedirect(status)) return NOT_APPLICABLE;
     const mayForbid = responsesOpen(exchange, env);
     if (status === 401 || (status === 403 && !mayForbid)) {
       return fail(mayForbid ? 'a status other than 401 for the valid key' : 'a status other than 401 and 403 for the valid key', describeResponse(exchange));
@@ -70,7 +71,10 @@ export const authValidKeyAccepted = defineCheck({
       { why: 'a 403 where the contract shows a success (listPets)', ex: { ...exchange(403, errorBody(403)), operationId: 'listPets' } },
       { why: 'a 401 where the responses are not shown (§4.4)', ex: { ...exchange(401, errorBody(401)), operationId: 'listStoreOrders' }, expected: /other than 401 for/ },
     ],
-    na: [{ why: 'a transport failure', ex: failed() }],
+    na: [
+      { why: 'a transport failure', ex: failed() },
+      { why: 'a 307 to another origin (a login page), not followed', ex: exchange(307, undefined, { location: 'https://login.example.test/' }) },
+    ],
   },
 });
 

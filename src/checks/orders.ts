@@ -1,5 +1,6 @@
 import { describeResponse, header, jsonObject, type Exchange } from '../http/exchange.ts';
 import { jsonEqual } from '../json/lossless.ts';
+import { isRedirect } from './common.ts';
 import { errorBody, exchange, failed } from './exchanges.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
 
@@ -55,7 +56,8 @@ export const ordersExists = defineCheck<OrdersControl>({
   judge(exchange, control) {
     const { unrouted } = control;
     const status = exchange.response?.status;
-    if (status === undefined) return NOT_APPLICABLE;
+    // A redirect the suite does not follow (to another origin) says nothing of what answers here.
+    if (status === undefined || isRedirect(status)) return NOT_APPLICABLE;
     if (status === 405) return fail('a status other than 405 (the operation exists)', describeResponse(exchange));
     if (status !== 404) return PASS;
     const same = readsAsUnrouted(exchange, control);
@@ -95,7 +97,10 @@ export const ordersExists = defineCheck<OrdersControl>({
       { why: 'a 405', ex: exchange(405, errorBody(405)), actual: /^405/ },
       { why: 'a 405 even when unrouted paths get 405', ctx: { unrouted: exchange(405, errorBody(405)) }, ex: exchange(405, errorBody(405)) },
     ],
-    na: [{ why: 'a transport failure', ex: failed() }],
+    na: [
+      { why: 'a transport failure', ex: failed() },
+      { why: 'a 307 to another origin, not followed', ex: exchange(307, undefined, { location: 'https://elsewhere.example.test/v1/store/orders' }) },
+    ],
   },
 });
 

@@ -44,7 +44,9 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       let answer = await messages;
       // A POST the host leaves unanswered (or resets) while it answers a GET is the message clauses' to judge, not an unreachable host.
       if (answer?.failure && answer.request.method === 'POST' && answer.failure.kind !== 'refused' && answer.failure.kind !== 'dns') {
-        answer = await client.send(messageHostGet(config));
+        const get = await client.send(messageHostGet(config));
+        // Neither answered: the POST's failure says why (the GET after a timeout gets only a shortened wait).
+        if (!get.failure) answer = get;
       }
       if (answer?.failure) throw new TargetUnreachableError(await unreachableLine(answer, config));
       if (answer?.request.method === 'POST') refusedKey(answer, `${config.messagesBaseUrl}/messages`, keySource, `${config.baseUrl}/v1/pets`);

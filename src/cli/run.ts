@@ -18,7 +18,7 @@ import { collect } from '../run/collect.ts';
 import { enumValues } from '../run/coverage.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
-import { isSelected, unknownSelectors } from '../suite/selection.ts';
+import { isSelected, skippedBeyondOperation, unknownSelectors } from '../suite/selection.ts';
 import { Trail } from '../suite/trail.ts';
 import { plan } from './dry-run.ts';
 import { settleVerdict, unvouchedLines, type Unvouched } from './exit-code.ts';
@@ -74,10 +74,17 @@ export async function run(settings: Settings, io: Io): Promise<number> {
   if (baseline instanceof UsageError) throw baseline;
   const unknown = unknownSelectors([...settings.only, ...settings.skip], catalogue);
   if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
+  for (const { operation, clauses } of skippedBeyondOperation(settings.skip, catalogue)) {
+    const must = clauses.filter((clause) => clause.level === 'MUST').map((clause) => clause.id);
+    io.err(
+      `animal-store-conformance: note: --skip ${operation} also leaves ${clauses.length} clauses unchecked on every other operation they cover (${must.length} MUST: ${must.join(', ') || 'none'}); to leave out only the clauses about ${operation} alone, skip their section or ids (see --dry-run)\n`,
+    );
+  }
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [...(target.apiKey ? keyForms(target.apiKey) : []), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));
   if (settings.targetNote && !target.embedded) say(`animal-store-conformance: ${settings.targetNote}\n`);
+  if (!target.embedded && !target.apiKey) io.err('animal-store-conformance: note: no API key is set: the plan needs none, but the run itself stops at once (API_KEY, .env or --api-key-file)\n');
   if (!target.embedded && target.apiKey && target.apiKey.length < SHORT_SECRET_LENGTH) {
     io.err(`animal-store-conformance: note: the API key has fewer than ${SHORT_SECRET_LENGTH} characters, so outputs replace it only where it stands as a whole token\n`);
   }
@@ -203,7 +210,9 @@ export async function run(settings: Settings, io: Io): Promise<number> {
   }
 }
 
-function createdText(created: { animals: number; messages: number }): string {
+function createdText(created: { animals: number; messages: number; noId: number }): string {
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; their ids are in created.json, for clean-up.`;
+  // A 2xx says the write was taken even when its body names no id (garbage, or no JSON).
+  const where = created.noId === 0 ? 'their ids are in created.json' : `their ids are in created.json, where ${created.noId} ${created.noId === 1 ? 'has' : 'have'} none: the 2xx that took ${created.noId === 1 ? 'it' : 'them'} named none`;
+  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; ${where}, for clean-up.`;
 }

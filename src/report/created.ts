@@ -20,7 +20,7 @@ export interface CreatedList {
  * Gathers the workers' trail into created.json (every string redacted), removes the trail, and
  * returns the counts; a run that created nothing still writes the file, with empty lists.
  */
-export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals' | 'messages'>, secrets: readonly string[]): Promise<{ path: string; animals: number; messages: number }> {
+export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals' | 'messages'>, secrets: readonly string[]): Promise<{ path: string; animals: number; messages: number; noId: number }> {
   const trail = join(dir, TRAIL_FILE);
   const text = await readFile(trail, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';
@@ -40,5 +40,6 @@ export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals
   const path = resolve(dir, CREATED_FILE);
   await writeFile(path, `${JSON.stringify(list, null, 2)}\n`, 'utf8');
   await rm(trail, { force: true });
-  return { path, animals: list.animals.length, messages: list.messages.length };
+  const noId = [...list.animals, ...list.messages].filter((item) => item.id === null).length;
+  return { path, animals: list.animals.length, messages: list.messages.length, noId };
 }

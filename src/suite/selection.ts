@@ -19,3 +19,15 @@ export function isSelected(clause: Clause, only: readonly string[], skip: readon
 export function unknownSelectors(tokens: readonly string[], clauses: readonly Clause[]): string[] {
   return tokens.filter((token) => !clauses.some((clause) => matches(token, clause)));
 }
+
+/**
+ * For each --skip token that names an operation: the clauses it deselects that cover other
+ * operations too (selection is per clause, so those go unjudged on every operation).
+ */
+export function skippedBeyondOperation(skip: readonly string[], clauses: readonly Clause[]): { operation: string; clauses: Clause[] }[] {
+  const operations = new Set(clauses.flatMap((clause) => clause.operations));
+  return skip
+    .filter((token) => operations.has(token) && !clauses.some((clause) => clause.id === token || clause.id.startsWith(`${token}.`)))
+    .map((operation) => ({ operation, clauses: clauses.filter((clause) => clause.operations.includes(operation) && clause.operations.length > 1) }))
+    .filter((found) => found.clauses.length > 0);
+}
