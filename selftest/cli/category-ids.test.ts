@@ -129,3 +129,41 @@ describe('allowed-category-must-exist (categories 1 to 1000) with an empty store
     expect(clause(result.report, 'create.category-constraints').checks[0]?.note).toMatch(/refused \(400\)/);
   });
 });
+
+describe('a target whose creations answer 200 with a body that is no Pet, its store empty', () => {
+  let reference: RunningReference;
+  let odd: LoopbackServer;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY, deviations: ['allowed-empty-store'] });
+    const target = new URL(reference.baseUrl);
+    odd = await serveOnLoopback((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url === '/v1/pets') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+          return;
+        }
+        const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forward.on('error', () => res.destroy());
+        forward.end(Buffer.concat(chunks));
+      });
+    });
+  });
+  afterAll(async () => {
+    await odd.close();
+    await reference.close();
+  });
+
+  it('fails create.201-pet on the probes and says what they answered, not to name a categoryId', async () => {
+    const result = await run(odd.url, ['--only', '4.2', '--stateful', 'off']);
+    expect(result.code).toBe(1);
+    expect(failedClauses(result.report)).toContain('create.201-pet');
+    const notes = clause(result.report, 'create.not-utf8').checks.map((c) => c.note ?? '').join(' ');
+    expect(notes).toMatch(/answered none of categoryId 1, 2, 3, 0 with a 201 \(200, 200, 200, 200\): see create\.201-pet/);
+    expect(notes).not.toMatch(/name one the target accepts/);
+  });
+});

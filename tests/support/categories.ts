@@ -101,6 +101,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
   // A listed categoryId may be one the target takes no more (the suite's own earlier random ones among them): each is tried first.
   const candidates = [...listed, ...PROBE_CATEGORY_IDS.filter((id) => !listed.some((seen) => sameInteger(seen, id)))];
   const tried: string[] = [];
+  const answers: string[] = [];
   let refusedAll = true;
   for (const categoryId of candidates) {
     const input = { name: 'Probe', categoryId };
@@ -108,6 +109,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     // Lost to an idle close, it is evidence of nothing (src/http/dispatch.ts lossOf) and every check needing a 201 rests on it: sent once more.
     if (exchange.failure?.kind === 'lost-idle') exchange = await s.send('createPet', { body: stringifyJson(input) });
     tried.push(String(categoryId));
+    answers.push(String(exchange.response?.status ?? exchange.failure?.kind));
     // A 400 is what a server that knows no such category may answer: it shows nothing about create.201-pet.
     const judgements: Judgements = exchange.response?.status === 400 ? {} : { 'create.201-pet': { refusable: unknownCategory(categoryId) } };
     Object.assign(judgements, { 'create.category-constraints': { categoryId }, 'create.echo': { input } });
@@ -118,6 +120,8 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     // checks that need a 201 cannot be judged, for the target's doing, and the next candidates would only wait.
     if (exchange.failure) return { ids: [], reason: `POST /v1/pets gave the categoryId probe no answer (${exchange.failure.kind}: ${exchange.failure.message})`, blockedBy: 'no-answer' };
   }
-  const reason = `${listed.length ? 'no categoryId is known to be accepted: --category-ids is not given' : unknown}, and POST /v1/pets took none of categoryId ${tried.join(', ')}: name one the target accepts with --category-ids`;
-  return refusedAll ? { ids: [], reason, blockedBy: 'unknown-category' } : { ids: [], reason };
+  const start = listed.length ? 'no categoryId is known to be accepted: --category-ids is not given' : unknown;
+  if (refusedAll) return { ids: [], reason: `${start}, and POST /v1/pets took none of categoryId ${tried.join(', ')}: name one the target accepts with --category-ids`, blockedBy: 'unknown-category' };
+  // Not all 400s: the target answered something other than a creation or a refusal, which a categoryId setting would not mend.
+  return { ids: [], reason: `${start}, and POST /v1/pets answered none of categoryId ${tried.join(', ')} with a 201 (${answers.join(', ')}): see create.201-pet` };
 }
