@@ -44,4 +44,15 @@ describe('report.html header', () => {
     all.clauses = all.clauses.filter((c) => !(c.level === 'MUST' && c.outcome === 'skip'));
     expect(renderHtml(all)).not.toContain('class="unchecked"');
   });
+
+  it('names, at the top of a build that does not ship, the clauses that fail the gate, each linked; warnings among them under --fail-on should', () => {
+    const failing = (report: ReturnType<typeof makeReport>) => /<p class="failing" id="failing-clauses">(.*?)<\/p>/.exec(renderHtml(report))?.[1];
+    // The fixture: 2 fail and 1 error (gating), 1 warn.
+    const must = failing(makeReport())!;
+    expect(must).toMatch(/^<strong>Failing the gate \(3\):<\/strong> /);
+    expect(must).toContain('<a href="#clause-list-limit-max"><code>list.limit-max</code></a> (§8 MUST)');
+    expect(must).not.toContain('create.location');
+    expect(failing(makeReport({ failOn: 'should' }))).toMatch(/^<strong>Failing the gate \(4\):<\/strong> .*create\.location/);
+    expect(failing(makeReport({ verdict: 'pass', exitCode: 0 }))).toBeUndefined();
+  });
 });

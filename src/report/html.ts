@@ -58,6 +58,15 @@ function uncheckedLine(report: RunReport, clauseIds: Map<ClauseResult, string>):
   return `<p class="unchecked" id="unchecked-must"><strong>${esc(text)}</strong> (each says why below): ${links.join(', ')}</p>`;
 }
 
+/** Why a build does not ship, at the top: the clauses that fail the gate (SHOULD warnings too under --fail-on should), each linked. */
+function failingLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
+  if (report.verdict === 'pass') return '';
+  const gating = report.clauses.filter((c) => isFailing(c.outcome) || (c.outcome === 'warn' && report.failOn === 'should'));
+  if (gating.length === 0) return '';
+  const links = gating.map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a> (§${esc(c.section)} ${esc(c.level)})`);
+  return `<p class="failing" id="failing-clauses"><strong>Failing the gate (${gating.length}):</strong> ${links.join(', ')}</p>`;
+}
+
 /** Failing clauses that likely share one cause, one line each, the clauses linked. */
 function causesBlock(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
   if (!report.causes?.length) return '';
@@ -90,6 +99,7 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(verdictText(report).replace(/^./, (c) => c.toUpperCase()))}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(judgedText(report))}</p>
+${failingLine(report, clauseIds)}
 ${uncheckedLine(report, clauseIds)}
 ${causesBlock(report, clauseIds)}
 ${chips(counts, report.engineErrors.length)}
