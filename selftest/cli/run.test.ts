@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { basename, isAbsolute, join, relative } from 'node:path';
@@ -162,6 +162,21 @@ describe('the CLI, run as a user runs it', () => {
     } finally {
       await blank.close();
     }
+  });
+
+  it('keeps an earlier run\'s created.json that lists anything, as created-<its startedAt>.json, rather than overwriting a clean-up list', async () => {
+    const reports = tempDir('asc-created-kept-');
+    const args = ['--base-url', reference.baseUrl, '--env', 'staging', '--runs', '1', '--only', 'create.201-pet', '--stateful', 'off', '--reports', reports];
+    const first = await runCli([...args, '--seed', '1'], { API_KEY: KEY });
+    expect(first.code).toBe(0);
+    const earlier = await readFile(join(reports, 'created.json'), 'utf8');
+    const { startedAt, animals } = JSON.parse(earlier) as { startedAt: string; animals: unknown[] };
+    expect(animals.length).toBeGreaterThan(0);
+    const second = await runCli([...args, '--seed', '2'], { API_KEY: KEY });
+    expect(second.code).toBe(0);
+    const kept = `created-${startedAt.replace(/[^0-9TZ]/g, '')}.json`;
+    expect((await readdir(reports)).filter((name) => name.startsWith('created')).sort()).toEqual([kept, 'created.json']);
+    expect(await readFile(join(reports, kept), 'utf8')).toBe(earlier);
   });
 
   it('a run that stops before the tests leaves none of the reports an earlier run wrote in the folder (CI would publish them as its own)', async () => {

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { CreatedItem } from '../suite/trail.ts';
 import { redactText } from '../secrets.ts';
@@ -38,8 +38,27 @@ export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals
     messages: items.filter((item) => item.kind === 'message').map((item) => ({ id: hide(item.id), message: hide(item.text), requestedAt: item.requestedAt })),
   };
   const path = resolve(dir, CREATED_FILE);
+  await keepEarlierList(path);
   await writeFile(path, `${JSON.stringify(list, null, 2)}\n`, 'utf8');
   await rm(trail, { force: true });
   const noId = [...list.animals, ...list.messages].filter((item) => item.id === null).length;
   return { path, animals: list.animals.length, messages: list.messages.length, noId };
+}
+
+/**
+ * An earlier run's created.json that lists anything is a clean-up list still owed: it is kept, as
+ * created-<its startedAt>.json, rather than overwritten (a --replay run after a full one, say).
+ */
+async function keepEarlierList(path: string): Promise<void> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  let earlier: Partial<CreatedList>;
+  try {
+    earlier = JSON.parse(text) as Partial<CreatedList>;
+  } catch {
+    earlier = {};
+  }
+  if (!earlier.animals?.length && !earlier.messages?.length && earlier.startedAt !== undefined) return;
+  const stamp = (earlier.startedAt ?? new Date().toISOString()).replace(/[^0-9TZ]/g, '');
+  await rename(path, path.replace(/\.json$/, `-${stamp}.json`));
 }
