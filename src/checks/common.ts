@@ -4,12 +4,12 @@ import type { SchemaObject } from '../contract/model.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS, type Refusable, type Verdict } from './types.ts';
 
-/** A response exists; otherwise the check that meets a transport failure fails with it. */
 /** A 3xx: the suite follows no redirect to another origin, so such an answer is all it has of the operation there. */
 export function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
 }
 
+/** A response exists; otherwise the check that meets a transport failure fails with it. */
 export function transportVerdict(exchange: Exchange): Verdict | undefined {
   if (exchange.failure) return fail('an HTTP response', describeResponse(exchange));
   return undefined;

@@ -106,13 +106,13 @@ function refusedKey(exchange: Exchange, shown: string, keySource: string, accept
  * is found before the run; otherwise a GET without the key only shows that it answers.
  */
 function messageHostProbe(config: SuiteConfig): OutgoingRequest {
-  const url = `${config.messagesBaseUrl}/messages`;
+  const get = messageHostGet(config);
   const judged = config.clauses.some((clause) => clause.operations.includes('sendMessage') && isSelected(clause, config.only, config.skip));
-  if (!config.writes || !judged) return messageHostGet(config);
+  if (!config.writes || !judged) return get;
   return {
+    ...get,
     method: 'POST',
-    url,
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: { ...get.headers, 'Content-Type': 'application/json' },
     body: '{}',
     lone: true,
     authorization: { value: `Bearer ${config.apiKey}`, shown: 'Bearer $API_KEY' },

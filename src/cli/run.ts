@@ -8,12 +8,12 @@ import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
-import { isDeselected, isFailing, partialMust, uncheckedMust } from '../report/grouping.ts';
+import { failsGate, isDeselected, partialMust, uncheckedMust } from '../report/grouping.ts';
 import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from '../secrets.ts';
 import { writeCreated } from '../report/created.ts';
 import { writeRegressions } from '../report/regressions.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
-import type { Outcome, RunReport } from '../report/model.ts';
+import type { RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
 import { enumValues } from '../run/coverage.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
@@ -176,8 +176,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     }
     const terminal = renderTerminal(report, { color: io.isTty, secrets, usualPipelineDepth: PIPELINE_DEPTH });
     if (settings.quiet) {
-      const gating = (outcome: Outcome) => isFailing(outcome) || (outcome === 'warn' && settings.failOn === 'should');
-      const failing = report.clauses.filter((c) => gating(c.outcome)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
+      const failing = report.clauses.filter((c) => failsGate(c.outcome, settings.failOn)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);
     }
     say(`${settings.quiet && terminal.includes('Verdict') ? terminal.slice(terminal.indexOf('Verdict')) : terminal}\n`);

@@ -42,6 +42,11 @@ export function isFailing(outcome: Outcome): boolean {
   return outcome === 'fail' || outcome === 'error';
 }
 
+/** Whether a clause with this outcome fails the run's gate: a failure, or a warning under --fail-on should. */
+export function failsGate(outcome: Outcome, failOn: RunReport['failOn']): boolean {
+  return isFailing(outcome) || (outcome === 'warn' && failOn === 'should');
+}
+
 /** The clauses grouped by section, sections in natural order, clauses in report order. */
 export function groupBySection(report: RunReport): SectionGroup[] {
   const bySection = new Map<string, ClauseResult[]>();

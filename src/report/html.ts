@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { OUTCOME_LABEL, OUTCOME_MARK, formatDuration, judgedText, replayCommand, uncheckedMustText, verdictText, type RenderOptions } from './format.ts';
-import { OUTCOMES, countOutcomes, groupBySection, isFailing, partialMust, totalOf, uncheckedMust, zeroCounts, type OutcomeCounts, type SectionGroup } from './grouping.ts';
+import { OUTCOMES, countOutcomes, failsGate, groupBySection, isFailing, partialMust, totalOf, uncheckedMust, zeroCounts, type OutcomeCounts, type SectionGroup } from './grouping.ts';
 import { sectionBlock } from './html/clause.ts';
 import { Ids, esc, pre } from './html/markup.ts';
 import { SCRIPT } from './html/script.ts';
@@ -61,7 +61,7 @@ function uncheckedLine(report: RunReport, clauseIds: Map<ClauseResult, string>):
 /** Why a build does not ship, at the top: the clauses that fail the gate (SHOULD warnings too under --fail-on should), each linked. */
 function failingLine(report: RunReport, clauseIds: Map<ClauseResult, string>): string {
   if (report.verdict === 'pass') return '';
-  const gating = report.clauses.filter((c) => isFailing(c.outcome) || (c.outcome === 'warn' && report.failOn === 'should'));
+  const gating = report.clauses.filter((c) => failsGate(c.outcome, report.failOn));
   if (gating.length === 0) return '';
   const links = gating.map((c) => `<a href="#${clauseIds.get(c) ?? ''}"><code>${esc(c.id)}</code></a> (§${esc(c.section)} ${esc(c.level)})`);
   return `<p class="failing" id="failing-clauses"><strong>Failing the gate (${gating.length}):</strong> ${links.join(', ')}</p>`;

@@ -112,12 +112,17 @@ function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<Scen
   };
 }
 
+/** Whether an operation writes (creates an animal or sends a message): what writes off leaves out. */
+export function isWrite(operation: { method: string } | undefined): boolean {
+  return operation?.method.toUpperCase() === 'POST';
+}
+
 /** The operations these settings keep out of the run: writes off, no message host, past a removal date. */
 export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now'>): Map<string, string> {
   const left = new Map<string, string>();
   for (const [id, operation] of Object.entries(config.contract.operations)) {
     if (operation.server === 'messages' && !config.messagesBaseUrl) left.set(id, 'MESSAGES_BASE_URL is not configured');
-    else if (!config.writes && operation.method.toUpperCase() === 'POST') left.set(id, config.writesReason ?? 'writes are not allowed');
+    else if (!config.writes && isWrite(operation)) left.set(id, config.writesReason ?? 'writes are not allowed');
   }
   for (const { operationId, removal } of config.contract.deprecations) {
     if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);

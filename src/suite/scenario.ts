@@ -8,7 +8,7 @@ import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.ts';
-import { clockExclusions, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
+import { clockExclusions, isWrite, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
 import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
 import { replaySteps, runSequences, type SequenceBudget, type SequenceOptions, type SequenceStep } from './sequence.ts';
@@ -113,7 +113,7 @@ export class Scenario {
   }
 
   async send(operationId: string, options: SendOptions = {}): Promise<Exchange> {
-    if (!this.declaresWrites && this.contract.operations[operationId]?.method.toUpperCase() === 'POST') {
+    if (!this.declaresWrites && isWrite(this.contract.operations[operationId])) {
       throw new Error(`${operationId} is a write this scenario does not declare (ScenarioOptions.writes or writesIfAllowed): --dry-run would not list it`);
     }
     const extra: SendOptions = {};

@@ -1,12 +1,17 @@
 import type { Clause } from '../contract/clauses.ts';
 
-function matches(token: string, clause: Clause): boolean {
+/** By clause id (or its prefix) or section (and its subsections); undefined: the token names neither. */
+function matchesIdOrSection(token: string, clause: Clause): boolean | undefined {
   if (token === clause.id || clause.id.startsWith(`${token}.`)) return true;
   if (/^§?\d+(\.\d+)*$/.test(token)) {
     const section = token.replace('§', '');
     return clause.section === section || clause.section.startsWith(`${section}.`);
   }
-  return clause.operations.includes(token);
+  return undefined;
+}
+
+function matches(token: string, clause: Clause): boolean {
+  return matchesIdOrSection(token, clause) ?? clause.operations.includes(token);
 }
 
 /** --only and --skip: by clause id (or its prefix), section (and its subsections), or operation id. */
@@ -27,7 +32,7 @@ export function unknownSelectors(tokens: readonly string[], clauses: readonly Cl
 export function skippedBeyondOperation(skip: readonly string[], clauses: readonly Clause[]): { operation: string; clauses: Clause[] }[] {
   const operations = new Set(clauses.flatMap((clause) => clause.operations));
   return skip
-    .filter((token) => operations.has(token) && !clauses.some((clause) => clause.id === token || clause.id.startsWith(`${token}.`)))
+    .filter((token) => operations.has(token) && !clauses.some((clause) => matchesIdOrSection(token, clause)))
     .map((operation) => ({ operation, clauses: clauses.filter((clause) => clause.operations.includes(operation) && clause.operations.length > 1) }))
     .filter((found) => found.clauses.length > 0);
 }
