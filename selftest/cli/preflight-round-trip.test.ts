@@ -72,20 +72,42 @@ describe('the preflight round trip', () => {
     expect(roundTripMs).toBeGreaterThanOrEqual(4 * REMOTE_ROUND_TRIP_MS + 2);
   });
 
+  // A loaded machine may add more than the line's width to a held answer, which puts the target past
+  // the line (and so stops at ${ROUND_TRIP_SAMPLES} answers, rightly): such a try is checked for that and tried again.
+  const TRIES = 5;
+  const tryNearTheLine = async (holdMs: (n: number) => number, judge: (requests: number, roundTripMs: number) => void) => {
+    for (let attempt = 1; attempt <= TRIES; attempt++) {
+      const near = await target(holdMs);
+      server = near.server;
+      const { roundTripMs } = await preflight(near.config, 'API_KEY');
+      await new Promise((resolve) => near.server.close(resolve));
+      server = undefined;
+      expect(roundTripMs).toBeDefined();
+      if (near.requests() === ROUND_TRIP_SAMPLES && roundTripMs! >= 4 * REMOTE_ROUND_TRIP_MS) continue;
+      judge(near.requests(), roundTripMs!);
+      return;
+    }
+    expect.fail(`each of ${TRIES} tries measured the held answers past ${4 * REMOTE_ROUND_TRIP_MS} ms: the machine is too loaded to place a target near the line`);
+  };
+
   it('times more answers while the fastest is near the line, and takes a faster one that comes later (a target warming up)', async () => {
-    const warming = await target((n) => (n <= ROUND_TRIP_SAMPLES ? 2 * REMOTE_ROUND_TRIP_MS : 0));
-    server = warming.server;
-    const { roundTripMs } = await preflight(warming.config, 'API_KEY');
-    expect(warming.requests()).toBeGreaterThan(ROUND_TRIP_SAMPLES);
-    expect(warming.requests()).toBeLessThanOrEqual(MAX_ROUND_TRIP_SAMPLES);
-    expect(roundTripMs).toBeLessThan(2 * REMOTE_ROUND_TRIP_MS);
+    await tryNearTheLine(
+      (n) => (n <= ROUND_TRIP_SAMPLES ? 2 * REMOTE_ROUND_TRIP_MS : 0),
+      (requests, roundTripMs) => {
+        expect(requests).toBeGreaterThan(ROUND_TRIP_SAMPLES);
+        expect(requests).toBeLessThanOrEqual(MAX_ROUND_TRIP_SAMPLES);
+        expect(roundTripMs).toBeLessThan(2 * REMOTE_ROUND_TRIP_MS);
+      },
+    );
   });
 
   it(`stops at ${MAX_ROUND_TRIP_SAMPLES} answers of a target that stays near the line: it is that far`, async () => {
-    const near = await target(() => 2 * REMOTE_ROUND_TRIP_MS);
-    server = near.server;
-    const { roundTripMs } = await preflight(near.config, 'API_KEY');
-    expect(near.requests()).toBe(MAX_ROUND_TRIP_SAMPLES);
-    expect(roundTripMs).toBeGreaterThanOrEqual(2 * REMOTE_ROUND_TRIP_MS);
+    await tryNearTheLine(
+      () => 2 * REMOTE_ROUND_TRIP_MS,
+      (requests, roundTripMs) => {
+        expect(requests).toBe(MAX_ROUND_TRIP_SAMPLES);
+        expect(roundTripMs).toBeGreaterThanOrEqual(2 * REMOTE_ROUND_TRIP_MS);
+      },
+    );
   });
 });
