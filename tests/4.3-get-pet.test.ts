@@ -31,7 +31,8 @@ async function fetchPet(s: Scenario, pet: Pet, fresh = false): Promise<Fetched> 
 async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } | { reason: string; blockedBy?: BlockedBy }> {
   const first = listed(await s.send('listPets', { query: 'limit=5' }))?.[0];
   if (first) return { pet: first, fresh: false };
-  if (!s.config.writes) return { reason: 'the store is empty and writes are off' };
+  const blocked = s.writeBlocked('createPet');
+  if (blocked) return { reason: `the store is empty and ${blocked}` };
   const known = await knownCategories(s);
   if ('reason' in known) return known;
   const pet = plainPet(0, 'available', known.ids);

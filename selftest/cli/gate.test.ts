@@ -149,6 +149,14 @@ describe('--only and --skip', () => {
     expect(chosen(['5'], ['auth.www-authenticate'])).not.toContain('auth.www-authenticate');
     expect(chosen([], ['5']).some((id) => id.startsWith('auth.'))).toBe(false);
   });
+  it('--skip of an operation leaves out only the clauses about it alone; those it shares stay, as do any of several operations all skipped but one', () => {
+    const skipped = chosen([], ['listStoreOrders']);
+    expect(skipped).not.toContain('orders.exists');
+    expect(skipped).toContain('auth.required');
+    const operations = [...new Set(clauses.flatMap((c) => c.operations))];
+    expect(chosen([], operations.filter((id) => id !== 'listPets'))).toContain('auth.required');
+    expect(chosen([], operations)).not.toContain('auth.required');
+  });
 });
 
 describe('a run whose --max-duration runs out', () => {

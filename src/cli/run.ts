@@ -18,7 +18,7 @@ import { collect } from '../run/collect.ts';
 import { enumValues } from '../run/coverage.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
-import { isSelected, skippedBeyondOperation, unknownSelectors } from '../suite/selection.ts';
+import { isSelected, skippedOperations, unknownSelectors } from '../suite/selection.ts';
 import { Trail } from '../suite/trail.ts';
 import { plan } from './dry-run.ts';
 import { settleVerdict, unvouchedLines, type Unvouched } from './exit-code.ts';
@@ -74,11 +74,10 @@ export async function run(settings: Settings, io: Io): Promise<number> {
   if (baseline instanceof UsageError) throw baseline;
   const unknown = unknownSelectors([...settings.only, ...settings.skip], catalogue);
   if (unknown.length) throw new UsageError(`--only/--skip: ${unknown.map((t) => JSON.stringify(t)).join(', ')} names no section, operation or clause (see --dry-run for the list)`);
-  for (const { operation, clauses } of skippedBeyondOperation(settings.skip, catalogue)) {
-    const must = clauses.filter((clause) => clause.level === 'MUST').map((clause) => clause.id);
-    io.err(
-      `animal-store-conformance: note: --skip ${operation} also leaves ${clauses.length} clauses unchecked on every other operation they cover (${must.length} MUST: ${must.join(', ') || 'none'}); to leave out only the clauses about ${operation} alone, skip their section or ids (see --dry-run)\n`,
-    );
+  for (const operation of skippedOperations(settings.skip, catalogue)) {
+    const shared = catalogue.filter((clause) => clause.operations.includes(operation) && clause.operations.some((other) => !settings.skip.includes(other)));
+    if (shared.length === 0) continue;
+    io.err(`animal-store-conformance: note: --skip ${operation}: nothing is sent to it; the ${shared.length} clauses it shares with other operations are judged on those and shown partial, by the settings\n`);
   }
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [...(target.apiKey ? keyForms(target.apiKey) : []), ...settings.otherSecrets.flatMap(secretForms)];

@@ -148,7 +148,7 @@ const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it w
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
 /** The request as reports show it: the key replaced by its shown form. */
-function shownRequest(outgoing: OutgoingRequest): SentRequest {
+export function shownRequest(outgoing: OutgoingRequest): SentRequest {
   const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
   if (outgoing.authorization) sent.headers.Authorization = outgoing.authorization.shown;
   if (outgoing.body !== undefined) Object.assign(sent, shownBody(outgoing.body));

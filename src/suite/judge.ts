@@ -62,6 +62,8 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
   const judged = names.filter((name) => clauseGate(ctx, name).selected && !excluded.has(name));
   const result: Verdicts = { verdicts: [], unjudged: [], rateLimited: [] };
+  // Left out by the settings, it was never the target's to answer: nothing is owed to it either.
+  if (exchange.failure?.kind === 'left-out') return result;
   if (isNoEvidence(exchange)) {
     result.unjudged = judged;
     return result;

@@ -1,4 +1,4 @@
-import type { Authorization, ClientStats, OutgoingRequest } from '../http/client.ts';
+import { shownRequest, type Authorization, type ClientStats, type OutgoingRequest } from '../http/client.ts';
 import type { RequestBody } from '../http/body-bytes.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
@@ -89,7 +89,10 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
   if (options.reserve) request.reserve = true;
   const base = op.server === 'messages' ? '' : '/v1';
   request.operation = routeOf(request.method, `${base}${op.path}`, request.url);
-  const exchange = await ctx.client.send(request, tally);
+  // Not sent is evidence of nothing: the clauses this operation shares with others are judged on those.
+  const exchange = ctx.config.skip.includes(operationId)
+    ? { request: shownRequest(request), failure: { kind: 'left-out' as const, message: `${operationId} is left out (--skip ${operationId})` }, durationMs: 0 }
+    : await ctx.client.send(request, tally);
   exchange.operationId = operationId;
   return { exchange, route: request.operation };
 }

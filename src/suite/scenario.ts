@@ -74,6 +74,8 @@ export class Scenario {
   readonly rateLimitedOn: Record<string, number> = {};
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
+  /** The first operation of this scenario left out by the settings (--skip): why, where nothing else bore on a check. */
+  firstLeftOut?: string;
 
   constructor(
     readonly ctx: WorkerContext,
@@ -103,6 +105,12 @@ export class Scenario {
     return this.ctx.env.now;
   }
 
+  /** Why this operation, a write, is not sent with these settings (writes off, or --skip of it); undefined where it is. */
+  writeBlocked(operationId: string): string | undefined {
+    if (!this.config.writes) return this.config.writesReason ?? 'writes are off';
+    return this.config.skip.includes(operationId) ? `${operationId} is left out (--skip ${operationId})` : undefined;
+  }
+
   /** Whether the clock (--now) has reached the first moment a deprecated operation may be removed (its removal day at UTC+14). */
   isRemoved(operationId: string): boolean {
     return isRemoved(this.contract, operationId, this.now);
@@ -121,7 +129,8 @@ export class Scenario {
     if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
     const { exchange, route } = await sendOperation(this.ctx, operationId, { ...options, ...extra }, this.stats);
     const response = exchange.response;
-    if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
+    if (exchange.failure?.kind === 'left-out') this.firstLeftOut ??= operationId;
+    else if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
     else if (response && isWaitedOut(response.status, response.headers['retry-after'])) this.rateLimitedOn[operationId] = (this.rateLimitedOn[operationId] ?? 0) + 1;
     else if (response) this.answered.add(operationId);
     return exchange;
@@ -270,7 +279,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const [name, why] of excluded) if (declared.includes(name)) recorder.skip(name, why, 0);
     // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.
     const held = s.firstUnanswered === undefined ? undefined : { reason: `requests of this scenario were not sent or cut short (${s.firstUnanswered})`, blockedBy: 'no-answer' as const };
-    for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
+    const leftOut = s.firstLeftOut === undefined ? undefined : `the requests it needs go to ${s.firstLeftOut}, left out by --skip ${s.firstLeftOut}`;
+    for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? leftOut ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
     for (const [name, record] of records) {
       if (record.outcome !== undefined) {
         if (record.outcome !== 'skip' && Object.keys(s.rateLimitedOn).length) record.rateLimitedOn = { ...s.rateLimitedOn };

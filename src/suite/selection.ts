@@ -14,10 +14,16 @@ function matches(token: string, clause: Clause): boolean {
   return matchesIdOrSection(token, clause) ?? clause.operations.includes(token);
 }
 
-/** --only and --skip: by clause id (or its prefix), section (and its subsections), or operation id. */
+/**
+ * --only and --skip: by clause id (or its prefix), section (and its subsections), or operation id.
+ * --skip of an operation leaves out only the clauses about it alone: one that covers other operations
+ * too stays selected, is judged there, and the skipped operation's requests are not sent (see
+ * operationsLeftOut).
+ */
 export function isSelected(clause: Clause, only: readonly string[], skip: readonly string[]): boolean {
   if (only.length && !only.some((token) => matches(token, clause))) return false;
-  return !skip.some((token) => matches(token, clause));
+  if (skip.some((token) => matchesIdOrSection(token, clause))) return false;
+  return !(clause.operations.length > 0 && clause.operations.every((operation) => skip.includes(operation)));
 }
 
 /** The --only/--skip tokens that select no clause at all (most likely typos). */
@@ -25,14 +31,8 @@ export function unknownSelectors(tokens: readonly string[], clauses: readonly Cl
   return tokens.filter((token) => !clauses.some((clause) => matches(token, clause)));
 }
 
-/**
- * For each --skip token that names an operation: the clauses it deselects that cover other
- * operations too (selection is per clause, so those go unjudged on every operation).
- */
-export function skippedBeyondOperation(skip: readonly string[], clauses: readonly Clause[]): { operation: string; clauses: Clause[] }[] {
+/** The --skip tokens that name an operation (and no clause id or section): what the run sends nothing to. */
+export function skippedOperations(skip: readonly string[], clauses: readonly Clause[]): string[] {
   const operations = new Set(clauses.flatMap((clause) => clause.operations));
-  return skip
-    .filter((token) => operations.has(token) && !clauses.some((clause) => matchesIdOrSection(token, clause)))
-    .map((operation) => ({ operation, clauses: clauses.filter((clause) => clause.operations.includes(operation) && clause.operations.length > 1) }))
-    .filter((found) => found.clauses.length > 0);
+  return skip.filter((token) => operations.has(token) && !clauses.some((clause) => matchesIdOrSection(token, clause)));
 }

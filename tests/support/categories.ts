@@ -97,7 +97,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
   }
   const unknown = 'no categoryId is known to be accepted: --category-ids is not given and the listing shows no animal';
   // Without writes nothing is created, so nothing rests on the listed ones being taken.
-  if (!s.config.writes) return listed.length ? { ids: listed, source: 'listing' } : { ids: [], reason: unknown };
+  if (s.writeBlocked('createPet')) return listed.length ? { ids: listed, source: 'listing' } : { ids: [], reason: unknown };
   // A listed categoryId may be one the target takes no more (the suite's own earlier random ones among them): each is tried first.
   const candidates = [...listed, ...PROBE_CATEGORY_IDS.filter((id) => !listed.some((seen) => sameInteger(seen, id)))];
   const tried: string[] = [];

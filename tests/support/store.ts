@@ -117,7 +117,7 @@ async function fillStatus(s: Scenario, status: string, perStatus: number): Promi
   const shown = listed(exchange)?.filter((pet) => pet.status === status) ?? [];
   const ids = shown.map(petIdText).filter((id) => id !== undefined);
   let have = shown.length;
-  const missing = s.config.writes ? Math.max(0, perStatus - have) : 0;
+  const missing = s.writeBlocked('createPet') ? 0 : Math.max(0, perStatus - have);
   const known = missing > 0 ? await knownCategories(s) : undefined;
   if (known && 'reason' in known) s.leaveUnjudged(`the store could not be filled: ${known.reason}`, known.blockedBy);
   else if (known) {
