@@ -136,6 +136,23 @@ describe('the CLI, run as a user runs it', () => {
     }
   });
 
+  it('a base URL that already holds the version prefix stops the run (exit 2) before the message host is sent anything that could create a message', async () => {
+    // Routes without /v1, as behind a gateway that adds it: /v1/pets is 404 there.
+    const unversioned = await serveOnLoopback((req, res) => (req.url?.startsWith('/pets') ? res.writeHead(200, { 'content-type': 'application/json' }).end('[]') : res.writeHead(404).end()));
+    const lenient = await startReference({ apiKey: KEY, deviations: ['fault-message-accepts-missing-message'] });
+    const messages = await startRecordingProxy(lenient.messagesBaseUrl);
+    try {
+      const result = await runCli(['--base-url', unversioned.url, '--messages-base-url', messages.url, '--env', 'staging'], { API_KEY: KEY });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(`animal-store-conformance: BASE_URL: ${unversioned.url}/v1/pets is 404 but ${unversioned.url}/pets answers: does the base URL already hold the version prefix?`);
+      expect(messages.requests).toEqual([]);
+    } finally {
+      await messages.close();
+      await lenient.close();
+      await unversioned.close();
+    }
+  });
+
   it('a message host that never answers is one line and exit 3, naming the wait the key\'s POST was given', async () => {
     const silent = await serveOnLoopback(() => undefined);
     try {

@@ -39,10 +39,17 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
     if (failure) throw new TargetUnreachableError(await unreachableLine(exchange, config));
     const status = exchange.response?.status;
     refusedKey(exchange, `${config.baseUrl}/v1/pets`, keySource);
+    // Asked before the message host: a POST there may create a message, which a stop here would leave unrecorded.
+    if (status === 404) {
+      const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
+      if (probe.response && probe.response.status !== 404) {
+        throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
+      }
+    }
     // A message host whose one operation is left out (--skip sendMessage) is sent nothing.
     const messageHostUsed = Object.entries(config.contract.operations).some(([id, op]) => op.server === 'messages' && !config.skip.includes(id));
     const messages = config.messagesBaseUrl && messageHostUsed ? client.send(messageHostProbe(config)) : undefined;
-    const checkMessageHost = async () => {
+    const messagesReachable = async () => {
       let answer = await messages;
       // A POST the host leaves unanswered (or resets) while it answers a GET is the message clauses' to judge, not an unreachable host.
       if (answer?.failure && answer.request.method === 'POST' && answer.failure.kind !== 'refused' && answer.failure.kind !== 'dns') {
@@ -53,16 +60,6 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
       if (answer?.failure) throw new TargetUnreachableError(await unreachableLine(answer, config));
       if (answer?.request.method === 'POST') refusedKey(answer, `${config.messagesBaseUrl}/messages`, keySource, `${config.baseUrl}/v1/pets`);
     };
-    // Awaited where a 404 asks for it and again beside the round trip: checked once.
-    let messageHostChecked: Promise<void> | undefined;
-    const messagesReachable = () => (messageHostChecked ??= checkMessageHost());
-    if (status === 404) {
-      await messagesReachable();
-      const probe = await client.send({ method: 'GET', url: `${config.baseUrl}/pets?limit=1`, authorization: { value: `Bearer ${config.apiKey}`, shown: '' } });
-      if (probe.response && probe.response.status !== 404) {
-        throw new UsageError(`BASE_URL: ${config.baseUrl}/v1/pets is 404 but ${config.baseUrl}/pets answers: does the base URL already hold the version prefix?`);
-      }
-    }
     // A 404 there is the listing's failure to judge, yet far more often a base URL that is not the service's.
     const note = status === 404 ? `GET ${config.baseUrl}/v1/pets answered 404: if the base URL is not the service's (a path missing or one too many), the checks below fail for that` : undefined;
     const roundTrip = async (): Promise<number | undefined> => {
