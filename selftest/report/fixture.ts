@@ -13,9 +13,9 @@ const CATALOGUE = loadClauses();
 function clause(id: string, check: Omit<CheckResult, 'check' | 'clause'> | number): ClauseResult {
   const found = CATALOGUE.find((c) => c.id === id);
   if (!found) throw new Error(`fixture: spec/clauses.yaml has no clause ${id}`);
-  const { section, title, sentence, level, operations } = found;
+  const { section, title, sentence, basis, level, operations } = found;
   const result: CheckResult = typeof check === 'number' ? { check: id, clause: id, outcome: 'pass', judged: check } : { ...check, check: id, clause: id };
-  return { id, section, title, sentence, level, operations, outcome: result.outcome, checks: [result] };
+  return { id, section, title, sentence, ...(basis ? { basis } : {}), level, operations, outcome: result.outcome, checks: [result] };
 }
 
 /** The clause `id` of a report (the fixture's clauses are looked up by id, not position). */

@@ -57,6 +57,8 @@ describe('renderTerminal', () => {
     const out = renderTerminal(r, { color: false });
     const block = out.slice(out.indexOf('⚠ auth.www-authenticate'), out.indexOf('§7 '));
     expect(block).toContain('Warned on:      listPets, sendMessage');
+    // The quote is RFC 9110's MUST; the basis beside it says why this run only warns.
+    expect(block).toMatch(/^ {6}"A server generating a 401 \(Unauthorized\) response MUST send[^\n]*"\n {6}Basis: RFC 9110 §15\.5\.2 \(a warning here, since the service spec does not restate it\)$/m);
     for (const missing of [NO_CHALLENGE.listPets, NO_CHALLENGE.sendMessage]) {
       expect(block).toContain(`on ${missing.operation}`);
       expect(block).toContain(`Actual:         ${missing.actual}`);

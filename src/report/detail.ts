@@ -70,6 +70,7 @@ export function checkDetailText(report: RunReport, clause: ClauseResult, check: 
   const lines: string[] = [];
   lines.push(`Clause:   ${clause.id} (${sectionLabel(clause.section)}, ${clause.level}) ${clause.title}`);
   lines.push(`Sentence: "${clause.sentence}"`);
+  if (clause.basis) lines.push(`Basis:    ${clause.basis}`);
   lines.push(`Outcome:  ${check.outcome}, ${judgedPhrase(check.judged)}`);
   const failures = failuresOf(check);
   const operations = operationsOf(failures);

@@ -104,6 +104,7 @@ function clause(c: ClauseResult): Json {
     ['section', c.section],
     ['title', c.title],
     ['sentence', c.sentence],
+    ['basis', c.basis],
     ['level', c.level],
     ['operations', [...c.operations]],
     ['outcome', c.outcome],

@@ -131,7 +131,7 @@ export interface KnownFailure {
 }
 
 /** A catalogue clause (spec/clauses.yaml) with what this run found. */
-export interface ClauseResult extends Omit<Clause, 'basis' | 'profile'> {
+export interface ClauseResult extends Omit<Clause, 'profile'> {
   outcome: Outcome;
   /** Set when the clause fails and an unexpired --baseline entry accepts it. */
   known?: KnownFailure;

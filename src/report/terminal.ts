@@ -137,6 +137,8 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       if (!DETAILED.has(clause.outcome)) continue;
       const indent = '      ';
       out.push(indent + paint('dim', `"${value(clause.sentence, indent + ' ')}"`));
+      // The quote may be an RFC's MUST that this run grades lower: the basis says so beside it.
+      if (clause.basis) out.push(indent + paint('dim', `Basis: ${value(clause.basis, indent + ' ')}`));
       for (const check of checks) out.push(...detailLines(check, indent));
     }
     out.push('');

@@ -135,7 +135,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
         checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : DESELECTED_NOTE });
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
-      const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, level: clause.level, operations: clause.operations, outcome, checks };
+      const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, ...(clause.basis ? { basis: clause.basis } : {}), level: clause.level, operations: clause.operations, outcome, checks };
       const judged = checks.reduce<Record<string, number>>((sum, check) => addCounts(sum, check.judgedByOperation), {});
       if (Object.keys(judged).length) result.judgedByOperation = judged;
       const gathered = coverage.get(clause.id);

@@ -83,6 +83,7 @@ function clauseItem(report: RunReport, clause: ClauseResult, id: string, ids: Id
   const known = clause.known !== undefined;
   if (clause.known) body.push(`<p class="known-note"><strong>Accepted by the baseline:</strong> ${esc(knownReason(clause.known))}</p>`);
   body.push(`<blockquote class="sentence">${esc(clause.sentence)}</blockquote>`);
+  if (clause.basis) body.push(`<p class="basis">Basis: ${esc(clause.basis)}</p>`);
   if (clause.operations.length > 0) body.push(operationsLine(clause));
   const shortfalls = shortfallLines(clause);
   if (shortfalls.length) body.push(`<h5>Not judged in full</h5><ul class="shortfalls">${shortfalls.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`);

@@ -93,6 +93,7 @@ details.clause[open] > summary { border-bottom: 1px solid var(--line); backgroun
 .ops { font-size: .8em; color: var(--muted); }
 .clause-body { padding: 4px 14px 14px; }
 blockquote.sentence { margin: 10px 0; padding: 6px 12px; border-left: 4px solid var(--line); color: var(--fg); background: var(--panel); font-style: italic; }
+p.basis { margin: -4px 0 10px; padding: 0 16px; color: var(--muted); font-size: 0.92em; }
 .check { margin: 14px 0 0; padding-top: 8px; border-top: 1px dashed var(--line); }
 .check:first-of-type { border-top: 0; }
 .check h4 { margin: 0 0 4px; font-size: 1em; display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
