@@ -26,7 +26,7 @@ function probing(posts: Exchange[]): { s: Scenario; sent: string[] } {
       return request.method === 'GET' ? exchange(200, []) : (posts.shift() ?? exchange(400, { code: 'bad_request', message: 'no', status: 400 }));
     },
   };
-  const config = { baseUrl: 'http://127.0.0.1:1', messagesBaseUrl: 'http://127.0.0.1:2', apiKey: 'k', categoryIds: [], writes: true };
+  const config = { baseUrl: 'http://127.0.0.1:1', messagesBaseUrl: 'http://127.0.0.1:2', apiKey: 'k', categoryIds: [], writes: true, skip: [] };
   const s = new Scenario({ contract, client, config } as unknown as WorkerContext, 'probe', new Recorder());
   s.verify = () => true;
   return { s, sent };

@@ -26,7 +26,7 @@ function scenarioAnswering(answers: Exchange[]): { s: Scenario; marks: boolean[]
       return answers.shift() ?? exchange(200, []);
     },
   };
-  const ctx = { contract, client, config: { baseUrl: 'http://127.0.0.1:1', messagesBaseUrl: 'http://127.0.0.1:2', apiKey: 'k' } } as unknown as WorkerContext;
+  const ctx = { contract, client, config: { baseUrl: 'http://127.0.0.1:1', messagesBaseUrl: 'http://127.0.0.1:2', apiKey: 'k', skip: [] } } as unknown as WorkerContext;
   return { s: new Scenario(ctx, 'reserve', new Recorder()), marks };
 }
 
