@@ -6,7 +6,7 @@ import { checkFilteredPages, checkInvalidQueries, ensurePets, SET_UP_ANIMALS } f
 describe('§4.1 List animals: GET /pets', () => {
   scenario(
     'valid limit and status combinations give 200 and Pets, within limit and filter',
-    { checks: ['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max', 'list.limit-bounds-accepted', 'list.status-filter'], shard: 'inputs' },
+    { checks: ['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max', 'list.limit-bounds-accepted', 'list.status-filter'], operations: ['listPets'], shard: 'inputs' },
     async (s) => {
       await s.property('valid queries', validQuery(s.contract), {
         send: (query) => s.send('listPets', { query: query.text }),
@@ -30,7 +30,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'each status filter, over a store with at least 12 animals of each status, returns only that status',
-    { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], writesIfAllowed: SET_UP_ANIMALS },
+    { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], operations: ['listPets'], writesIfAllowed: SET_UP_ANIMALS },
     async (s) => {
       const statuses = statusValues(s.contract);
       await checkFilteredPages(s, await ensurePets(s, statuses, 12), 100);
@@ -39,7 +39,7 @@ describe('§4.1 List animals: GET /pets', () => {
 
   scenario(
     'limit or status outside their constraints never give 5xx or more than 100 animals; a refusal is a 4xx with an Error',
-    { checks: ['list.invalid-query', 'list.invalid-query-handling', 'list.limit-max', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], shard: 'inputs' },
+    { checks: ['list.invalid-query', 'list.invalid-query-handling', 'list.limit-max', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], operations: ['listPets'], shard: 'inputs' },
     async (s) => {
       await checkInvalidQueries(s, 'invalid queries', invalidQueryCases(s.contract));
     },

@@ -29,10 +29,11 @@ async function fetchPet(s: Scenario, pet: Pet, fresh = false): Promise<Fetched> 
 
 /** Some animal the store shows, creating one where writes are allowed and the store is empty; else why there is none. */
 async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } | { reason: string; blockedBy?: BlockedBy }> {
-  const first = listed(await s.send('listPets', { query: 'limit=5' }))?.[0];
+  const listing = await s.send('listPets', { query: 'limit=5' });
+  const first = listed(listing)?.[0];
   if (first) return { pet: first, fresh: false };
   const blocked = s.writeBlocked('createPet');
-  if (blocked) return { reason: `the store is empty and ${blocked}` };
+  if (blocked) return { reason: `${s.leftOut(listing) ?? 'the store is empty'} and ${blocked}` };
   const known = await knownCategories(s);
   if ('reason' in known) return known;
   const pet = plainPet(0, 'available', known.ids);
@@ -60,7 +61,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
     });
   });
 
-  scenario('listed animals come back by id, equal to their listing', { checks: ['get.200-pet', 'get.read-lag'], deprecated: 'getPet' }, async (s) => {
+  scenario('listed animals come back by id, equal to their listing', { checks: ['get.200-pet', 'get.read-lag'], deprecated: 'getPet', needs: ['listPets'] }, async (s) => {
     for (const pet of listed(await s.send('listPets', { query: 'limit=10' }))?.slice(0, 10) ?? []) {
       if (petIdText(pet) === undefined) continue;
       const fetched = await fetchPet(s, pet);
@@ -91,6 +92,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
     {
       checks: ['deprecation.operational', 'deprecation.headers-well-formed', 'deprecation.sunset-not-early', 'deprecation.signals', 'deprecation.after-removal', 'errors.no-5xx'],
       removal: { operationId: 'getPet', before: ['deprecation.operational'], after: ['deprecation.after-removal'] },
+      operations: ['getPet'],
       writesIfAllowed: 'one set-up animal to fetch where the listing shows none (§4.3)',
     },
     async (s) => {

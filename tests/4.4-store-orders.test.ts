@@ -3,7 +3,7 @@ import { UNROUTED_SEGMENT, type OrdersControl } from '../src/checks/orders.ts';
 import { scenario } from '../src/suite/scenario.ts';
 
 describe('§4.4 Store orders: GET /store/orders', () => {
-  scenario('the operation exists: the valid key gets neither 405 nor an unrouted path\'s 404, and never a 5xx', { checks: ['orders.exists', 'orders.access', 'errors.no-5xx'] }, async (s) => {
+  scenario('the operation exists: the valid key gets neither 405 nor an unrouted path\'s 404, and never a 5xx', { checks: ['orders.exists', 'orders.access', 'errors.no-5xx'], operations: ['listStoreOrders'] }, async (s) => {
     // Its payloads are not shown (§4.4): only existence and the rules of §5 and §7 are judged.
     const orders = await s.send('listStoreOrders');
     // A 404 is set against the answers to a sibling path nothing routes, sent twice (what differs

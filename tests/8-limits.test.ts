@@ -4,7 +4,7 @@ import { scenario } from '../src/suite/scenario.ts';
 import { checkFilteredPages, checkInvalidQueries, ensurePets, SET_UP_ANIMALS, listed } from './support/store.ts';
 
 describe('§8 Limits: limit on GET /pets', () => {
-  scenario('limit at its minimum and its maximum is accepted', { checks: ['list.limit-bounds-accepted', 'list.limit-respected', 'list.200-pets'] }, async (s) => {
+  scenario('limit at its minimum and its maximum is accepted', { checks: ['list.limit-bounds-accepted', 'list.limit-respected', 'list.200-pets'], operations: ['listPets'] }, async (s) => {
     const { min, max } = limitBounds(s.contract);
     for (const limit of [min, max]) {
       const exchange = await s.send('listPets', { query: `limit=${limit}` });
@@ -14,7 +14,7 @@ describe('§8 Limits: limit on GET /pets', () => {
 
   scenario(
     'over a store of more than 100 animals: no limit gives at most 20, filtered or not; any limit, valid or not, at most 100; a filtered page is as full as the animals of that status allow',
-    { checks: ['list.limit-default', 'list.limit-max', 'list.full-page', 'list.status-filter', 'list.200-pets', 'list.invalid-query', 'list.invalid-query-handling'], writesIfAllowed: SET_UP_ANIMALS },
+    { checks: ['list.limit-default', 'list.limit-max', 'list.full-page', 'list.status-filter', 'list.200-pets', 'list.invalid-query', 'list.invalid-query-handling'], operations: ['listPets'], writesIfAllowed: SET_UP_ANIMALS },
     async (s) => {
       const { max, fallback } = limitBounds(s.contract);
       const statuses = statusValues(s.contract);

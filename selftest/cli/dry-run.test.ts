@@ -73,6 +73,16 @@ describe('--dry-run', () => {
       reasons: [],
     },
     {
+      name: 'staging with both hosts, listPets left out (its scenarios skipped, not run on nothing)',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--skip', 'listPets'],
+      reasons: [/left out by --skip listPets/],
+    },
+    {
+      name: 'staging with both hosts, getPet left out (a Location is not followed)',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--skip', 'getPet', '--stateful', 'off'],
+      reasons: [/left out by --skip getPet/],
+    },
+    {
       name: 'staging with both hosts, only §4.1 (set-up animals only)',
       args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', '4.1', '--stateful', 'off'],
       reasons: [],
@@ -100,6 +110,10 @@ describe('--dry-run', () => {
 
       const real = await runCli([...args(), '--runs', '3', '--seed', '2'], { API_KEY: KEY });
       expect(real.code, real.stderr).toBe(0);
+      // A scenario the progress shows as run sent something: one whose every request its settings leave out is skipped instead.
+      const ran = new Set([...real.stdout.matchAll(/^(?:ok {3}|FAIL )(.+)$/gm)].map((m) => m[1]!));
+      expect(ran.size).toBeGreaterThan(0);
+      for (const timing of real.report?.scenarios ?? []) if (ran.has(timing.title)) expect(timing.requests, timing.title).toBeGreaterThan(0);
       // The writes it lists are the real run's: a POST the plan leaves out is never sent, and one it lists is.
       const posted = (proxy: RecordingProxy) => proxy.requests.some((r) => r.method === 'POST');
       const promised = plannedWrites(dry.stdout);
@@ -152,7 +166,7 @@ describe('--dry-run', () => {
     const args = ['--staging-base-url', main.url, '--env', 'staging', '--skip', 'listStoreOrders'];
     const dry = await runCli([...args, '--dry-run'], { API_KEY: KEY });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stderr).toMatch(/^animal-store-conformance: note: --skip listStoreOrders: nothing is sent to it; the \d+ clauses it shares with other operations are judged on those and shown partial, by the settings$/m);
+    expect(dry.stderr).toMatch(/^animal-store-conformance: note: --skip listStoreOrders: nothing is sent to it; the clauses it shares with other operations are judged on those alone \(shown partial, by the settings\), and the checks that need it are skipped$/m);
     expect(marks(dry.stdout).get('auth.required')).toBe('•');
     expect(marks(dry.stdout).get('orders.exists')).toBe('-');
     const real = await runCli([...args, '--runs', '2', '--seed', '2'], { API_KEY: KEY });
@@ -161,6 +175,12 @@ describe('--dry-run', () => {
     const required = real.report!.clauses.find((c) => c.id === 'auth.required')!;
     expect(required.outcome).toBe('partial');
     expect(required.shortfalls).toContainEqual({ operation: 'listStoreOrders', reason: 'left out by --skip listStoreOrders', choice: true });
+    // A listing left out is no empty store: the skip says which it was.
+    const unlisted = await runCli(['--base-url', main.url, '--env', 'production', '--skip', 'listPets', '--only', '4.3', '--runs', '2', '--seed', '2'], { API_KEY: KEY });
+    expect(unlisted.code, unlisted.stderr).toBe(0);
+    const operational = unlisted.report!.clauses.find((c) => c.id === 'deprecation.operational')!;
+    expect(operational.outcome).toBe('skip');
+    expect(operational.checks[0]!.note).toMatch(/^listPets is left out \(--skip listPets\) and writes are off against production/);
     const bySection = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--skip', '4.4', '--dry-run'], { API_KEY: KEY });
     expect(bySection.stderr).toBe('');
     expect(marks(bySection.stdout).get('auth.required')).toBe('•');

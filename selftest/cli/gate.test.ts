@@ -157,6 +157,15 @@ describe('--only and --skip', () => {
     expect(chosen([], operations.filter((id) => id !== 'listPets'))).toContain('auth.required');
     expect(chosen([], operations)).not.toContain('auth.required');
   });
+  it('refuses, before anything is sent (exit 2), a token both --only and --skip name, and a selection that leaves no clause', async () => {
+    const both = await runCli(['--base-url', 'http://127.0.0.1:9', '--only', 'createPet', '--skip', 'createPet'], { API_KEY: KEY });
+    expect(both.code).toBe(2);
+    expect(both.stderr.trim()).toBe('animal-store-conformance: --only and --skip both name createPet: say which');
+    const operations = [...new Set(clauses.flatMap((c) => c.operations))];
+    const none = await runCli(['--base-url', 'http://127.0.0.1:9', '--skip', operations.join(',')], { API_KEY: KEY });
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe('animal-store-conformance: --only/--skip leave no clause selected: nothing would be checked (see --dry-run for the list)');
+  });
 });
 
 describe('a run whose --max-duration runs out', () => {

@@ -24,6 +24,13 @@ export interface ScenarioOptions {
   critical?: boolean;
   /** Talks to the message operation: skipped when its base URL is not configured. */
   messages?: boolean;
+  /**
+   * The operations its stimulus goes to, where writes, messages and deprecated do not say: skipped
+   * when --skip leaves out every one of them.
+   */
+  operations?: readonly string[];
+  /** Operations it cannot do without besides its stimulus (a listing to find ids): skipped when --skip leaves out any. */
+  needs?: readonly string[];
   /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
   deprecated?: string;
   /**
@@ -61,19 +68,25 @@ export function skipReason(ctx: WorkerContext, options: ScenarioOptions): string
   if (deprecated && removal && mayBeRemoved(ctx.env.now, removal)) reasons.push(clockAgainst(clockOf(ctx), removal, deprecated));
   if (options.messages && !ctx.config.messagesBaseUrl) reasons.push('MESSAGES_BASE_URL is not configured');
   if (options.stateful && !ctx.config.stateful) reasons.push('sequences of calls are off (--stateful off)');
-  const skipped = (operationId: string) => ctx.config.skip.includes(operationId);
-  const onServer = (messages: boolean) => Object.entries(ctx.contract.operations).filter(([, op]) => (op.server === 'messages') === messages);
-  // Its stimulus left out one operation at a time (--skip): creations, messages, the deprecated operation.
-  const petWrites = onServer(false).filter(([, op]) => isWrite(op)).map(([id]) => id);
-  const messageOperations = onServer(true).map(([id]) => id);
-  const stimulus = [
-    ...((options.writes && !options.messages) || options.stateful ? petWrites : []),
-    ...(options.messages ? messageOperations : []),
-    ...(deprecated ? [deprecated] : []),
-  ];
-  const left = [...new Set(stimulus)].filter(skipped);
+  const left = leftOutBySkip(ctx, options);
   if (left.length > 0) reasons.push(`left out by --skip ${left.join(', ')}`);
   return reasons.length > 0 ? reasons.join('; and ') : undefined;
+}
+
+/** The operations --skip leaves out that the scenario cannot do without: its whole stimulus, or one it needs. */
+function leftOutBySkip(ctx: WorkerContext, options: ScenarioOptions): string[] {
+  const skipped = (operationId: string) => ctx.config.skip.includes(operationId);
+  const onServer = (messages: boolean) => Object.entries(ctx.contract.operations).filter(([, op]) => (op.server === 'messages') === messages);
+  const petWrites = onServer(false).filter(([, op]) => isWrite(op)).map(([id]) => id);
+  const stimulus = [
+    ...(options.writes && !options.messages ? petWrites : []),
+    ...(options.messages ? onServer(true).map(([id]) => id) : []),
+    ...(options.deprecated ? [options.deprecated] : []),
+    ...(options.operations ?? []),
+  ];
+  const needs = [...(options.stateful ? petWrites : []), ...(options.needs ?? [])];
+  const left = stimulus.length > 0 && stimulus.every(skipped) ? stimulus : [];
+  return [...new Set([...left, ...needs.filter(skipped)])];
 }
 
 /** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
@@ -105,7 +118,9 @@ export function planOf(
   // Past its removal date a deprecated operation is still sent, to see that it is gone: there, only the common checks judge nothing.
   const stillSent = new Set(ctx.contract.deprecations.map((d) => d.operationId).filter((id) => !ctx.config.skip.includes(id)));
   const unreached = (check: CheckName) => {
-    const operations = ctx.clauses.get(check)?.operations ?? [];
+    const clause = ctx.clauses.get(check);
+    // A clause judged on the exchanges of some of its operations (a Location followed with GET) needs those.
+    const operations = clause?.minimum?.operations ?? clause?.operations ?? [];
     const out = (operation: string) => leftOut.has(operation) && !(declared.includes(check) && stillSent.has(operation));
     return operations.length > 0 && operations.every(out) ? leftOut.get(operations[0]!) : undefined;
   };
@@ -145,6 +160,7 @@ export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes
     else if (!config.writes && isWrite(operation)) left.set(id, config.writesReason ?? 'writes are not allowed');
   }
   for (const { operationId, removal } of config.contract.deprecations) {
+    if (config.skip.includes(operationId)) continue;
     if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);
   }
   return left;

@@ -105,6 +105,11 @@ export class Scenario {
     return this.ctx.env.now;
   }
 
+  /** Why an exchange holds no answer because the settings left its operation out (--skip); undefined for any other. */
+  leftOut(exchange: Exchange): string | undefined {
+    return exchange.failure?.kind === 'left-out' ? exchange.failure.message : undefined;
+  }
+
   /** Why this operation, a write, is not sent with these settings (writes off, or --skip of it); undefined where it is. */
   writeBlocked(operationId: string): string | undefined {
     if (!this.config.writes) return this.config.writesReason ?? 'writes are off';
@@ -202,6 +207,8 @@ export class Scenario {
 
   /** Records why a declared check could not be judged here (e.g. too few animals to page), unless something bore on it. */
   skipCheck(name: CheckName, reason: string, blockedBy?: BlockedBy): void {
+    // A deselected clause is reported as deselected, whatever the scenario met.
+    if (!clauseGate(this.ctx, name).selected) return;
     this.recorder.skip(name, reason, this.stats.gaveUp429, blockedBy);
   }
 }

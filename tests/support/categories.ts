@@ -95,7 +95,7 @@ async function learn(s: Scenario): Promise<KnownCategories> {
     if (isInt64(id) && !listed.some((seen) => sameInteger(seen, id))) listed.push(id);
     if (listed.length >= MAX_LEARNED) break;
   }
-  const unknown = 'no categoryId is known to be accepted: --category-ids is not given and the listing shows no animal';
+  const unknown = `no categoryId is known to be accepted: --category-ids is not given and ${s.leftOut(listing) ?? 'the listing shows no animal'}`;
   // Without writes nothing is created, so nothing rests on the listed ones being taken.
   if (s.writeBlocked('createPet')) return listed.length ? { ids: listed, source: 'listing' } : { ids: [], reason: unknown };
   // A listed categoryId may be one the target takes no more (the suite's own earlier random ones among them): each is tried first.
