@@ -314,51 +314,106 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       await c.close();
     });
 
-    /** dropSecond's server that also closes (FIN) a connection left idle for `closeIdleMs` after an answer. */
-    const closingIdle = (closeIdleMs: number, announce = false) => {
+    /**
+     * dropSecond's server that also closes (FIN) a connection left idle for `closeIdleMs` after an answer;
+     * `onRequest` is told each request's count on its connection (1: the connection's first).
+     */
+    const closingIdle = (closeIdleMs: number, announce = false, onRequest?: (count: number) => void) => {
       const carried = new Map<Socket, number>();
       return serve((req, res) => {
         const count = (carried.get(req.socket) ?? 0) + 1;
         carried.set(req.socket, count);
+        onRequest?.(count);
         if (count === 2) return void req.socket.resetAndDestroy();
         res.on('finish', () => setTimeout(() => carried.get(req.socket) === count && req.socket.end(), closeIdleMs));
         res.writeHead(200, { 'content-type': 'application/json', ...(announce ? { connection: 'close' } : {}) }).end('[]');
       });
     };
 
+    /** Waits until the client has seen the origin close an idle connection, 3 s at most (a loaded machine sees it late). */
+    const learnt = async (c: HttpClient, url: string) => {
+      for (const until = performance.now() + 3_000; c.idleCloseMs(new URL(url).origin) === undefined && performance.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      return c.idleCloseMs(new URL(url).origin);
+    };
+
     it('once the origin is seen to close idle connections after 150 ms, a GET lost on one idle for 100 ms is sent once more', async () => {
-      const url = await closingIdle(150);
-      const c = client({ concurrency: 1 });
-      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(c.idleCloseMs(new URL(url).origin)).toBeGreaterThanOrEqual(140);
-      expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const again = await c.send({ method: 'GET', url });
-      expect(again.response?.status).toBe(200);
-      expect([c.stats.sent, c.stats.resent]).toEqual([3, 1]);
-      await c.close();
+      // A loaded machine may hold the 100 ms up past the origin's 150 ms (its close then comes first, and the GET goes
+      // on a new connection), or see the close late and learn more than twice the idle time (the loss is then no
+      // race the client knows of). Such a try is checked for what still holds and tried again.
+      const TRIES = 5;
+      for (let attempt = 1; attempt <= TRIES; attempt++) {
+        const counts: number[] = [];
+        const url = await closingIdle(150, false, (count) => counts.push(count));
+        const c = client({ concurrency: 1 });
+        expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+        const closeMs = await learnt(c, url);
+        // From the answer's end as the client took it in, which a loaded machine may do some way into the 150 ms.
+        expect(closeMs).toBeGreaterThanOrEqual(100);
+        expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+        const answered = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const idleMs = performance.now() - answered;
+        const again = await c.send({ method: 'GET', url });
+        await c.close();
+        if (counts.length === 3 && counts[2] === 1) {
+          // The origin's close came first: the GET went on a new connection and lost nothing.
+          expect(again.response?.status).toBe(200);
+          expect([c.stats.sent, c.stats.resent]).toEqual([3, 0]);
+          continue;
+        }
+        if (idleMs < closeMs! / 2) {
+          // Idle less than half the close learnt (as the test measures it, a little less than the client does): sent once more, or judged.
+          if (c.stats.resent === 0) expect(again.failure?.kind).toBe('reset');
+          else expect(again.response?.status).toBe(200);
+          continue;
+        }
+        expect(again.response?.status).toBe(200);
+        expect([c.stats.sent, c.stats.resent]).toEqual([3, 1]);
+        return;
+      }
+      expect.fail(`each of ${TRIES} tries was held up past the origin's idle close, or saw it late: the machine is too loaded`);
     });
 
     it('with watchIdleCloses, a GET with the first request shows the idle closes of an origin whose pooled connections never idle that long', async () => {
-      const closes = new Map<Socket, NodeJS.Timeout>();
-      const url = await serve((req, res) => {
-        clearTimeout(closes.get(req.socket));
-        res.on('finish', () => closes.set(req.socket, setTimeout(() => req.socket.end(), 300)));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-      });
+      // A loaded machine may hold the loop up past the origin's 300 ms: it then closes the pooled connection too,
+      // which a client rightly learns. Such a try is checked for what still holds and tried again.
+      const TRIES = 5;
       for (const watch of [false, true]) {
-        const c = client({ concurrency: 1, watchIdleCloses: watch });
-        let sent = 0;
-        for (const until = performance.now() + 700; performance.now() < until; sent++) {
-          expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-          await new Promise((resolve) => setTimeout(resolve, 20));
+        for (let attempt = 1; ; attempt++) {
+          const closes = new Map<Socket, NodeJS.Timeout>();
+          let idleClosed = 0;
+          const url = await serve((req, res) => {
+            clearTimeout(closes.get(req.socket));
+            res.on('finish', () => closes.set(req.socket, setTimeout(() => (idleClosed++, req.socket.end()), 300)));
+            res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+          });
+          const c = client({ concurrency: 1, watchIdleCloses: watch });
+          const statuses: (number | undefined)[] = [];
+          for (const until = performance.now() + 700; performance.now() < until; ) {
+            statuses.push((await c.send({ method: 'GET', url })).response?.status);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          const closeMs = watch ? await learnt(c, url) : c.idleCloseMs(new URL(url).origin);
+          const closed = idleClosed;
+          const sent = c.stats.sent;
+          await c.close();
+          if (watch) {
+            expect(statuses).toEqual(Array<number>(statuses.length).fill(200));
+            // From the answer's end as the client took it in, which a loaded machine may do some way into the 300 ms.
+            expect(closeMs).toBeGreaterThanOrEqual(200);
+            expect(sent).toBe(statuses.length + 1);
+            break;
+          }
+          if (closed === 0) {
+            expect(statuses).toEqual(Array<number>(statuses.length).fill(200));
+            expect(closeMs).toBeUndefined();
+            expect(sent).toBe(statuses.length);
+            break;
+          }
+          // The pooled connection idled past the origin's 300 ms: a close seen is no shorter.
+          if (closeMs !== undefined) expect(closeMs).toBeGreaterThanOrEqual(200);
+          if (attempt === TRIES) expect.fail(`each of ${TRIES} tries was held up past the origin's idle close: the machine is too loaded`);
         }
-        const learnt = c.idleCloseMs(new URL(url).origin);
-        if (watch) expect(learnt).toBeGreaterThanOrEqual(290);
-        else expect(learnt).toBeUndefined();
-        expect(c.stats.sent).toBe(sent + (watch ? 1 : 0));
-        await c.close();
       }
     });
 
@@ -502,24 +557,37 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('the first of a kind that gets no answer holds the others of its kind a second at most: then each goes on a connection of its own', async () => {
-    const seen: { connection?: string }[] = [];
-    const url = await serve((req, res, count) => {
-      seen.push({ connection: req.headers.connection });
-      req.resume();
-      if (count > 1) req.on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{}'));
-    });
-    const c = client({ concurrency: 4, timeoutMs: 3_000 });
-    const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
-    const started = performance.now();
-    const first = post();
-    const others = await Promise.all([post(), post()]);
-    const othersMs = performance.now() - started;
-    expect(others.map((a) => a.response?.status)).toEqual([202, 202]);
-    expect(othersMs).toBeGreaterThanOrEqual(990);
-    expect(othersMs).toBeLessThan(2_500);
-    expect(seen.slice(1).map((s) => s.connection)).toEqual(['close', 'close']);
-    expect((await first).failure?.kind).toBe('timeout');
-    await c.close();
+    // Each held request has a timer of its own: a loaded machine may fire the second's after the first's 2xx
+    // is in, which shows the origin reads such bodies, and then it rightly shares a pooled connection. Such a
+    // try is checked for what still holds and tried again.
+    const TRIES = 5;
+    for (let attempt = 1; attempt <= TRIES; attempt++) {
+      const seen: { connection?: string; at: number; answeredAt?: number }[] = [];
+      const url = await serve((req, res, count) => {
+        const request: (typeof seen)[number] = { connection: req.headers.connection, at: performance.now() };
+        seen.push(request);
+        req.resume();
+        // Answered 100 ms on, so that the two let go together are both on the wire before either answer.
+        if (count > 1) req.on('end', () => setTimeout(() => ((request.answeredAt = performance.now()), res.writeHead(202, { 'content-type': 'application/json' }).end('{}')), 100));
+      });
+      const c = client({ concurrency: 4, timeoutMs: 3_000 });
+      const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+      const started = performance.now();
+      const first = post();
+      const others = await Promise.all([post(), post()]);
+      const othersMs = performance.now() - started;
+      expect(others.map((a) => a.response?.status)).toEqual([202, 202]);
+      expect(othersMs).toBeGreaterThanOrEqual(990);
+      expect(othersMs).toBeLessThan(2_600);
+      expect(seen).toHaveLength(3);
+      expect(seen[1]!.connection).toBe('close');
+      expect((await first).failure?.kind).toBe('timeout');
+      await c.close();
+      if (seen[2]!.at >= seen[1]!.answeredAt!) continue;
+      expect(seen[2]!.connection).toBe('close');
+      return;
+    }
+    expect.fail(`each of ${TRIES} tries let the second held request go only after the first one's answer: the machine is too loaded to let them go together`);
   });
 
   it('a kind shared after a refusal shown in step, then answered with another refusal unread: that connection is closed and the proof taken back', async () => {
@@ -581,13 +649,14 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       seen.push(req.headers.connection ?? '');
       refuseUnread(req, res, 401, true);
     });
-    const c = client({ timeoutMs: 5_000, concurrency: 1 });
+    const c = client({ timeoutMs: 10_000, concurrency: 1 });
     const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
     const started = performance.now();
     const first = await post();
     expect(first.response?.status).toBe(401);
-    // The repeat waits a few times what the first took (at least 250 ms), not the request timeout.
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The repeat waits a few times what the first took (at least 250 ms), not the request timeout: on a loaded
+    // machine the first takes longer, and so does that wait.
+    expect(performance.now() - started).toBeLessThan(Math.min(5_000, 1_000 + 5 * first.durationMs));
     expect((await post()).response?.status).toBe(401);
     expect(seen).toEqual(['keep-alive', 'close']);
     expect(c.stats.sent).toBe(3);
@@ -602,7 +671,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
         req.resume();
         req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(req.method === 'POST' ? '{}' : '[]'));
       });
-      const c = client({ timeoutMs: 2_000, concurrency: 1, retries429: 0 });
+      const c = client({ timeoutMs: 10_000, concurrency: 1, retries429: 0 });
       const post = () => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
       expect((await post()).response?.status).toBe(201);
       expect((await post()).response?.status).toBe(201);
@@ -612,9 +681,12 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       expect(refused.response?.body.toString()).toContain('refused unread');
       const started = performance.now();
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-      expect((await post()).response?.status).toBe(status);
+      const again = await post();
+      expect(again.response?.status).toBe(status);
       expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
-      expect(performance.now() - started).toBeLessThan(1_000);
+      // Not the request timeout: the refused POST's repeat is waited for a few times what it took (at least 250 ms),
+      // which a loaded machine makes longer.
+      expect(performance.now() - started).toBeLessThan(Math.min(5_000, 1_000 + 5 * again.durationMs));
       await c.close();
     });
   }
