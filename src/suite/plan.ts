@@ -78,13 +78,13 @@ function leftOutBySkip(ctx: WorkerContext, options: ScenarioOptions): string[] {
   const skipped = (operationId: string) => ctx.config.skip.includes(operationId);
   const onServer = (messages: boolean) => Object.entries(ctx.contract.operations).filter(([, op]) => (op.server === 'messages') === messages);
   const petWrites = onServer(false).filter(([, op]) => isWrite(op)).map(([id]) => id);
-  const stimulus = [
-    ...(options.writes && !options.messages ? petWrites : []),
+  // What it writes it cannot do without: creations, sequences of calls, messages.
+  const needs = [
+    ...((options.writes && !options.messages) || options.stateful ? petWrites : []),
     ...(options.messages ? onServer(true).map(([id]) => id) : []),
-    ...(options.deprecated ? [options.deprecated] : []),
-    ...(options.operations ?? []),
+    ...(options.needs ?? []),
   ];
-  const needs = [...(options.stateful ? petWrites : []), ...(options.needs ?? [])];
+  const stimulus = [...(options.deprecated ? [options.deprecated] : []), ...(options.operations ?? [])];
   const left = stimulus.length > 0 && stimulus.every(skipped) ? stimulus : [];
   return [...new Set([...left, ...needs.filter(skipped)])];
 }
