@@ -102,8 +102,12 @@ function transportVerdict(ctx: WorkerContext, exchange: Exchange, names: readonl
     return selected && level === 'MUST' && !excluded.has(name);
   };
   const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
-  const name = names.filter(own).find(judgedMust) ?? declared.filter(own).find(judgedMust) ?? names.find(judgedMust);
+  const ownMust = names.filter(own).find(judgedMust) ?? declared.filter(own).find(judgedMust);
+  const name = ownMust ?? names.find(judgedMust);
   if (!name) return undefined;
+  // Where the request's own clause is no MUST, the common one it falls to says why it is named.
+  const ownLower = ownMust ? undefined : names.filter(own).find((other) => clauseGate(ctx, other).selected && !excluded.has(other));
+  const expected = ownLower ? `an HTTP response (the request is ${ownLower}'s, a ${clauseGate(ctx, ownLower).level}: left unanswered, it fails ${name})` : 'an HTTP response';
   const elapsed = failure.kind === 'timeout' ? ` (given up after ${Math.round(exchange.durationMs)} ms)` : '';
-  return { name, level: 'MUST', verdict: { outcome: 'fail', expected: 'an HTTP response', actual: `${failure.kind}: ${failure.message}${elapsed}` } };
+  return { name, level: 'MUST', verdict: { outcome: 'fail', expected, actual: `${failure.kind}: ${failure.message}${elapsed}` } };
 }

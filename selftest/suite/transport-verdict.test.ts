@@ -1,0 +1,45 @@
+// A request that got no answer fails one MUST: its own clause's where that is a MUST, else a common one,
+// whose Expected then says which clause the request was for and why that one is not named.
+
+import { describe, expect, it } from 'vitest';
+import { loadClauses } from '../../src/contract/clauses.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { judge } from '../../src/suite/judge.ts';
+import type { WorkerContext } from '../../src/suite/worker.ts';
+import { judgeEnv } from '../checks/canned/canned.ts';
+
+function context(): WorkerContext {
+  const clauses = new Map(loadClauses().map((clause) => [clause.id, clause]));
+  return { clauses, gates: new Map(), config: { only: [], skip: [] }, env: judgeEnv(), envOnly: { env: judgeEnv() } } as unknown as WorkerContext;
+}
+
+const unanswered: Exchange = {
+  request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
+  failure: { kind: 'timeout', message: 'no answer within 1000 ms' },
+  durationMs: 1004,
+};
+
+describe('a request that got no answer', () => {
+  it('fails its own clause where that is a MUST, expecting an HTTP response', () => {
+    const { verdicts } = judge(context(), unanswered, { 'create.invalid-400': { rule: 'name missing' } });
+    expect(verdicts).toEqual([
+      { name: 'create.invalid-400', level: 'MUST', verdict: { outcome: 'fail', expected: 'an HTTP response', actual: 'timeout: no answer within 1000 ms (given up after 1004 ms)' } },
+    ]);
+  });
+
+  it('fails the common MUST where its own clause is a SHOULD, and says so', () => {
+    const { verdicts } = judge(context(), unanswered, { 'create.not-utf8': { rule: 'a lone continuation byte' } });
+    expect(verdicts).toEqual([
+      {
+        name: 'errors.no-5xx',
+        level: 'MUST',
+        verdict: { outcome: 'fail', expected: "an HTTP response (the request is create.not-utf8's, a SHOULD: left unanswered, it fails errors.no-5xx)", actual: 'timeout: no answer within 1000 ms (given up after 1004 ms)' },
+      },
+    ]);
+  });
+
+  it('left out by --skip, owes nothing and is judged by nothing', () => {
+    const leftOut: Exchange = { ...unanswered, failure: { kind: 'left-out', message: 'createPet is left out (--skip createPet)' }, durationMs: 0 };
+    expect(judge(context(), leftOut, { 'create.invalid-400': { rule: 'name missing' } })).toEqual({ verdicts: [], unjudged: [], rateLimited: [] });
+  });
+});
