@@ -6,6 +6,7 @@
  */
 import { loadClauses } from '../../src/contract/clauses.ts';
 import type { CheckResult, ClauseResult, RunReport } from '../../src/report/model.ts';
+import { clauseHead } from '../../src/run/collect.ts';
 
 const CATALOGUE = loadClauses();
 
@@ -13,9 +14,8 @@ const CATALOGUE = loadClauses();
 function clause(id: string, check: Omit<CheckResult, 'check' | 'clause'> | number): ClauseResult {
   const found = CATALOGUE.find((c) => c.id === id);
   if (!found) throw new Error(`fixture: spec/clauses.yaml has no clause ${id}`);
-  const { section, title, sentence, basis, level, operations } = found;
   const result: CheckResult = typeof check === 'number' ? { check: id, clause: id, outcome: 'pass', judged: check } : { ...check, check: id, clause: id };
-  return { id, section, title, sentence, ...(basis ? { basis } : {}), level, operations, outcome: result.outcome, checks: [result] };
+  return { ...clauseHead(found), outcome: result.outcome, checks: [result] };
 }
 
 /** The clause `id` of a report (the fixture's clauses are looked up by id, not position). */

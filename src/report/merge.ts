@@ -6,7 +6,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import { settleVerdict } from '../cli/exit-code.ts';
 import { UsageError } from '../errors.ts';
-import { capabilities, mergeCheck } from '../run/collect.ts';
+import { capabilities, clauseHead, mergeCheck } from '../run/collect.ts';
 import { shortfallsOf } from '../run/coverage.ts';
 import type { CheckRecord } from '../suite/recorder.ts';
 import { likelyCauses } from './causes.ts';
@@ -94,7 +94,7 @@ function mergeClause(clause: Clause, parts: ClauseResult[], leftOut: ReadonlyMap
   capClauseFailures(checks);
   const first = parts[0]!;
   const outcome = PRECEDENCE.find((candidate) => parts.some((part) => part.outcome === candidate)) ?? 'skip';
-  const result: ClauseResult = { id: first.id, section: first.section, title: first.title, sentence: first.sentence, ...(first.basis ? { basis: first.basis } : {}), level: first.level, operations: first.operations, outcome: outcome === 'partial' ? 'pass' : outcome, checks };
+  const result: ClauseResult = { ...clauseHead(first), outcome: outcome === 'partial' ? 'pass' : outcome, checks };
   const judged = parts.reduce<Record<string, number>>((sum, part) => addCounts(sum, part.judgedByOperation), {});
   if (Object.keys(judged).length) result.judgedByOperation = judged;
   const gathered = mergedCoverage(parts);

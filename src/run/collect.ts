@@ -92,6 +92,12 @@ export interface CollectOptions {
   enumValues: (name: string) => string[];
 }
 
+/** What a clause's result repeats of the catalogue's clause (its profile goes to the capabilities instead). */
+export function clauseHead(clause: Omit<Clause, 'profile'>): Omit<ClauseResult, 'outcome' | 'checks'> {
+  const { id, section, title, sentence, basis, level, operations } = clause;
+  return { id, section, title, sentence, ...(basis ? { basis } : {}), level, operations };
+}
+
 /** Turns what every scenario recorded into one result per clause, ordered by section. */
 export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], options: CollectOptions): Collected {
   const { isSelected } = options;
@@ -135,7 +141,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
         checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : DESELECTED_NOTE });
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
-      const result: ClauseResult = { id: clause.id, section: clause.section, title: clause.title, sentence: clause.sentence, ...(clause.basis ? { basis: clause.basis } : {}), level: clause.level, operations: clause.operations, outcome, checks };
+      const result: ClauseResult = { ...clauseHead(clause), outcome, checks };
       const judged = checks.reduce<Record<string, number>>((sum, check) => addCounts(sum, check.judgedByOperation), {});
       if (Object.keys(judged).length) result.judgedByOperation = judged;
       const gathered = coverage.get(clause.id);

@@ -76,12 +76,10 @@ export function skipReason(ctx: WorkerContext, options: ScenarioOptions): string
 /** The operations --skip leaves out that the scenario cannot do without: its whole stimulus, or one it needs. */
 function leftOutBySkip(ctx: WorkerContext, options: ScenarioOptions): string[] {
   const skipped = (operationId: string) => ctx.config.skip.includes(operationId);
-  const onServer = (messages: boolean) => Object.entries(ctx.contract.operations).filter(([, op]) => (op.server === 'messages') === messages);
-  const petWrites = onServer(false).filter(([, op]) => isWrite(op)).map(([id]) => id);
   // What it writes it cannot do without: creations, sequences of calls, messages.
   const needs = [
-    ...((options.writes && !options.messages) || options.stateful ? petWrites : []),
-    ...(options.messages ? onServer(true).map(([id]) => id) : []),
+    ...((options.writes && !options.messages) || options.stateful ? writeOperations(ctx, false) : []),
+    ...(options.messages ? writeOperations(ctx, true) : []),
     ...(options.needs ?? []),
   ];
   const stimulus = [...(options.deprecated ? [options.deprecated] : []), ...(options.operations ?? [])];
@@ -136,7 +134,7 @@ export function planOf(
 function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<ScenarioPlan['sends']> {
   // Writes off, or the write operations left out one by one (--skip createPet).
   const leftOut = operationsLeftOut(ctx.config);
-  const writesTo = (messages: boolean) => Object.entries(ctx.contract.operations).some(([id, op]) => isWrite(op) && (op.server === 'messages') === messages && !leftOut.has(id));
+  const writesTo = (messages: boolean) => writeOperations(ctx, messages).some((id) => !leftOut.has(id));
   const pets = writesTo(false);
   return {
     creates: pets && options.writes === true && !options.messages && !options.stateful,
@@ -144,6 +142,13 @@ function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<Scen
     messages: writesTo(true) && options.messages === true,
     sequences: pets && options.stateful === true,
   };
+}
+
+/** The operations that write on the main host (createPet) or, with `messages`, on the message host (sendMessage). */
+function writeOperations(ctx: WorkerContext, messages: boolean): string[] {
+  return Object.entries(ctx.contract.operations)
+    .filter(([, op]) => isWrite(op) && (op.server === 'messages') === messages)
+    .map(([id]) => id);
 }
 
 /** Whether an operation writes (creates an animal or sends a message): what writes off leaves out. */
