@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
-import { isInt, jsonEqual, JsonDecodeError, parseJson, repeatedNames, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
+import { isInt, jsonEqual, JsonDecodeError, parseJson, repeatedNames, sameInteger, stringifyJson, writtenNames } from '../../src/json/lossless.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -158,6 +158,20 @@ describe('repeatedNames', () => {
         const [name] = Object.keys(object);
         const text = `${JSON.stringify(object).slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(again)}}`;
         expect(repeatedNames(`[${text}]`, parseJson(`[${text}]`))).toMatch(/^a name repeated within an object/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts every name a text writes, and only names: escaped quotes, colons and braces inside strings included (property)', () => {
+    const keysIn = (value: unknown): number =>
+      Array.isArray(value) ? value.reduce<number>((sum, item) => sum + keysIn(item), 0) : value && typeof value === 'object' ? Object.entries(value).reduce((sum, [, item]) => sum + 1 + keysIn(item), 0) : 0;
+    const tricky = fc.constantFrom('"', '\\', '":', '\\":', '{"a":', ' : ', '\u0000');
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.array(tricky).map((parts) => parts.join('')));
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 1 }), tricky) }), fc.constantFrom(undefined, 1, '\t', ' \r\n'), text, (value, indent, extra) => {
+        const written = JSON.stringify([value, { [extra]: extra }], null, indent);
+        expect(writtenNames(written)).toBe(keysIn(JSON.parse(written)));
       }),
       { numRuns: 300 },
     );
