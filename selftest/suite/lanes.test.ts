@@ -120,6 +120,16 @@ describe('sequences in lanes side by side', () => {
     expect(log.filter((entry) => entry === 'A:break').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('hold, neither failing nor throwing, when the time limit stops them before any sequence was done (fast-check then says "failed", with no error)', async () => {
+    const log: string[] = [];
+    const recorded: ConformanceFailures[] = [];
+    const slow = fc.constant(step(log, 'A', 'slow', { ms: 150 }));
+    const held = await runSequences(runner(false), Date.now() + 100, (error) => recorded.push(error), 'slow-holding', [slow], () => ({}), { runs: 3, maxSteps: 1, finish: step(log, 'A', 'last look', { ms: 150 }) });
+    expect(held).toBe(true);
+    expect(recorded).toEqual([]);
+    expect(log).toContain('A:last look');
+  });
+
   it('lanes sharing a label take consecutive slices of one stream of sequences', async () => {
     const drawn = (startAt: number, runs: number) => {
       const says: string[] = [];
@@ -130,5 +140,21 @@ describe('sequences in lanes side by side', () => {
     const sliced = (await drawn(0, 2)) + (await drawn(2, 2)) + (await drawn(4, 2));
     expect(sliced).toBe(whole);
     expect(whole.split('|').length).toBe(7);
+  });
+});
+
+describe('properties', () => {
+  it('hold, neither failing nor throwing, when the time limit stops them before any input was done', async () => {
+    const ctx = { config: { concurrent: false, seed: 7, runs: 5, deadline: Date.now() + 100 } } as WorkerContext;
+    const recorded: unknown[] = [];
+    const properties = new PropertyRunner(ctx, 'slow', (error) => void recorded.push(error));
+    let started = 0;
+    const held = await properties.property('slow', fc.integer(), async () => {
+      started++;
+      await tick(150);
+    });
+    expect(held).toBe(true);
+    expect(started).toBe(1);
+    expect(recorded).toEqual([]);
   });
 });

@@ -29,6 +29,12 @@ type RecordFailures = (error: ConformanceFailures, replay?: Pick<FailureEvidence
 
 export const PROPERTY_BUDGET_MS = 30_000;
 
+/**
+ * fast-check's time limit stopped the property before any run completed: fast-check then reports it
+ * failed, with no error and no counterexample. Nothing failed; what its runs judged is recorded.
+ */
+export const interruptedUnjudged = (details: Pick<fc.RunDetails<unknown>, 'interrupted' | 'errorInstance' | 'counterexamplePath'>) => details.interrupted && details.errorInstance === null && details.counterexamplePath === null;
+
 /** Inputs a pipelined property keeps started beyond its depth while their reads wait out a lag. */
 const MAX_INPUTS_WAITING = 64;
 
@@ -210,7 +216,7 @@ export class PropertyRunner {
       interruptAfterTimeLimit: timeLimit,
       markInterruptAsFailure: false,
     });
-    if (!details.failed) return true;
+    if (!details.failed || interruptedUnjudged(details)) return true;
     const error = details.errorInstance;
     if (!(error instanceof ConformanceFailures)) throw error;
     this.recordFailures(error, {

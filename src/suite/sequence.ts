@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FailureEvidence } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
-import { BudgetExhausted, PROPERTY_BUDGET_MS, type PropertyRunner } from './property.ts';
+import { BudgetExhausted, interruptedUnjudged, PROPERTY_BUDGET_MS, type PropertyRunner } from './property.ts';
 import { Story, type StoryCall } from './story.ts';
 
 /**
@@ -174,7 +174,7 @@ export async function runSequences<M extends object>(
     () => undefined,
     (error: unknown) => error,
   );
-  if (details.failed && !(details.errorInstance instanceof ConformanceFailures)) throw details.errorInstance;
+  if (details.failed && !interruptedUnjudged(details) && !(details.errorInstance instanceof ConformanceFailures)) throw details.errorInstance;
   if (late !== undefined && !(late instanceof ConformanceFailures)) throw late;
   let told = shortest ?? original;
   if (!told && unconfirmed) {
