@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { FailureEvidence } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
+import { LaneRandom } from './lane-random.ts';
 import { BudgetExhausted, interruptedUnjudged, PROPERTY_BUDGET_MS, type PropertyRunner } from './property.ts';
 import { Story, type StoryCall } from './story.ts';
 
@@ -164,6 +165,7 @@ export async function runSequences<M extends object>(
   const details = await fc.check(property, {
     numRuns: options.runs,
     seed: properties.seedOf(label),
+    randomType: LaneRandom.of,
     ...(options.startAt ? { path: String(options.startAt) } : {}),
     interruptAfterTimeLimit: Math.min(PROPERTY_BUDGET_MS, remaining),
     markInterruptAsFailure: false,
