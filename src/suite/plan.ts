@@ -113,13 +113,13 @@ export function planOf(
 ): ScenarioPlan {
   const checks = [...new Set([...declared, ...COMMON_CHECKS.filter(selected)])];
   const leftOut = operationsLeftOut(ctx.config);
-  // Past its removal date a deprecated operation is still sent, to see that it is gone: there, only the common checks judge nothing.
-  const stillSent = new Set(ctx.contract.deprecations.map((d) => d.operationId).filter((id) => !ctx.config.skip.includes(id)));
+  const notSent = operationsNotSent(ctx.config);
   const unreached = (check: CheckName) => {
     const clause = ctx.clauses.get(check);
     // A clause judged on the exchanges of some of its operations (a Location followed with GET) needs those.
     const operations = clause?.minimum?.operations ?? clause?.operations ?? [];
-    const out = (operation: string) => leftOut.has(operation) && !(declared.includes(check) && stillSent.has(operation));
+    // An operation still sent (a deprecated one past its removal, to see that it is gone) is judged by the scenario's own checks alone.
+    const out = (operation: string) => leftOut.has(operation) && !(declared.includes(check) && !notSent.has(operation));
     return operations.length > 0 && operations.every(out) ? leftOut.get(operations[0]!) : undefined;
   };
   return {
@@ -133,8 +133,8 @@ export function planOf(
 
 function sendsOf(ctx: WorkerContext, options: ScenarioOptions): NonNullable<ScenarioPlan['sends']> {
   // Writes off, or the write operations left out one by one (--skip createPet).
-  const leftOut = operationsLeftOut(ctx.config);
-  const writesTo = (messages: boolean) => writeOperations(ctx, messages).some((id) => !leftOut.has(id));
+  const notSent = operationsNotSent(ctx.config);
+  const writesTo = (messages: boolean) => writeOperations(ctx, messages).some((id) => !notSent.has(id));
   const pets = writesTo(false);
   return {
     creates: pets && options.writes === true && !options.messages && !options.stateful,
@@ -156,14 +156,26 @@ export function isWrite(operation: { method: string } | undefined): boolean {
   return operation?.method.toUpperCase() === 'POST';
 }
 
-/** The operations these settings keep out of the run: --skip, writes off, no message host, past a removal date. */
-export function operationsLeftOut(config: Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now' | 'skip'>): Map<string, string> {
+type LeftOutSettings = Pick<SuiteConfig, 'contract' | 'writes' | 'writesReason' | 'messagesBaseUrl' | 'now' | 'skip'>;
+
+/** The operations these settings send nothing to: --skip, writes off, no message host; with why. */
+export function operationsNotSent(config: Omit<LeftOutSettings, 'now'>): Map<string, string> {
   const left = new Map<string, string>();
   for (const [id, operation] of Object.entries(config.contract.operations)) {
     if (config.skip.includes(id)) left.set(id, `left out by --skip ${id}`);
     else if (operation.server === 'messages' && !config.messagesBaseUrl) left.set(id, 'MESSAGES_BASE_URL is not configured');
     else if (!config.writes && isWrite(operation)) left.set(id, config.writesReason ?? 'writes are not allowed');
   }
+  return left;
+}
+
+/**
+ * The operations whose answers these settings keep from judging the clauses they share: those sent
+ * nothing (operationsNotSent), and a deprecated one past the start of its removal, which is still
+ * sent, to see that it is gone, but judged by nothing else.
+ */
+export function operationsLeftOut(config: LeftOutSettings): Map<string, string> {
+  const left = operationsNotSent(config);
   for (const { operationId, removal } of config.contract.deprecations) {
     if (config.skip.includes(operationId)) continue;
     if (mayBeRemoved(new Date(config.now), new Date(removal))) left.set(operationId, `the clock (${config.now.slice(0, 10)}) is past the start of its ${removal.slice(0, 10)} removal`);
