@@ -94,6 +94,7 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
       removal: { operationId: 'getPet', before: ['deprecation.operational'], after: ['deprecation.after-removal'] },
       operations: ['getPet'],
       writesIfAllowed: 'one set-up animal to fetch where the listing shows none (§4.3)',
+      checksNeed: { checks: ['deprecation.operational', 'deprecation.signals', 'deprecation.after-removal'], anyOf: ['listPets', 'createPet'] },
     },
     async (s) => {
       const removalDate = removal(s);

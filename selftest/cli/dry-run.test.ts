@@ -78,6 +78,11 @@ describe('--dry-run', () => {
       reasons: [/left out by --skip listPets/],
     },
     {
+      name: 'production, listPets left out (no animal to fetch by id: no listing, and writes are off)',
+      args: () => ['--base-url', main.url, '--env', 'production', '--skip', 'listPets', '--stateful', 'off'],
+      reasons: [/left out by --skip listPets/, /needs listPets or createPet, and these settings send neither/],
+    },
+    {
       name: 'staging with both hosts, getPet left out (a Location is not followed)',
       args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--skip', 'getPet', '--stateful', 'off'],
       reasons: [/left out by --skip getPet/],

@@ -31,6 +31,11 @@ export interface ScenarioOptions {
   operations?: readonly string[];
   /** Operations it cannot do without besides its stimulus (a listing to find ids): skipped when --skip leaves out any. */
   needs?: readonly string[];
+  /**
+   * Checks judged only on what one of `anyOf` provides (an animal a listing shows, or one a write
+   * makes): skipped, in the dry run as in the run, where these settings send none of them.
+   */
+  checksNeed?: { checks: readonly CheckName[]; anyOf: readonly string[] };
   /** Its stimulus is this deprecated operation: skipped once the clock is past its removal date. */
   deprecated?: string;
   /**
@@ -122,9 +127,14 @@ export function planOf(
     const out = (operation: string) => leftOut.has(operation) && !(declared.includes(check) && !notSent.has(operation));
     return operations.length > 0 && operations.every(out) ? leftOut.get(operations[0]!) : undefined;
   };
+  const unmet = (check: CheckName) => {
+    const need = options.checksNeed;
+    if (!need?.checks.includes(check) || need.anyOf.some((operation) => !notSent.has(operation))) return undefined;
+    return `needs ${need.anyOf.join(' or ')}, and these settings send neither (${need.anyOf.map((operation) => notSent.get(operation)).join('; ')})`;
+  };
   return {
     checks: checks.map((check) => {
-      const why = reason ?? excluded.get(check) ?? unreached(check);
+      const why = reason ?? excluded.get(check) ?? unreached(check) ?? unmet(check);
       return why === undefined ? { check, clause: check } : { check, clause: check, skipReason: why };
     }),
     ...(reason === undefined ? { sends: sendsOf(ctx, options) } : {}),
