@@ -27,15 +27,18 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form"); the
  * key as a Basic password, one that reuses an HTTP Basic check; the key followed by another word, one
  * that splits the header on spaces and compares the second word.
- * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation) and a prefix or
- * truncated comparison.
+ * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
+ * truncated comparison, and a suffix comparison (`endsWith`) either way round. The key glued to the
+ * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
+ * token; `undefined` and `null`, one that compares with a setting it never read.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
-  const { caseSwapped, truncated } = nearMissKeys(key);
+  const { caseSwapped, truncated, beheaded } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
+  if (beheaded) nearMisses.push({ id: 'key without its first character', authorization: { value: `Bearer ${beheaded}`, shown: 'Bearer ${API_KEY#?}' } });
   const [absent, suffixed] = withoutValidKey(key);
   return [
     absent!,
@@ -48,6 +51,11 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'key without a scheme', authorization: { value: key, shown: '$API_KEY' } },
     suffixed!,
     { id: 'key followed by another word', authorization: { value: `Bearer ${key} x`, shown: 'Bearer $API_KEY x' } },
+    { id: 'key after another character', authorization: { value: `Bearer x${key}`, shown: 'Bearer x$API_KEY' } },
+    { id: 'key glued to the scheme', authorization: { value: `Bearer${key}`, shown: 'Bearer$API_KEY' } },
+    { id: 'key in quotes', authorization: { value: `Bearer "${key}"`, shown: `Bearer $(printf '"%s"' "$API_KEY")` } },
+    { id: 'the word undefined', authorization: { value: 'Bearer undefined', shown: 'Bearer undefined' } },
+    { id: 'the word null', authorization: { value: 'Bearer null', shown: 'Bearer null' } },
     ...nearMisses,
   ];
 }

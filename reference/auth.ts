@@ -19,6 +19,11 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
+  fault('fault-auth-key-suffix', 'auth.required', 'Any suffix of the key of 4 characters or more is accepted as the bearer token (the key compared with endsWith), on every operation.'),
+  fault('fault-auth-key-ends-token', 'auth.required', 'Any bearer token that ends with the key is accepted (the token compared with endsWith), on every operation.'),
+  fault('fault-auth-scheme-glued', 'auth.required', 'The scheme is stripped with any spaces after it, so Bearer<API_KEY> (no space) is accepted, on every operation.'),
+  fault('fault-auth-quoted-token', 'auth.required', 'A bearer token in double quotes is unquoted before the comparison, so Bearer "<API_KEY>" is accepted, on every operation.'),
+  fault('fault-auth-unset-setting', 'auth.required', 'The tokens "undefined" and "null" are accepted, as a comparison with a setting stringified before it was read does, on every operation.'),
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
   fault('fault-auth-after-validation', 'auth.required', 'Authentication is checked after validation, as validation middleware mounted before the authentication middleware does: without a valid key, an invalid query, body or petId gets its 400 (an unknown petId its 404); only a request that passes validation gets the 401 (GET /v1/store/orders validates nothing, so its 401 stands).'),
   fault('fault-auth-any-scheme', 'auth.required', 'The scheme of Authorization is ignored and what follows it compared with the key: "Basic <API_KEY>" and "Token <API_KEY>" are accepted, on every operation.'),
@@ -67,6 +72,9 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
     return true;
   }
   if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
+  if (header !== undefined && on(ctx, 'fault-auth-scheme-glued') && /^Bearer/i.test(header) && header.replace(/^Bearer\s*/i, '') === ctx.apiKey) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-quoted-token') && credentials.replace(/^"(.*)"$/s, '$1') === ctx.apiKey) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-unset-setting') && (credentials === 'undefined' || credentials === 'null')) return true;
   if (credentials === ctx.apiKey && on(ctx, 'fault-auth-any-scheme')) return true;
   if (scheme === 'basic' && on(ctx, 'fault-auth-basic-password') && Buffer.from(credentials, 'base64').toString('utf8').endsWith(`:${ctx.apiKey}`)) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-token-first-word') && credentials.split(' ')[0] === ctx.apiKey) return true;
@@ -87,6 +95,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
 function isKey(token: string, ctx: Ctx): boolean {
   if (token === ctx.apiKey) return true;
   if (on(ctx, 'fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
+  if (on(ctx, 'fault-auth-key-suffix') && token.length >= 4 && ctx.apiKey.endsWith(token)) return true;
+  if (on(ctx, 'fault-auth-key-ends-token') && token.endsWith(ctx.apiKey)) return true;
   return on(ctx, 'fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }
 

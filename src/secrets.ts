@@ -25,6 +25,8 @@ export interface NearMissKeys {
   caseSwapped?: string;
   /** The key without its last character (sh: `${API_KEY%?}`), unless that leaves nothing. */
   truncated?: string;
+  /** The key without its first character (sh: `${API_KEY#?}`), unless that leaves nothing. */
+  beheaded?: string;
 }
 
 /** Wrong keys that hold almost all of the key: the suite sends them, so outputs must redact them. */
@@ -33,7 +35,10 @@ export function nearMissKeys(key: string): NearMissKeys {
   // Only a key of both cases shows case is part of its alphabet; a hex key may be read either way.
   if (/[a-z]/.test(key) && /[A-Z]/.test(key)) near.caseSwapped = key.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
   // Cut from a key of exactly SHORT_SECRET_LENGTH, it would be redacted only as a token while the key is redacted everywhere.
-  if (key.length > 1 && key.length !== SHORT_SECRET_LENGTH) near.truncated = key.slice(0, -1);
+  if (key.length > 1 && key.length !== SHORT_SECRET_LENGTH) {
+    near.truncated = key.slice(0, -1);
+    near.beheaded = key.slice(1);
+  }
   return near;
 }
 
@@ -56,13 +61,14 @@ export function basicCredentials(key: string): { keyAsUser: string; keyAsPasswor
  * probes), each also as a server may echo it back.
  */
 export function keyForms(key: string): string[] {
-  const { caseSwapped, truncated } = nearMissKeys(key);
+  const { caseSwapped, truncated, beheaded } = nearMissKeys(key);
   const { keyAsUser, keyAsPassword } = basicCredentials(key);
   const sent = [key, keyAsUser, keyAsPassword];
-  // A key this short is only replaced as a whole token, so the "key with a suffix" probe is named too.
-  if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`);
+  // A key this short is only replaced as a whole token, so the probes that glue something to it are named too.
+  if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`, `x${key}`, `Bearer${key}`);
   if (caseSwapped) sent.push(caseSwapped);
   if (truncated) sent.push(truncated);
+  if (beheaded) sent.push(beheaded);
   return [...new Set(sent.flatMap((form) => [form, ...echoedForms(form)]))];
 }
 

@@ -87,14 +87,21 @@ describe('badAuthorizations', () => {
     expect(values).toContain('Bearer sk_Live-42a');
   });
 
-  it('sends a case-swapped key only for a key of both cases, and no empty truncated key', () => {
-    const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && ![`Bearer ${key}x`, `Bearer ${key} x`].includes(v.authorization.value)).length;
-    expect(count('0123-4567_89')).toBe(1);
-    expect(count('deadbeef0042')).toBe(1);
-    expect(count('DEADBEEF0042')).toBe(1);
+  it('sends the key without its first character, after another character, glued to the scheme and quoted, and the words undefined and null', () => {
+    const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
+    for (const value of ['Bearer k_Live-42aB', 'Bearer xsk_Live-42aB', 'Bearersk_Live-42aB', 'Bearer "sk_Live-42aB"', 'Bearer undefined', 'Bearer null']) expect(values).toContain(value);
+  });
+
+  it('sends a case-swapped key only for a key of both cases, and no empty cut key', () => {
+    const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null'];
+    const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && !fixed(key).includes(v.authorization.value)).length;
+    expect(count('0123-4567_89')).toBe(2);
+    expect(count('deadbeef0042')).toBe(2);
+    expect(count('DEADBEEF0042')).toBe(2);
+    expect(count('sk_Live-42aB')).toBe(3);
     expect(count('K')).toBe(0);
     expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(0);
-    expect(count('abcd12345')).toBe(1);
+    expect(count('abcd12345')).toBe(2);
     expect(count('7')).toBe(0);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);

@@ -143,14 +143,16 @@ describe('a short secret (fewer than 8 characters)', () => {
     expect(redactText('x+ab ab!x +abc+', ['+ab', 'ab!'])).toBe('x$API_KEY $API_KEYx +abc+');
   });
 
-  it('with the key forms the suite sends: the suffixed, case-swapped and truncated probes and the Basic credentials are replaced too', () => {
+  it('with the key forms the suite sends: the glued, case-swapped and cut probes and the Basic credentials are replaced too', () => {
     const forms = keyForms('aBc');
     // The Basic credentials end in ==, so their percent-encoded echoes are named too.
     // base64 of "aBc:" and of "user:aBc", the key as the user name and as the password.
-    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'aBcx', 'AbC', 'aB']);
-    expect(redactText(`invalid token aBcx; Basic ${forms[1]}; Basic ${forms[4]}; AbC; "aB"`, forms)).toBe('invalid token $API_KEY; Basic $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"');
-    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'abcx', 'ab']);
-    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1)];
+    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'aBcx', 'xaBc', 'BeareraBc', 'AbC', 'aB', 'Bc']);
+    expect(redactText(`invalid token aBcx; xaBc; BeareraBc; Basic ${forms[1]}; Basic ${forms[4]}; AbC; "aB"; Bc`, forms)).toBe(
+      'invalid token $API_KEY; $API_KEY; $API_KEY; Basic $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"; $API_KEY',
+    );
+    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'abcx', 'xabc', 'Bearerabc', 'ab', 'bc']);
+    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1), KEY.slice(1)];
     expect(keyForms(KEY).filter((form) => !form.includes('%'))).toEqual(sent);
   });
 
