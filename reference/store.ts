@@ -123,13 +123,14 @@ export function petJson(pet: StoredPet, view: PetView): { [key: string]: JsonOut
 export const STORE_DEVIATIONS = [
   allowed('allowed-big-ids', 'Pet ids start at 2^60+1 (beyond 2^53), seed included.'),
   allowed('allowed-empty-store', 'The store starts empty (no seed pets).'),
+  allowed('allowed-ids-from-zero', 'Pet ids start at 0 (the first seed pet has id 0).'),
 ] as const satisfies readonly Deviation[];
 
 const on = switches(STORE_DEVIATIONS);
 
 /** The store a server starts with: seeded with 10 pets when `seed` (and no deviation empties it). */
 export function openStore(ctx: Parameters<typeof on>[0], seed: boolean): PetStore {
-  const store = new PetStore(on(ctx, 'allowed-big-ids') ? 2n ** 60n + 1n : 1n);
+  const store = new PetStore(on(ctx, 'allowed-big-ids') ? 2n ** 60n + 1n : on(ctx, 'allowed-ids-from-zero') ? 0n : 1n);
   if (seed && !on(ctx, 'allowed-empty-store')) seedStore(store);
   return store;
 }

@@ -12,6 +12,7 @@ import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const GET_PET_DEVIATIONS = [
   fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
+  fault('fault-get-by-index', 'get.same-id', 'GET /v1/pets/{petId} with a petId of 0 or below answers 200 with the animal at that place from the end of the store (the petId taken as an array index), as a lookup by position would.'),
   fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
   fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
   fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
@@ -91,6 +92,13 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     return;
   }
   const withCreatedAt = on(ctx, 'allowed-extra-pet-fields');
+  if (on(ctx, 'fault-get-by-index') && id <= 0n) {
+    const atIndex = ctx.store.all().at(Number(id) - 1);
+    if (atIndex) {
+      sendJson(res, ctx, 200, petJson(atIndex, { withCreatedAt }), headers);
+      return;
+    }
+  }
   const stored = ctx.store.get(id);
   // allowed-read-lag(-slow): a pet shows up here 50 (900) ms after its creation, as on a replica behind the primary.
   const lagMs = on(ctx, 'allowed-read-lag-slow') ? SLOW_READ_LAG_MS : on(ctx, 'allowed-read-lag') ? READ_LAG_MS : 0;

@@ -1,5 +1,5 @@
-import { describeResponse, jsonBody, jsonObject } from '../http/exchange.ts';
-import { stringifyJson } from '../json/lossless.ts';
+import { describeResponse, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
+import { exactInteger, isInt, sameInteger, stringifyJson, type ExactInt } from '../json/lossless.ts';
 import { samePet, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pet, raw } from './exchanges.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
@@ -133,10 +133,61 @@ export const getMalformedId = defineCheck<{ id: string }>({
   },
 });
 
+/** The petId a GET of getPet asked for, exactly; undefined for another operation or a petId that is no integer. */
+function requestedId(exchange: Exchange): ExactInt | undefined {
+  if (exchange.operationId !== 'getPet' || exchange.request.method.toUpperCase() !== 'GET') return undefined;
+  let segment: string;
+  try {
+    segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').pop() ?? '');
+  } catch {
+    return undefined;
+  }
+  return /^-?\d+$/.test(segment) ? exactInteger(segment) : undefined;
+}
+
+/** Judged on every exchange (a common check): n/a but for a 200 of GET /pets/{petId} whose body carries an integer id. */
+export const getSameId = defineCheck({
+  description: 'A 200 of GET /pets/{petId} carries the animal with that id, whichever id was asked for',
+  judge(exchange) {
+    if (exchange.response?.status !== 200) return NOT_APPLICABLE;
+    const asked = requestedId(exchange);
+    const id = jsonObject(exchange)?.id;
+    // Without an integer id the body is no Pet: get.200-pet or the listing's checks judge its shape.
+    if (asked === undefined || !isInt(id)) return NOT_APPLICABLE;
+    return sameInteger(id, asked) ? PASS : fail(`404, or the animal with id ${asked}`, describeResponse(exchange));
+  },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'the animal asked for', ex: asked('7', exchange(200, pet(7))) },
+      { why: 'id 0, asked for as 0', ex: asked('0', exchange(200, pet(0))) },
+      { why: 'an int64 id, exact', ex: asked('9223372036854775807', exchange(200, raw('{"id":9223372036854775807,"name":"x","categoryId":1}'))) },
+      { why: 'a petId written with leading zeros', ex: asked('007', exchange(200, pet(7))) },
+    ],
+    fail: [
+      { why: 'another animal for id 0 (an array index)', ex: asked('0', exchange(200, pet(10))), actual: /^200/ },
+      { why: 'another animal for a negative id', ex: asked('-2', exchange(200, pet(9))) },
+      { why: 'the id rounded through a double', ex: asked('9223372036854775807', exchange(200, raw('{"id":9223372036854775808,"name":"x","categoryId":1}'))) },
+    ],
+    na: [
+      { why: 'a 404', ex: asked('0', exchange(404, errorBody(404))) },
+      { why: 'a body without an id (get.200-pet judges it)', ex: asked('7', exchange(200, { name: 'x' })) },
+      { why: 'a petId that is no integer (get.malformed-id judges it)', ex: asked('abc', exchange(200, pet(7))) },
+      { why: 'another operation', ex: exchange(200, pet(8)) },
+    ],
+  },
+});
+
+/** An answer to GET /v1/pets/{petId} (getPet). */
+function asked(petId: string, answer: Exchange): Exchange {
+  return { ...answer, operationId: 'getPet', request: { ...answer.request, method: 'GET', url: `https://api.example.test/v1/pets/${petId}` } };
+}
+
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
 export const GET_CHECKS = {
   'get.200-pet': get200Pet,
   'get.read-lag': getReadLag,
   'get.unknown-404': getUnknown404,
   'get.malformed-id': getMalformedId,
+  'get.same-id': getSameId,
 } as const;
