@@ -64,6 +64,16 @@ function whereSkipsAre(report: RunReport, quiet: boolean): string {
 }
 
 /** A conformance run (with --dry-run, its plan): checks the target the settings name and writes the reports; returns the exit code. */
+/** How many answers the body cap (--max-body) kept from judging, counted once each (the clause that counts the most). */
+function bodiesPastCap(report: RunReport): number {
+  let most = 0;
+  for (const clause of report.clauses) {
+    const cut = Object.values(clause.coverage?.unjudged ?? {}).filter((entry) => entry.reason.includes('--max-body')).reduce((sum, entry) => sum + entry.count, 0);
+    most = Math.max(most, cut);
+  }
+  return most;
+}
+
 export async function run(settings: Settings, io: Io): Promise<number> {
   const started = Date.now();
   const catalogue = loadClauses();
@@ -203,6 +213,8 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     }
     const unchecked = uncheckedMustText(report);
     if (unchecked) say(`Note: ${unchecked} (${whereSkipsAre(report, settings.quiet)}).\n`);
+    const cut = bodiesPastCap(report);
+    if (cut) say(`Note: ${cut} ${cut === 1 ? 'answer' : 'answers'} had a body longer than --max-body (${settings.maxBodyBytes} bytes), the suite's own cap: judged on ${cut === 1 ? 'its' : 'their'} status alone; raise --max-body to judge ${cut === 1 ? 'it' : 'them'} whole.\n`);
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;

@@ -23,6 +23,8 @@ export interface Verdicts {
   verdicts: Judged[];
   /** Checks a request not sent, or cut short, kept from judging: no evidence either way. */
   unjudged: CheckName[];
+  /** Why, where the exchange's failure does not say it (an answer whose body the suite's own cap cut). */
+  unjudgedBecause?: string;
   /** Checks a 429 kept from judging (rate limits are not shown, §8). */
   rateLimited: CheckName[];
 }
@@ -71,6 +73,16 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   if (exchange.failure) {
     const failed = transportVerdict(ctx, exchange, names, options.declared ?? [], excluded);
     if (failed) result.verdicts.push(failed);
+    return result;
+  }
+  // The suite's own cap (--max-body) cut the body: its status alone is evidence, of a 5xx (errors.no-5xx).
+  if (exchange.response?.truncated) {
+    result.unjudged = judged.filter((name) => name !== 'errors.no-5xx');
+    result.unjudgedBecause = `the answer's body passed --max-body (${ctx.config.maxBodyBytes} bytes), the suite's own cap: raise --max-body to judge it`;
+    if (judged.includes('errors.no-5xx')) {
+      const verdict = getCheck('errors.no-5xx').judge(exchange, ctx.envOnly);
+      if (verdict.outcome !== 'n/a') result.verdicts.push({ name: 'errors.no-5xx', level: clauseGate(ctx, 'errors.no-5xx').level, verdict });
+    }
     return result;
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,

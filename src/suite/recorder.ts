@@ -45,12 +45,13 @@ export class Recorder {
   }
 
   /** Records what judging an exchange concluded; returns its MUST failures, not yet recorded, if any. */
-  apply(exchange: Exchange, { verdicts, unjudged, rateLimited }: Verdicts): ConformanceFailures | undefined {
+  apply(exchange: Exchange, { verdicts, unjudged, unjudgedBecause, rateLimited }: Verdicts): ConformanceFailures | undefined {
     const operation = operationOf(exchange);
     for (const name of unjudged) {
       const record = this.record(name);
       record.unjudged ??= {};
-      const entry = (record.unjudged[operation] ??= { reason: `${exchange.failure!.kind}: ${exchange.failure!.message}`, count: 0 });
+      const reason = unjudgedBecause ?? `${exchange.failure!.kind}: ${exchange.failure!.message}`;
+      const entry = (record.unjudged[operation] ??= { reason, count: 0 });
       entry.count++;
     }
     for (const name of rateLimited) {
