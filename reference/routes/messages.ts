@@ -35,6 +35,7 @@ export const MESSAGES_DEVIATIONS = [
   allowed('allowed-message-max-4096', 'POST /messages refuses an empty message (400 Error) and one longer than 4096 characters (413 Error).'),
   allowed('allowed-created-at-basic', 'createdAt is in the ISO 8601 basic format, e.g. 20261122T141509Z (§4.5 asks for "ISO 8601 UTC timestamp", not the extended format).'),
   allowed('allowed-created-at-ordinal', 'createdAt names its day as an ISO 8601 ordinal date, e.g. 2026-326T14:15:09Z (year and day of the year).'),
+  allowed('allowed-created-at-hour', 'createdAt is given to the hour only, e.g. 2026-11-22T14Z (ISO 8601 reduced precision).'),
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
   fault('fault-seq-message-buffer', 'messages.echo', 'After a message refused with 400, the next accepted message echoes the text accepted before the refusal (a buffer the refusal path does not reset).'),
 ] as const satisfies readonly Deviation[];
@@ -57,6 +58,7 @@ function createdAt(ctx: Ctx): string {
   if (on(ctx, 'fault-message-created-at-offset')) return withPlusTwo(now);
   if (on(ctx, 'fault-message-created-at-not-iso')) return now.toString();
   if (on(ctx, 'allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
+  if (on(ctx, 'allowed-created-at-hour')) return `${now.toISOString().slice(0, 13)}Z`;
   if (on(ctx, 'allowed-created-at-ordinal')) {
     const dayOfYear = Math.floor((now.getTime() - Date.UTC(now.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
     return `${now.getUTCFullYear()}-${String(dayOfYear).padStart(3, '0')}T${now.toISOString().slice(11, 19)}Z`;

@@ -11,11 +11,12 @@ const EMPTY_TEXT = { why: 'empty', tooLong: false };
 
 /**
  * ISO 8601 date-time in UTC, extended or basic format (never mixed), its date a calendar date
- * (2026-11-22), an ordinal date (2026-326) or a week date (2026-W47-7); a `Z` or a zero offset.
+ * (2026-11-22), an ordinal date (2026-326) or a week date (2026-W47-7); its time of day to the hour,
+ * minute or second (reduced precision), the last with a decimal fraction or not; a `Z` or a zero offset.
  */
 const ISO_UTC = [
-  /^(\d{4})-(?:(\d{2})-(\d{2})|(\d{3})|W(\d{2})-(\d))T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?::?00)?)$/,
-  /^(\d{4})(?:(\d{2})(\d{2})|(\d{3})|W(\d{2})(\d))T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(?:Z|z|\+00(?:00)?)$/,
+  /^(\d{4})-(?:(\d{2})-(\d{2})|(\d{3})|W(\d{2})-(\d))T(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?(?:Z|z|\+00(?::?00)?)$/,
+  /^(\d{4})(?:(\d{2})(\d{2})|(\d{3})|W(\d{2})(\d))T(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?(?:Z|z|\+00(?:00)?)$/,
 ];
 const RECENT_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
@@ -44,15 +45,28 @@ function isoDay(year: number, month?: string, day?: string, ordinal?: string, we
   return new Date(time).getUTCMonth() === m - 1 ? time : undefined;
 }
 
-/** Milliseconds since the epoch of an ISO 8601 UTC timestamp, or undefined when it is not one (30 February included). */
-export function parseIsoUtc(text: string): number | undefined {
+/**
+ * The span of time an ISO 8601 UTC timestamp names, in milliseconds since the epoch: from its start
+ * for as long as its last element (an hour, a minute, a second or its fraction); undefined when it
+ * names none (30 February included).
+ */
+export function isoUtcSpan(text: string): { start: number; ms: number } | undefined {
   const m = ISO_UTC.map((re) => re.exec(text)).find((match) => match !== null);
   if (!m) return undefined;
   const day = isoDay(Number(m[1]), m[2], m[3], m[4], m[5], m[6]);
-  const [hour, minute, second] = [Number(m[7]), Number(m[8]), Number(m[9] ?? 0)];
+  const [hour, minute, second] = [Number(m[7]), Number(m[8] ?? 0), Number(m[9] ?? 0)];
   if (day === undefined || hour > 23 || minute > 59 || second > 60) return undefined;
+  // The decimal fraction is of the last element written: the hour, the minute or the second.
+  const unitMs = m[9] !== undefined ? 1000 : m[8] !== undefined ? 60_000 : 3_600_000;
+  const fraction = m[10] ?? '';
+  const ms = fraction ? unitMs / 10 ** fraction.length : unitMs;
   // A leap second (:60) is the instant after :59.
-  return day + ((hour * 60 + minute) * 60 + second) * 1000 + Number(`0.${m[10] ?? '0'}`) * 1000;
+  return { start: day + ((hour * 60 + minute) * 60 + second) * 1000 + Number(`0.${fraction || '0'}`) * unitMs, ms };
+}
+
+/** Milliseconds since the epoch at which an ISO 8601 UTC timestamp starts, or undefined when it is not one. */
+export function parseIsoUtc(text: string): number | undefined {
+  return isoUtcSpan(text)?.start;
 }
 
 function message(exchange: Exchange): Record<string, unknown> | undefined {
@@ -196,6 +210,9 @@ export const messagesCreatedAt = defineCheck({
       createdAt('20261122T100000Z', 'ISO 8601 basic format'),
       createdAt('20261122T100000,5Z', 'basic format, decimal comma'),
       createdAt('20261122T1000+0000', 'basic format, minutes, zero offset'),
+      createdAt('2026-11-22T10Z', 'to the hour only (reduced precision)'),
+      createdAt('2026-11-22T10:00.5Z', 'a decimal fraction of the minute'),
+      createdAt('20261122T10,25Z', 'basic format, a decimal fraction of the hour'),
       createdAt('2026-326T10:00:00Z', 'an ordinal date'),
       createdAt('2026326T100000Z', 'an ordinal date, basic format'),
       createdAt('2026-W47-7T10:00:00Z', 'a week date'),
@@ -228,9 +245,11 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
   description: 'createdAt is within five minutes of the request',
   judge(exchange, { sentAt }) {
     const value = message(exchange)?.createdAt;
-    const time = typeof value === 'string' ? parseIsoUtc(value) : undefined;
-    if (time === undefined) return NOT_APPLICABLE;
-    return Math.abs(time - sentAt.getTime()) <= RECENT_MS
+    const span = typeof value === 'string' ? isoUtcSpan(value) : undefined;
+    if (span === undefined) return NOT_APPLICABLE;
+    // A time to the hour names the whole hour: any instant in it may be the one meant.
+    const off = Math.max(0, span.start - sentAt.getTime(), sentAt.getTime() - (span.start + span.ms));
+    return off <= RECENT_MS
       ? PASS
       : fail(`createdAt within 5 minutes of ${sentAt.toISOString()}`, `createdAt = ${String(value)}`);
   },
@@ -240,10 +259,12 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
       { why: '4 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:04:00Z' })) },
       { why: '1 minute before sending (clock skew)', ex: exchange(202, messageBody({ createdAt: '2026-11-22T09:59:00Z' })) },
       { why: '4 minutes after sending, in basic format', ex: exchange(202, messageBody({ createdAt: '20261122T100400Z' })) },
+      { why: 'the hour of sending, to the hour only', ctx: { sentAt: new Date('2026-11-22T10:40:00Z') }, ex: exchange(202, messageBody({ createdAt: '2026-11-22T10Z' })) },
     ],
     fail: [
       { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },
       { why: 'a day earlier', ex: exchange(202, messageBody({ createdAt: '2026-11-21T10:00:00Z' })) },
+      { why: 'the hour before sending, to the hour only', ctx: { sentAt: new Date('2026-11-22T10:40:00Z') }, ex: exchange(202, messageBody({ createdAt: '2026-11-22T09Z' })) },
     ],
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
