@@ -1,10 +1,11 @@
 import { describeResponse, jsonBody } from '../http/exchange.ts';
 import { limitBounds } from '../contract/model.ts';
-import { stringifyJson } from '../json/lossless.ts';
+import { isInt, stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { errorBody, exchange, failed, pet, pets, raw, truncated } from './exchanges.ts';
+import { echoes } from './text.ts';
 
 // Values the cases below share.
 const INT64_MAX = 9223372036854775807n;
@@ -215,6 +216,53 @@ export const listInvalidQueryHandling = defineCheck<{ query: string }>({
 });
 
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
+/**
+ * Judged on every exchange (a common check): each animal of a listing that this worker created is
+ * shown with the name and categoryId its 201 showed (no operation changes them; its status may
+ * move, §3). A listing that holds none of them bears on nothing.
+ */
+export const listShowsCreated = defineCheck({
+  description: 'A listing shows each animal the suite created with the name and categoryId its 201 showed',
+  judge(exchange, { env }) {
+    if (exchange.operationId !== 'listPets' || exchange.response?.status !== 200 || !env.createdAnimals) return NOT_APPLICABLE;
+    const body = jsonBody(exchange);
+    if (!body.ok || !Array.isArray(body.value)) return NOT_APPLICABLE;
+    let compared = 0;
+    for (const item of body.value) {
+      if (!item || typeof item !== 'object' || Array.isArray(item) || !isInt(item.id)) continue;
+      const created = env.createdAnimals.get(String(item.id));
+      if (!created) continue;
+      compared++;
+      if (!echoes(item.name, created.name) || String(item.categoryId) !== created.categoryId) {
+        return fail(`animal ${created.id} listed as its 201 showed it: name ${stringifyJson(created.name)}, categoryId ${created.categoryId}`, `listed as ${stringifyJson(item)}`);
+      }
+    }
+    return compared > 0 ? PASS : NOT_APPLICABLE;
+  },
+  cases: {
+    ctx: { env: { createdAnimals: new Map([['7', { id: '7', name: 'Montgomery', categoryId: '9007199254740993' }]]) } },
+    pass: [
+      { why: 'the animal as created, among others', ex: listing(raw('[{"id":1,"name":"Rex","categoryId":1},{"id":7,"name":"Montgomery","categoryId":9007199254740993,"status":"sold"}]')) },
+      { why: 'its name in NFC where it was created decomposed', ctx: { env: { createdAnimals: new Map([['7', { id: '7', name: 'Cafe\u0301', categoryId: '4' }]]) } }, ex: listing([{ id: 7, name: 'Caf\u00e9', categoryId: 4 }]) },
+    ],
+    fail: [
+      { why: 'its name cut short', ex: listing(raw('[{"id":7,"name":"Montgom","categoryId":9007199254740993}]')), actual: /Montgom"/ },
+      { why: 'its categoryId rounded through a double', ex: listing(raw('[{"id":7,"name":"Montgomery","categoryId":9007199254740992}]')) },
+      { why: 'another animal under its id', ex: listing([{ id: 7, name: 'Bella', categoryId: 2 }]) },
+    ],
+    na: [
+      { why: 'a listing without the animals the suite created', ex: listing([pet(1), pet(2)]) },
+      { why: 'a 400', ex: { ...listing([]), response: exchange(400, errorBody(400)).response } },
+      { why: 'a GET by id (state.id-keeps-naming judges those)', ex: { ...exchange(200, { id: 7, name: 'Bella', categoryId: 2 }), operationId: 'getPet' } },
+    ],
+  },
+});
+
+/** An answer to GET /v1/pets (listPets). */
+function listing(body: Parameters<typeof exchange>[1]): Exchange {
+  return { ...exchange(200, body), operationId: 'listPets' };
+}
+
 export const LIST_CHECKS = {
   'list.200-pets': list200Pets,
   'list.limit-respected': listLimitRespected,
@@ -222,6 +270,7 @@ export const LIST_CHECKS = {
   'list.limit-max': listLimitMax,
   'list.limit-bounds-accepted': listLimitAccepted,
   'list.full-page': listFullPage,
+  'list.shows-created': listShowsCreated,
   'list.status-filter': listStatusFilter,
   'list.invalid-query': listInvalidQuery,
   'list.invalid-query-handling': listInvalidQueryHandling,

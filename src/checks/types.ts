@@ -10,6 +10,8 @@ export interface JudgeEnv {
   now: Date;
   /** The ids the service gave the animals this worker created so far, whatever the scenario (create.id-unique). */
   createdIds?: Set<string>;
+  /** By id, each animal this worker created, as its 201 showed it (list.shows-created). */
+  createdAnimals?: { get(id: string): { id: string; name: string; categoryId: string } | undefined };
 }
 
 export type Verdict =

@@ -36,6 +36,11 @@ export interface Minimum {
   exchanges?: number;
   /** A judged exchange for each value of this contract enum, read from the named field of the check's context. */
   each?: { enum: string; field: string };
+  /**
+   * The operation whose products it judges (a listing of animals this run created, `createPet`):
+   * planned skipped where the settings send it nothing, and told so where no answer showed one.
+   */
+  made?: string;
 }
 
 export const CLAUSES_PATH = fromPackage('spec', 'clauses.yaml');
@@ -66,6 +71,7 @@ export function parseClauses(text: string): Clause[] {
       if (clause.level === 'OBSERVE') throw new Error(`clause ${clause.id} is OBSERVE: it has no minimum to pass`);
       if (minimum.exchanges !== undefined && !(Number.isInteger(minimum.exchanges) && minimum.exchanges > 1)) throw new Error(`clause ${clause.id}: minimum.exchanges must be an integer above 1`);
       if (minimum.each !== undefined && !(minimum.each.enum && minimum.each.field)) throw new Error(`clause ${clause.id}: minimum.each needs enum and field`);
+      if (minimum.made !== undefined && typeof minimum.made !== 'string') throw new Error(`clause ${clause.id}: minimum.made names an operation`);
       const stray = minimum.operations?.filter((operation) => !clause.operations.includes(operation)) ?? [];
       if (stray.length || minimum.operations?.length === 0) throw new Error(`clause ${clause.id}: minimum.operations must be some of its operations${stray.length ? ` (not ${stray.join(', ')})` : ''}`);
     }

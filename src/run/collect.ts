@@ -138,7 +138,8 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       capClauseFailures(checks);
       let outcome: Outcome = checks.reduce<Outcome>((worst, check) => (RANK[check.outcome] > RANK[worst] ? check.outcome : worst), 'skip');
       if (outcome === 'skip' && checks.length === 0) {
-        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? 'not exercised in this run' : DESELECTED_NOTE });
+        const unexercised = clause.minimum?.made ? `not exercised in this run: no answer showed what its ${clause.minimum.made} made` : 'not exercised in this run';
+        checks.push({ check: '-', clause: clause.id, outcome: 'skip', judged: 0, note: isSelected(clause) ? unexercised : DESELECTED_NOTE });
       }
       if (outcome !== 'fail' && checks.some((check) => errored.has(check.check))) outcome = 'error';
       const result: ClauseResult = { ...clauseHead(clause), outcome, checks };

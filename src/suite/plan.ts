@@ -125,7 +125,9 @@ export function planOf(
     const operations = clause?.minimum?.operations ?? clause?.operations ?? [];
     // An operation still sent (a deprecated one past its removal, to see that it is gone) is judged by the scenario's own checks alone.
     const out = (operation: string) => leftOut.has(operation) && !(declared.includes(check) && !notSent.has(operation));
-    return operations.length > 0 && operations.every(out) ? leftOut.get(operations[0]!) : undefined;
+    if (operations.length > 0 && operations.every(out)) return leftOut.get(operations[0]!);
+    const made = clause?.minimum?.made;
+    return made !== undefined && notSent.has(made) ? `judged only on what ${made} makes, which is sent nothing: ${notSent.get(made)}` : undefined;
   };
   const unmet = (check: CheckName) => {
     const need = options.checksNeed;

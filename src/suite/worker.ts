@@ -74,7 +74,7 @@ async function build(): Promise<WorkerContext> {
       if (animal) createdAnimals.add(animal);
     },
   });
-  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set() };
+  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), createdAnimals };
   return {
     config,
     contract,

@@ -28,7 +28,9 @@ export function judgeEnv(): JudgeEnv {
 
 function judge(name: string, cases: Cases<unknown>, c: Case<unknown>): Verdict {
   const ctx = (c.ctx ?? cases.ctx) as Record<string, unknown>;
-  return getCheck(name).judge(c.ex, { ...ctx, env: c.now ? { ...env, now: c.now } : env });
+  // A case may add to the env (the animals the worker created), never take from it.
+  const added = (ctx.env ?? {}) as Partial<JudgeEnv>;
+  return getCheck(name).judge(c.ex, { ...ctx, env: { ...env, ...added, ...(c.now ? { now: c.now } : {}) } });
 }
 
 function expectVerdict(kind: Kind, c: Case<unknown>, verdict: Verdict): void {
