@@ -18,6 +18,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
+  fault('fault-sunset-early-iso', 'deprecation.sunset-not-early', 'Sunset: 2030-11-01T00:00:00Z, an ISO 8601 instant (no HTTP-date) a month before the announced 5 December 2030.'),
   fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
   fault('fault-deprecation-still-to-come', 'deprecation.headers-well-formed', 'Deprecation: @1924992000 (1 January 2031): the operation announced as deprecated only from then, which §4.3 says it already is.'),
   fault('fault-get-pet-hangs', 'create.location-resolves', 'Every GET (and HEAD) /v1/pets/{petId} is read and never answered (the socket held open), as a handler stuck on a lock would; every other operation answers. The first of its requests a run sends follows a 201\'s Location, so the timeout fails create.location-resolves, and the other clauses of getPet are left unjudged naming it (side by side, several time out at once and fail their own clauses).', SHORT_TIMEOUT, 'getPet'),
@@ -46,6 +47,7 @@ function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   if (on(ctx, 'allowed-no-deprecation-headers')) return {};
   let sunset = SUNSET;
   if (on(ctx, 'fault-sunset-early')) sunset = 'Sun, 01 Dec 2030 00:00:00 GMT';
+  if (on(ctx, 'fault-sunset-early-iso')) sunset = '2030-11-01T00:00:00Z';
   if (on(ctx, 'allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
   const draft = on(ctx, 'allowed-deprecation-draft-cet');
   if (draft) sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';

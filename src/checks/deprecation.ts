@@ -169,11 +169,35 @@ export const deprecationHeadersWellFormed = defineCheck({
   },
 });
 
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const ZONED_HTTP_LIKE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} (?:UTC|GMT|[+-]\d{4})$/;
+
+/**
+ * The latest instant a Sunset may mean: an HTTP-date exactly; else, read leniently (the SHOULD of
+ * deprecation.headers-well-formed warns of the form), an ISO 8601 instant with its zone, a
+ * day-month-year date with a zone, or an ISO 8601 day, as it begins in the last zone to reach it
+ * (UTC-12). Undefined for a text read neither way.
+ */
+function latestSunset(value: string): Date | undefined {
+  const exact = parseHttpDate(value);
+  if (exact) return exact;
+  const text = value.trim();
+  const day = ISO_DAY.exec(text);
+  if (day) {
+    const start = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    return new Date(start).getUTCDate() === Number(day[3]) ? new Date(start + 12 * 3_600_000) : undefined;
+  }
+  if (!ISO_INSTANT.test(text) && !ZONED_HTTP_LIKE.test(text)) return undefined;
+  const time = Date.parse(text.replace(/ UTC$/, ' GMT'));
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
+
 export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
   description: 'A Sunset header is not earlier than the announced removal date',
   judge(exchange, { removal }) {
     const sunset = header(exchange, 'sunset');
-    const date = sunset === undefined ? undefined : parseHttpDate(sunset);
+    const date = sunset === undefined ? undefined : latestSunset(sunset);
     if (!date) return NOT_APPLICABLE;
     // The spec names a day, not a zone: 5 December begins at UTC+14, 14 hours before it does in UTC.
     const earliest = earliestRemoval(removal);
@@ -186,14 +210,21 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
       { why: 'Sunset in 2031', ex: exchange(200, pet(7), { sunset: 'Wed, 01 Jan 2031 00:00:00 GMT' }) },
       { why: 'Sunset at midnight of 5 December in CET', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 23:00:00 GMT' }) },
       { why: 'Sunset at the start of 5 December at UTC+14', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 10:00:00 GMT' }) },
+      { why: 'the ISO 8601 day of the removal', ex: exchange(200, pet(7), { sunset: '2030-12-05' }) },
+      { why: 'the ISO 8601 day before it (at UTC-12 it begins after 5 December began at UTC+14)', ex: exchange(200, pet(7), { sunset: '2030-12-04' }) },
+      { why: 'an ISO 8601 Sunset in 2031', ex: exchange(200, pet(7), { sunset: '2031-01-01T00:00:00+01:00' }) },
     ],
     fail: [
       { why: 'Sunset on 1 Dec 2030', ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), actual: /01 Dec 2030/ },
       { why: 'Sunset before 5 December began anywhere (UTC+14)', ex: exchange(200, pet(7), { sunset: 'Wed, 04 Dec 2030 09:59:59 GMT' }) },
+      { why: 'an ISO 8601 Sunset a month early (no HTTP-date: headers-well-formed warns of that)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00Z' }) },
+      { why: 'an ISO 8601 day two days early', ex: exchange(200, pet(7), { sunset: '2030-12-03' }) },
+      { why: 'an HTTP-date in UTC rather than GMT, a month early', ex: exchange(200, pet(7), { sunset: 'Fri, 01 Nov 2030 00:00:00 UTC' }) },
     ],
     na: [
       { why: 'no Sunset', ex: exchange(200, pet(7)) },
-      { why: 'a Sunset that is no HTTP-date', ex: exchange(200, pet(7), { sunset: '2030-12-01' }) },
+      { why: 'a Sunset that is no date at all', ex: exchange(200, pet(7), { sunset: 'soon' }) },
+      { why: 'a date without a zone (its instant is not known)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00' }) },
     ],
   },
 });
