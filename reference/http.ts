@@ -16,6 +16,7 @@ export const HTTP_DEVIATIONS = [
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
+  allowed('allowed-gzip-always', 'Every JSON body is gzip-coded, even to a request that accepts only identity (RFC 9110 §12.5.3 says it SHOULD not be: a warning).', ['json.content-coding']),
 ] as const satisfies readonly Deviation[];
 
 const on = switches(HTTP_DEVIATIONS);
@@ -64,7 +65,7 @@ export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: Js
 export function sendCoded(res: ServerResponse, ctx: Ctx, status: number, contentType: string, body: string, headers: OutgoingHttpHeaders = {}): void {
   if (on(ctx, 'fault-json-bom') && contentType === jsonContentType(ctx)) body = `\uFEFF${body}`;
   if (on(ctx, 'fault-json-duplicate-status') && contentType === jsonContentType(ctx)) body = body.replace(/"status":"(available|pending|sold)"/g, '"status":"available","status":"$1"');
-  if (on(ctx, 'allowed-gzip-by-default') && acceptsGzip(res.req)) {
+  if ((on(ctx, 'allowed-gzip-by-default') && acceptsGzip(res.req)) || on(ctx, 'allowed-gzip-always')) {
     sendRaw(res, status, contentType, gzipSync(body), { ...headers, 'Content-Encoding': 'gzip' });
     return;
   }

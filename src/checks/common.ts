@@ -1,3 +1,4 @@
+import { contentCodings } from '../http/content-coding.ts';
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
 import { isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
@@ -306,8 +307,47 @@ export const jsonContentTypeClause = combine(jsonContentType, jsonNoBom, {
   ],
 });
 
+/** Whether a request named identity as the one content coding it accepts (as every request the suite sends to an operation does). */
+function asksIdentity(exchange: Exchange): boolean {
+  const field = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+  return field !== undefined && field.trim().toLowerCase() === 'identity';
+}
+
+/** Judged on every exchange (a common check); the body of a coded answer is judged decoded (src/http/content-coding.ts). */
+export const jsonContentCoding = defineCheck({
+  description: 'An answer to a request that accepts only identity carries no content coding',
+  judge(exchange) {
+    const response = exchange.response;
+    if (!response || response.body.length === 0 || !asksIdentity(exchange)) return NOT_APPLICABLE;
+    const codings = contentCodings(response);
+    return codings.length === 0 ? PASS : fail('no Content-Encoding (the request sent Accept-Encoding: identity)', `Content-Encoding: ${response.headers['content-encoding']} (the body was decoded to judge it)`);
+  },
+  cases: {
+    ctx: {},
+    pass: [
+      { why: 'no Content-Encoding', ex: asking(exchange(200, pets(1))) },
+      { why: 'Content-Encoding: identity', ex: asking(exchange(200, pets(1), { 'content-encoding': 'identity' })) },
+    ],
+    fail: [
+      { why: 'gzip', ex: asking(exchange(200, pets(1), { 'content-encoding': 'gzip' })), actual: /^Content-Encoding: gzip/ },
+      { why: 'br on an Error', ex: asking(exchange(404, errorBody(404), { 'content-encoding': 'br' })) },
+    ],
+    na: [
+      { why: 'a request that accepts any coding', ex: exchange(200, pets(1), { 'content-encoding': 'gzip' }) },
+      { why: 'an answer without a body', ex: asking(exchange(204, undefined, { 'content-encoding': 'gzip' })) },
+      { why: 'no answer', ex: asking(failed()) },
+    ],
+  },
+});
+
+/** The exchange with its request sent as the suite sends one to an operation. */
+function asking(answer: Exchange): Exchange {
+  return { ...answer, request: { ...answer.request, headers: { ...answer.request.headers, 'Accept-Encoding': 'identity' } } };
+}
+
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
 export const COMMON_CLAUSE_CHECKS = {
+  'json.content-coding': jsonContentCoding,
   'json.content-type': jsonContentTypeClause,
   'json.unique-names': jsonUniqueNames,
   'errors.shape': errorShape,

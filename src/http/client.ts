@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
+import { decodedResponse } from './content-coding.ts';
 import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
@@ -396,7 +397,7 @@ export class HttpClient {
           if (fresh) void fresh.destroy().catch(() => undefined);
         }
       }
-      const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
+      const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
@@ -428,7 +429,7 @@ export class HttpClient {
     const started = performance.now();
     try {
       const response = await sendThroughNodeHttp(this.nodeHttpRequest(outgoing, url, headers, plan));
-      const exchange: Exchange = { request: sent, response, durationMs: performance.now() - started };
+      const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       this.options.observe?.(exchange);
       return exchange;
     } catch (error) {
