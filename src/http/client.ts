@@ -480,7 +480,7 @@ export class HttpClient {
         repeat: { sentOn },
         closeAfter: () => false,
       });
-      this.options.observe?.({ request: request.sent, response, durationMs: performance.now() - started });
+      this.options.observe?.({ request: request.sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
       const same = sentOn.socket === firstSocket && !firstSocket.destroyed && response.status === answer.status && response.headers['content-type'] === answer.headers['content-type'];
       if (same && !closes(response)) this.bodyReuse.keptInStep(request.url.origin, kind, answer.status);
     } catch {
