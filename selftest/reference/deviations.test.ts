@@ -52,6 +52,11 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-head-get-pet': (s) => Promise.all([status(call(pets(s, '/1'), { auth: null, method: 'HEAD' })), status(call(pets(s, '/999999'), { auth: null, method: 'HEAD' }))]),
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
+  'fault-auth-key-suffix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(1)}` })),
+  'fault-auth-key-ends-token': (s) => status(call(pets(s), { auth: `Bearer x${KEY}` })),
+  'fault-auth-scheme-glued': (s) => status(call(pets(s), { auth: `Bearer${KEY}` })),
+  'fault-auth-quoted-token': (s) => status(call(pets(s), { auth: `Bearer "${KEY}"` })),
+  'fault-auth-unset-setting': (s) => status(call(pets(s), { auth: 'Bearer undefined' })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
   'fault-auth-after-validation': (s) =>
     Promise.all([
@@ -95,6 +100,14 @@ const PROBES: Record<string, Probe> = {
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
   'fault-list-category-string': async (s) => arr(await call(pets(s, '?limit=3'))).map((p) => typeof p['categoryId']),
+  'fault-list-truncates-names': async (s) => {
+    await createPet(s, { ...validPet, name: 'Montgomery' });
+    return arr(await call(pets(s, '?limit=100'))).map((p) => p['name']);
+  },
+  'fault-list-rounds-category-ids': async (s) => {
+    await call(pets(s), { body: '{"name":"Probe","categoryId":9007199254740993}' });
+    return /"categoryId":9007199254740993\b/.test((await call(pets(s, '?limit=100'))).text);
+  },
   // The body's first bytes as sent: undici's text() would drop the mark.
   'fault-json-bom': async (s) => {
     const res = await request(pets(s), { headers: { authorization: AUTH }, headersTimeout: 5000, bodyTimeout: 5000 });
@@ -145,11 +158,13 @@ const PROBES: Record<string, Probe> = {
   'fault-create-not-persisted': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
 
   'fault-get-wrong-pet': async (s) => obj(await call(pets(s, '/1')))['id'],
+  'fault-get-by-index': (s) => status(call(pets(s, '/0'))),
   'fault-get-unknown-200': (s) => status(call(pets(s, '/999'))),
   'fault-get-malformed-500': (s) => status(call(pets(s, '/abc'))),
   'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),
   'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'fault-sunset-early-iso': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
 
   'fault-create-hangs-on-malformed-json': (s) => answerWithin(createPet(s, '{"name":')),
@@ -183,6 +198,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-messages-201': (s) => status(msg(s, '{"message":"x"}')),
   'allowed-default-status-available': async (s) => obj(await createPet(s, validPet))['status'],
   'allowed-big-ids': async (s) => /"id":(\d+)/.exec((await createPet(s, validPet)).text)?.[1],
+  'allowed-ids-from-zero': async (s) => status(call(pets(s, '/0'))),
   'allowed-refuses-client-id': (s) => status(createPet(s, { ...validPet, id: 9 })),
   'allowed-rejects-unknown-fields': (s) => status(createPet(s, { ...validPet, extra: true })),
   'allowed-415-content-type': (s) => status(call(pets(s), { body: JSON.stringify(validPet), contentType: 'text/plain' })),
@@ -204,6 +220,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-list-newest-first': async (s) => arr(await call(pets(s)))[0]?.['id'],
   'allowed-created-at-ordinal': async (s) => /^\d{4}-\d{3}T\d{2}:\d{2}:\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
+  'allowed-created-at-hour': async (s) => /^\d{4}-\d{2}-\d{2}T\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),
@@ -241,6 +258,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),
+  'allowed-gzip-always': async (s) => header(await call(pets(s), { headers: { 'accept-encoding': 'identity' } }), 'content-encoding'),
   'allowed-rate-limited': async (s) => {
     const statuses: number[] = [];
     for (let i = 0; i < 37; i++) statuses.push(await status(call(pets(s))));
