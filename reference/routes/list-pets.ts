@@ -22,6 +22,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
   fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
   fault('fault-list-bad-item-deep', 'list.200-pets', 'In listings of 10+ items, the item at index 8 carries categoryId as a JSON string.'),
+  fault('fault-list-id-shift', 'get.200-pet', 'Listings show every animal past the 20th (by id) under its id plus 1,000,000, an id no animal has: GET /v1/pets/{petId} of it answers 404.'),
   fault('fault-list-truncates-names', 'list.shows-created', 'Listings cut names longer than 8 characters to their first 8, as a list view over a narrower column would; the 201 and GET /v1/pets/{petId} show them whole.'),
   fault('fault-list-rounds-category-ids', 'list.shows-created', 'Listings write categoryId through a double, so one beyond 2^53 comes out rounded; the 201 and GET /v1/pets/{petId} show it exact.'),
   fault('fault-list-category-string', 'list.200-pets', 'Every listed animal carries categoryId as a JSON string ("7"), as a serialiser that writes int64 as strings for JavaScript clients would; the limit and the status filter are applied as usual.'),
@@ -149,6 +150,7 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     const json = petJson(pet, { withCreatedAt });
     if ((index === 8 && all.length >= 10 && on(ctx, 'fault-list-bad-item-deep')) || on(ctx, 'fault-list-category-string')) json['categoryId'] = pet.categoryId.toString();
     if (on(ctx, 'fault-list-truncates-names')) json['name'] = pet.name.slice(0, 8);
+    if (on(ctx, 'fault-list-id-shift') && pet.id > 20n) json['id'] = pet.id + 1_000_000n;
     if (on(ctx, 'fault-list-rounds-category-ids')) json['categoryId'] = BigInt(Number(pet.categoryId));
     return json;
   });

@@ -100,6 +100,10 @@ const PROBES: Record<string, Probe> = {
   },
   'fault-list-bad-item-deep': async (s) => arr(await call(pets(s))).map((p) => typeof p['categoryId']),
   'fault-list-category-string': async (s) => arr(await call(pets(s, '?limit=3'))).map((p) => typeof p['categoryId']),
+  'fault-list-id-shift': async (s) => {
+    for (let i = 0; i < 12; i++) await createPet(s, validPet);
+    return arr(await call(pets(s, '?limit=100'))).map((p) => p['id']);
+  },
   'fault-list-truncates-names': async (s) => {
     await createPet(s, { ...validPet, name: 'Montgomery' });
     return arr(await call(pets(s, '?limit=100'))).map((p) => p['name']);
