@@ -16,6 +16,7 @@ import { renderTerminal, writeReports } from '../report/index.ts';
 import type { RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
 import { enumValues } from '../run/coverage.ts';
+import { isBodyPastCap } from '../suite/judge.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, skippedOperations, unknownSelectors } from '../suite/selection.ts';
@@ -68,7 +69,7 @@ function whereSkipsAre(report: RunReport, quiet: boolean): string {
 function bodiesPastCap(report: RunReport): number {
   let most = 0;
   for (const clause of report.clauses) {
-    const cut = Object.values(clause.coverage?.unjudged ?? {}).filter((entry) => entry.reason.includes('--max-body')).reduce((sum, entry) => sum + entry.count, 0);
+    const cut = Object.values(clause.coverage?.unjudged ?? {}).filter((entry) => isBodyPastCap(entry.reason)).reduce((sum, entry) => sum + entry.count, 0);
     most = Math.max(most, cut);
   }
   return most;

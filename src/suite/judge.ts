@@ -41,6 +41,21 @@ export interface JudgeOptions {
 /** A 429 (or a 503 with Retry-After) often comes from a gateway in front of the service: it is judged only as a rate limit (§8). */
 const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['limits.rate-limit']);
 
+/** An answer whose body the suite's own cap (--max-body) cut is judged on its status alone: a 5xx is one, whatever its body. */
+const JUDGED_ON_STATUS_ALONE: ReadonlySet<CheckName> = new Set(['errors.no-5xx']);
+
+const BODY_PAST_CAP = "the answer's body passed --max-body";
+
+/** Why the checks an answer whose body passed the cap did not judge it (what bodyPastCap tells apart). */
+export function bodyPastCapReason(maxBodyBytes: number): string {
+  return `${BODY_PAST_CAP} (${maxBodyBytes} bytes), the suite's own cap: raise --max-body to judge it`;
+}
+
+/** Whether a reason for requests that judged nothing is the body cap's (bodyPastCapReason). */
+export function isBodyPastCap(reason: string): boolean {
+  return reason.startsWith(BODY_PAST_CAP);
+}
+
 /** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
 export function clauseGate(ctx: WorkerContext, clauseId: string): { selected: boolean; level: Level } {
   let gate = ctx.gates.get(clauseId);
@@ -75,20 +90,15 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     if (failed) result.verdicts.push(failed);
     return result;
   }
-  // The suite's own cap (--max-body) cut the body: its status alone is evidence, of a 5xx (errors.no-5xx).
-  if (exchange.response?.truncated) {
-    result.unjudged = judged.filter((name) => name !== 'errors.no-5xx');
-    result.unjudgedBecause = `the answer's body passed --max-body (${ctx.config.maxBodyBytes} bytes), the suite's own cap: raise --max-body to judge it`;
-    if (judged.includes('errors.no-5xx')) {
-      const verdict = getCheck('errors.no-5xx').judge(exchange, ctx.envOnly);
-      if (verdict.outcome !== 'n/a') result.verdicts.push({ name: 'errors.no-5xx', level: clauseGate(ctx, 'errors.no-5xx').level, verdict });
-    }
-    return result;
+  const cut = exchange.response?.truncated === true;
+  if (cut) {
+    result.unjudged = judged.filter((name) => !JUDGED_ON_STATUS_ALONE.has(name));
+    result.unjudgedBecause = bodyPastCapReason(ctx.config.maxBodyBytes);
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
   // that outlasted the retries says nothing about the rest.
   const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after'));
-  for (const name of judged) {
+  for (const name of cut ? judged.filter((name) => JUDGED_ON_STATUS_ALONE.has(name)) : judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);
       continue;
