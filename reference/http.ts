@@ -17,6 +17,7 @@ export const HTTP_DEVIATIONS = [
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
   allowed('allowed-gzip-always', 'Every JSON body is gzip-coded, even to a request that accepts only identity (RFC 9110 §12.5.3 says it SHOULD not be: a warning).', ['json.content-coding']),
+  allowed('allowed-closes-every-5th', 'Closes each kept-alive connection after its 5th answer, without Connection: close (RFC 9112 §9.5: a server may close a connection at any time): a request sent on it then meets the close, unread.'),
 ] as const satisfies readonly Deviation[];
 
 const on = switches(HTTP_DEVIATIONS);
@@ -55,6 +56,24 @@ export function sendRaw(res: ServerResponse, status: number, contentType: string
     'Content-Length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+const ANSWERED = new WeakMap<object, number>();
+
+/**
+ * allowed-closes-every-5th: true for a request that comes on a connection after its 5th answer; the
+ * connection is then closed under it, unread and unanswered, as if it had been closed as that answer
+ * went out and the request had crossed the close (counted by the socket, whatever came of each).
+ */
+export function closedAfterFifth(ctx: Ctx, req: IncomingMessage, res: ServerResponse): boolean {
+  if (!on(ctx, 'allowed-closes-every-5th')) return false;
+  const socket = req.socket;
+  if ((ANSWERED.get(socket) ?? 0) >= 5) {
+    socket.destroy();
+    return true;
+  }
+  res.once('finish', () => ANSWERED.set(socket, (ANSWERED.get(socket) ?? 0) + 1));
+  return false;
 }
 
 export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {

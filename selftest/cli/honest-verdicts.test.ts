@@ -48,7 +48,7 @@ describe('a server that never answers one kind of request', () => {
       expect(failure.evidence?.curl).toMatch(/^curl -sS --max-time 1 /);
     }
     // Nothing the suite held back or cut short is evidence in any artifact.
-    for (const [name, text] of Object.entries(result.files)) expect(text, name).not.toMatch(/Actual[^\n]*(not-sent|cut-short|lost-idle)|"actual": "(not-sent|cut-short|lost-idle)/);
+    for (const [name, text] of Object.entries(result.files)) expect(text, name).not.toMatch(/Actual[^\n]*(not-sent|cut-short|lost-kept-alive)|"actual": "(not-sent|cut-short|lost-kept-alive)/);
   });
 });
 

@@ -74,7 +74,7 @@ function unsentEvidence(report: CliResult['report']): string | undefined {
     for (const check of clause.checks) {
       for (const failure of [...(check.failures ?? []), ...(check.warnings ?? []), check]) {
         const kind = failure.evidence?.transportError?.split(':')[0];
-        if (kind === 'not-sent' || kind === 'cut-short' || kind === 'lost-idle') return `${clause.id} failed on a request ${kind === 'not-sent' ? 'not sent' : kind === 'cut-short' ? 'cut short' : 'lost to an idle close'}`;
+        if (kind === 'not-sent' || kind === 'cut-short' || kind === 'lost-kept-alive') return `${clause.id} failed on a request ${kind === 'not-sent' ? 'not sent' : kind === 'cut-short' ? 'cut short' : 'lost to an idle close'}`;
       }
     }
   }

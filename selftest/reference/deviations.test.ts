@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DECLARED, DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -253,6 +253,21 @@ const PROBES: Record<string, Probe> = {
         .on('information', (info) => interim.push(info.statusCode))
         .on('error', reject);
     }),
+  // Six requests one after another on one kept-alive connection: the sixth is lost with it.
+  'allowed-closes-every-5th': async (s) => {
+    const one = new Client(s.baseUrl, { pipelining: 1 });
+    try {
+      const statuses: (number | string)[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await one.request({ path: '/v1/pets', method: 'GET', headers: { authorization: AUTH } }).catch((error: Error) => ({ statusCode: error.message, body: undefined }));
+        await res.body?.dump();
+        statuses.push(res.statusCode);
+      }
+      return statuses;
+    } finally {
+      await one.destroy();
+    }
+  },
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

@@ -32,7 +32,7 @@ function probing(posts: Exchange[]): { s: Scenario; sent: string[] } {
   return { s, sent };
 }
 
-const lostIdle = () => failed('lost-idle', 'lost as the origin closed the idle kept-alive connection');
+const lostIdle = () => failed('lost-kept-alive', 'lost as the origin closed the idle kept-alive connection');
 const first = PROBE_CATEGORY_IDS[0]!;
 const probe = (categoryId: unknown) => `POST {"name":"Probe","categoryId":${String(categoryId)}}`;
 
@@ -46,7 +46,7 @@ describe('the categoryId probe', () => {
   it('gives up after the second loss in a row, naming it: bounded', async () => {
     const { s, sent } = probing([lostIdle(), lostIdle()]);
     const known = await knownCategories(s);
-    expect(known).toEqual({ ids: [], reason: expect.stringContaining('lost-idle'), blockedBy: 'no-answer' });
+    expect(known).toEqual({ ids: [], reason: expect.stringContaining('lost-kept-alive'), blockedBy: 'no-answer' });
     expect(sent).toHaveLength(3);
   });
 

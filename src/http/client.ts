@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
-import { BodyReuse, kindOf, repeatable } from './body-reuse.ts';
+import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
 import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
@@ -145,6 +145,11 @@ const IDLE_WATCH_WAIT_MS = 2_000;
 
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it went out on, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
+const LOST_BUSY =
+  "lost as the origin closed the kept-alive connection it went out on right after the answer before it, before any of this one's came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again; the origin's such requests go on connections of their own from now on";
+
+/** A request that is neither GET nor HEAD to an origin that closes kept-alive connections unannounced (see closesUnannounced). */
+const ALONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
@@ -180,6 +185,14 @@ export class HttpClient {
   private readonly answers = new Map<string, { all: number; waitedOut: number }>();
   private readonly deadlines: Deadlines;
   private readonly idleCloses = new IdleCloses();
+  /**
+   * Origins seen to close a kept-alive connection under a request right after the answer before it,
+   * with no `Connection: close` (a `busy-closed` loss, src/http/dispatch.ts; for a GET, one whose
+   * resend on a fresh connection was answered). Their requests that are neither GET nor HEAD go on a
+   * connection of their own, closed after the answer: none of those can be lost to such a close, so
+   * one lost there is judged.
+   */
+  private readonly closesUnannounced = new Set<string>();
   private readonly bodyReuse = new BodyReuse();
   /** Per origin, the connection left idle to show the origin's idle closes (ClientOptions.watchIdleCloses). */
   private readonly idleWatches = new Map<string, Dispatcher>();
@@ -359,7 +372,8 @@ export class HttpClient {
     }
     if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
-    const turn = this.sendUnasked100.has(url.origin) ? undefined : this.bodyReuse.turn(url, outgoing, kind);
+    const alone = !outgoing.lone && this.closesUnannounced.has(url.origin) && !RESENT_AFTER_IDLE_CLOSE.has(outgoing.method.toUpperCase());
+    const turn = this.sendUnasked100.has(url.origin) || alone ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
     let started = performance.now();
@@ -371,9 +385,9 @@ export class HttpClient {
         this.stats.sent++;
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
-      const connection = this.bodyReuse.connectionFor(url, outgoing, kind);
+      const connection = alone ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
-      if (connection.repeat || outgoing.lone) own = this.connectionOfItsOwn(url);
+      if (connection.repeat || outgoing.lone || alone) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
       const dispatch = (via?: Dispatcher) =>
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
@@ -386,10 +400,11 @@ export class HttpClient {
         for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
         resent = true;
         started = performance.now();
-        // After the idle-close race, on a connection of its own: lost there, it was lost to no race, and is judged.
-        const fresh = lossOf(error) === 'idle-closed' ? this.connectionOfItsOwn(url) : undefined;
+        // After the race with a close, on a connection of its own: lost there, it was lost to no race, and is judged.
+        const fresh = lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url);
         try {
           response = await dispatch(fresh);
+          if (lossOf(error) === 'busy-closed') this.closesUnannounced.add(url.origin);
         } catch (again) {
           if (lossOf(again) !== 'unwritten') throw again;
           return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
@@ -402,7 +417,7 @@ export class HttpClient {
       if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
     } catch (error) {
-      if (own && kind && !outgoing.lone) this.bodyReuse.mayRepeat(url.origin, kind);
+      if (own && kind && !outgoing.lone && !alone) this.bodyReuse.mayRepeat(url.origin, kind);
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
@@ -410,7 +425,9 @@ export class HttpClient {
         await this.pace();
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
-      const failure = lossOf(error) === 'idle-closed' && !resent ? { kind: 'lost-idle' as const, message: LOST_IDLE } : classify(error);
+      const loss = resent ? undefined : lossOf(error);
+      if (loss === 'busy-closed') this.closesUnannounced.add(url.origin);
+      const failure = loss === 'idle-closed' || loss === 'busy-closed' ? { kind: 'lost-kept-alive' as const, message: loss === 'idle-closed' ? LOST_IDLE : LOST_BUSY } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -439,12 +456,13 @@ export class HttpClient {
 
   /**
    * Whether a request lost with its connection is sent once more, and that answer judged: one never
-   * written, whatever its method; a GET or HEAD lost as an idle connection was closed (RFC 9112
-   * §9.3.1 lets a client send an idempotent request again; GET and HEAD also answer the same).
+   * written, whatever its method; a GET or HEAD lost as a kept-alive connection was closed, idle or
+   * right after an answer (RFC 9112 §9.3.1 lets a client send an idempotent request again; GET and
+   * HEAD also answer the same), on a connection of its own, where a loss is judged.
    */
   private mayResend(error: unknown, method: string): boolean {
     const loss = lossOf(error);
-    return loss === 'unwritten' || (loss === 'idle-closed' && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
+    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed') && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
   }
 
   /**

@@ -185,10 +185,12 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  * queued on a connection that was lost before the request was written (undici fails what waits on
  * it); `idle-closed`, written on a connection idle for IDLE_RACE_MS or more after an earlier
  * request, and the connection closed or reset soon after, before any of the answer came;
+ * `busy-closed`, the same on a connection idle for less (a server may close a kept-alive connection
+ * right after an answer, without saying so, as the next request is on its way: RFC 9112 §9.5);
  * `unasked-100`, dropped by undici itself as a `100 Continue` came that the request had not asked
  * for (see src/http/node-http.ts).
  */
-export type ConnectionLoss = 'unwritten' | 'idle-closed' | 'unasked-100';
+export type ConnectionLoss = 'unwritten' | 'idle-closed' | 'busy-closed' | 'unasked-100';
 const losses = new WeakMap<object, ConnectionLoss>();
 
 export function lossOf(error: unknown): ConnectionLoss | undefined {
@@ -205,8 +207,8 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
   const learnt = sentOn.origin === undefined ? undefined : sentOn.idleCloses?.of(sentOn.origin);
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
-  if (status === 0 && sentOn.idleMs !== undefined && sentOn.idleMs >= raceFrom && lostAfter <= LOST_WITHIN_MS) return 'idle-closed';
-  return undefined;
+  if (status !== 0 || sentOn.idleMs === undefined || lostAfter > LOST_WITHIN_MS) return undefined;
+  return sentOn.idleMs >= raceFrom ? 'idle-closed' : 'busy-closed';
 }
 
 /**

@@ -18,17 +18,17 @@ export interface ReceivedResponse {
   truncated: boolean;
 }
 
-export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'cut-short' | 'lost-idle' | 'left-out' | 'other';
+export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'cut-short' | 'lost-kept-alive' | 'left-out' | 'other';
 
 /**
  * A request the suite chose not to send (`not-sent`), sent with less than the full timeout and had no
  * answer within it (`cut-short`), or lost as the origin closed the idle connection it went out on
- * (`lost-idle`, one not sent again: see src/http/dispatch.ts lossOf), or to an operation the settings
+ * (`lost-kept-alive`, one not sent again: see src/http/dispatch.ts lossOf), or to an operation the settings
  * leave out (`left-out`, --skip createPet): evidence of nothing, for or against any clause.
  */
 export function isNoEvidence(exchange: Exchange): boolean {
   const kind = exchange.failure?.kind;
-  return kind === 'not-sent' || kind === 'cut-short' || kind === 'lost-idle' || kind === 'left-out';
+  return kind === 'not-sent' || kind === 'cut-short' || kind === 'lost-kept-alive' || kind === 'left-out';
 }
 
 /** One request and what came of it. */
