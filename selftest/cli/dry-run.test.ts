@@ -34,7 +34,7 @@ describe('--dry-run', () => {
     await reference.close();
   });
 
-  const cases: { name: string; args: () => string[]; reasons: RegExp[]; writes?: RegExp }[] = [
+  const cases: { name: string; args: () => string[]; reasons: RegExp[]; writes?: RegExp; runTimeOnly?: RegExp[] }[] = [
     {
       name: 'production, the clock past the removal, no message host',
       args: () => ['--base-url', main.url, '--env', 'production', '--now', '2031-01-01'],
@@ -88,6 +88,14 @@ describe('--dry-run', () => {
       reasons: [/left out by --skip getPet/],
     },
     {
+      name: 'staging with both hosts, only the listStoreOrders operation (its scenarios alone: nothing written)',
+      args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', 'listStoreOrders'],
+      reasons: [],
+      writes: /^ {2}writes {3}none: no scenario of the selected clauses creates animals or sends messages$/m,
+      // Judged on GET /store/orders alone, errors.shape has nothing to judge where it answers no error but 401.
+      runTimeOnly: [/^not exercised in this run$/],
+    },
+    {
       name: 'staging with both hosts, only §4.1 (set-up animals only)',
       args: () => ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', '4.1', '--stateful', 'off'],
       reasons: [],
@@ -102,7 +110,7 @@ describe('--dry-run', () => {
     return { pets: /POST \/v1\/pets|random sequences/.test(block), surePets: /valid NewPets|random sequences/.test(block), messages: /POST \/messages/.test(block) };
   }
 
-  for (const { name, args, reasons, writes } of cases) {
+  for (const { name, args, reasons, writes, runTimeOnly = [] } of cases) {
     it(`${name}: sends nothing, and its skips are the real run's`, async () => {
       main.requests.length = 0;
       messages.requests.length = 0;
@@ -134,7 +142,7 @@ describe('--dry-run', () => {
         const context = `${clause.id}: planned ${mark}, ran ${clause.outcome} (${notes.join('; ')})`;
         if (notes.some((note) => note.startsWith('deselected'))) expect(mark, context).toBe('-');
         else if (clause.outcome !== 'skip') expect(mark, context).toBe('•');
-        else if (!notes.every((note) => RUN_TIME_ONLY.some((only) => only.test(note)))) expect(mark, context).toBe('○');
+        else if (!notes.every((note) => [...RUN_TIME_ONLY, ...runTimeOnly].some((only) => only.test(note)))) expect(mark, context).toBe('○');
       }
       if (reasons.length > 0) expect([...planned.values()]).toContain('○');
     });
@@ -189,5 +197,25 @@ describe('--dry-run', () => {
     const bySection = await runCli(['--staging-base-url', main.url, '--env', 'staging', '--skip', '4.4', '--dry-run'], { API_KEY: KEY });
     expect(bySection.stderr).toBe('');
     expect(marks(bySection.stdout).get('auth.required')).toBe('•');
+  });
+
+  it('--only of one operation judges the clauses it shares on that operation alone, shown partial by the settings, and sends the others nothing', async () => {
+    main.requests.length = 0;
+    messages.requests.length = 0;
+    const args = ['--staging-base-url', main.url, '--messages-base-url', messages.url, '--env', 'staging', '--only', 'listStoreOrders', '--runs', '2', '--seed', '2'];
+    const real = await runCli(args, { API_KEY: KEY });
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stderr).toMatch(/^animal-store-conformance: note: --only listStoreOrders: the clauses it shares with other operations are judged on it alone/m);
+    // The preflight's listing (and its look for a version prefix) aside, every request goes to the operation, and none writes.
+    const elsewhere = main.requests.filter((r) => !r.path.startsWith('/v1/store/') && !r.path.startsWith('/v1/pets?limit=1'));
+    expect(elsewhere).toEqual([]);
+    expect(main.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([]);
+    expect(messages.requests.every((r) => r.method === 'GET')).toBe(true);
+    for (const id of ['auth.required', 'errors.no-5xx']) {
+      const clause = real.report!.clauses.find((c) => c.id === id)!;
+      expect(Object.keys(clause.judgedByOperation ?? {}), id).toEqual(['listStoreOrders']);
+      expect(clause.outcome, id).toBe('partial');
+      expect(clause.shortfalls, id).toContainEqual({ operation: 'createPet', reason: 'outside --only listStoreOrders', choice: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadClauses } from '../../src/contract/clauses.ts';
-import { isSelected } from '../../src/suite/selection.ts';
+import { isSelected, leftOutByOnly, onlyFocus } from '../../src/suite/selection.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { runCli } from '../support/run-cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -144,6 +144,18 @@ describe('--only and --skip', () => {
     expect(chosen(['listStoreOrders'], [])).toContain('orders.exists');
     expect(chosen(['deprecation'], []).every((id) => id.startsWith('deprecation.'))).toBe(true);
     expect(chosen(['auth.required'], [])).toEqual(['auth.required']);
+  });
+  it('--only of an operation confines the clauses it alone selects to that operation; named by id or section besides, a clause is not confined', () => {
+    const clause = (id: string) => clauses.find((c) => c.id === id)!;
+    expect([...(onlyFocus(clause('auth.required'), ['listStoreOrders']) ?? [])]).toEqual(['listStoreOrders']);
+    expect([...(onlyFocus(clause('auth.required'), ['getPet', 'listStoreOrders']) ?? [])]).toEqual(['getPet', 'listStoreOrders']);
+    expect(onlyFocus(clause('auth.required'), ['listStoreOrders', 'auth.required'])).toBeUndefined();
+    expect(onlyFocus(clause('auth.required'), ['listStoreOrders', '5'])).toBeUndefined();
+    expect(onlyFocus(clause('auth.required'), ['5'])).toBeUndefined();
+    expect(onlyFocus(clause('auth.required'), [])).toBeUndefined();
+    expect(leftOutByOnly(clause('auth.required'), ['getPet']).get('createPet')).toBe('outside --only getPet');
+    expect(leftOutByOnly(clause('auth.required'), ['getPet']).has('getPet')).toBe(false);
+    expect(leftOutByOnly(clause('auth.required'), ['auth']).size).toBe(0);
   });
   it('skips what --skip names, even when --only selects it', () => {
     expect(chosen(['5'], ['auth.www-authenticate'])).not.toContain('auth.www-authenticate');

@@ -5,7 +5,7 @@ import type { NetworkOptions } from '../http/network-options.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { tlsFailure } from '../http/tls-probe.ts';
 import { wantsAnotherSample, type SuiteConfig } from '../suite/config.ts';
-import { isSelected } from '../suite/selection.ts';
+import { isSelected, onlyFocus } from '../suite/selection.ts';
 import { createdBy, type CreatedItem } from '../suite/trail.ts';
 
 /**
@@ -105,7 +105,7 @@ function refusedKey(exchange: Exchange, shown: string, keySource: string, accept
  */
 function messageHostProbe(config: SuiteConfig): OutgoingRequest {
   const get = messageHostGet(config);
-  const judged = config.clauses.some((clause) => clause.operations.includes('sendMessage') && isSelected(clause, config.only, config.skip));
+  const judged = config.clauses.some((clause) => clause.operations.includes('sendMessage') && isSelected(clause, config.only, config.skip) && (onlyFocus(clause, config.only)?.has('sendMessage') ?? true));
   if (!config.writes || !judged) return get;
   return {
     ...get,

@@ -19,7 +19,7 @@ import { enumValues } from '../run/coverage.ts';
 import { isBodyPastCap } from '../suite/judge.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
-import { isSelected, skippedOperations, unknownSelectors } from '../suite/selection.ts';
+import { isSelected, leftOutByOnly, onlyFocus, skippedOperations, unknownSelectors } from '../suite/selection.ts';
 import { Trail } from '../suite/trail.ts';
 import { plan } from './dry-run.ts';
 import { settleVerdict, unvouchedLines, type Unvouched } from './exit-code.ts';
@@ -96,6 +96,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       `animal-store-conformance: note: --skip ${operation}: nothing${aside} is sent to it; the clauses it shares with other operations are judged on those alone (shown partial, by the settings), and the checks that need it are skipped\n`,
     );
   }
+  const confining = settings.only.filter((token) => catalogue.some((clause) => onlyFocus(clause, settings.only)?.has(token)));
+  if (confining.length) {
+    io.err(
+      `animal-store-conformance: note: --only ${confining.join(',')}: the clauses it shares with other operations are judged on it alone (shown partial, by the settings), and only the scenarios that send to it run them; other operations get only the set-up requests those scenarios need\n`,
+    );
+  }
   const target = await resolveTarget(settings);
   const secrets = target.embedded ? [] : [...(target.apiKey ? keyForms(target.apiKey) : []), ...settings.otherSecrets.flatMap(secretForms)];
   const say = (text: string) => io.out(redactText(text, secrets));
@@ -145,6 +151,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const collected = collect(catalogue, suite.scenarios, {
       isSelected: (clause) => isSelected(clause, settings.only, settings.skip),
       leftOut: operationsLeftOut(config),
+      leftOutOf: (clause) => leftOutByOnly(clause, settings.only),
       enumValues: (name) => enumValues(contract, name),
     });
     const engineErrors = [...suite.fileErrors, ...collected.engineErrors];

@@ -88,6 +88,8 @@ export interface CollectOptions {
   isSelected: (clause: Clause) => boolean;
   /** Operations the user's settings keep out of this run, and why. */
   leftOut: LeftOut;
+  /** Per clause, the operations --only's operation tokens keep it from (src/suite/selection.ts leftOutByOnly). */
+  leftOutOf?: (clause: Clause) => LeftOut;
   /** The values of a contract enum (for a clause's minimum.each). */
   enumValues: (name: string) => string[];
 }
@@ -149,7 +151,9 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       const kept = gathered && coverageOf(gathered);
       if (kept) result.coverage = kept;
       if (gathered && outcome !== 'skip' && outcome !== 'observe' && outcome !== 'error') {
-        const shortfalls = shortfallsOf(clause, { ...gathered, judged }, options);
+        const confined = options.leftOutOf?.(clause);
+        const leftOut = confined?.size ? new Map([...options.leftOut, ...confined]) : options.leftOut;
+        const shortfalls = shortfallsOf(clause, { ...gathered, judged }, { leftOut, enumValues: options.enumValues });
         if (shortfalls.length) {
           result.shortfalls = shortfalls;
           if (outcome === 'pass') result.outcome = 'partial';

@@ -3,8 +3,8 @@ import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
-import { isSelected } from './selection.ts';
-import type { WorkerContext } from './worker.ts';
+import { isSelected, onlyFocus } from './selection.ts';
+import type { ClauseGate, WorkerContext } from './worker.ts';
 
 /** The checks to judge an exchange with, each with the context it needs, keyed by clause id. */
 export type Judgements = { [N in CheckName]?: ContextOf<N> };
@@ -57,15 +57,21 @@ export function isBodyPastCap(reason: string): boolean {
 }
 
 /** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
-export function clauseGate(ctx: WorkerContext, clauseId: string): { selected: boolean; level: Level } {
+export function clauseGate(ctx: WorkerContext, clauseId: string): ClauseGate {
   let gate = ctx.gates.get(clauseId);
   if (!gate) {
     const clause = ctx.clauses.get(clauseId);
     if (!clause) throw new Error(`check names unknown clause ${clauseId}`);
-    gate = { selected: isSelected(clause, ctx.config.only, ctx.config.skip), level: clause.level };
+    const focus = onlyFocus(clause, ctx.config.only);
+    gate = { selected: isSelected(clause, ctx.config.only, ctx.config.skip), level: clause.level, ...(focus ? { focus } : {}) };
     ctx.gates.set(clauseId, gate);
   }
   return gate;
+}
+
+/** Selected, and on an operation --only leaves it to (an exchange of no named operation is judged as before). */
+function inGate(gate: ClauseGate, exchange: Exchange): boolean {
+  return gate.selected && (!gate.focus || exchange.operationId === undefined || gate.focus.has(exchange.operationId));
 }
 
 /**
@@ -77,7 +83,7 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   const excluded = options.excluded ?? new Map<CheckName, string>();
   const names = Object.keys(judgements) as CheckName[];
   if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
-  const judged = names.filter((name) => clauseGate(ctx, name).selected && !excluded.has(name));
+  const judged = names.filter((name) => inGate(clauseGate(ctx, name), exchange) && !excluded.has(name));
   const result: Verdicts = { verdicts: [], unjudged: [], rateLimited: [] };
   // Left out by the settings, it was never the target's to answer: nothing is owed to it either.
   if (exchange.failure?.kind === 'left-out') return result;
@@ -120,15 +126,15 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
 function transportVerdict(ctx: WorkerContext, exchange: Exchange, names: readonly CheckName[], declared: readonly CheckName[], excluded: ReadonlyMap<CheckName, string>): Judged | undefined {
   const failure = exchange.failure!;
   const judgedMust = (name: CheckName) => {
-    const { selected, level } = clauseGate(ctx, name);
-    return selected && level === 'MUST' && !excluded.has(name);
+    const gate = clauseGate(ctx, name);
+    return inGate(gate, exchange) && gate.level === 'MUST' && !excluded.has(name);
   };
   const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
   const ownMust = names.filter(own).find(judgedMust) ?? declared.filter(own).find(judgedMust);
   const name = ownMust ?? names.find(judgedMust);
   if (!name) return undefined;
   // Where the request's own clause is no MUST, the common one it falls to says why it is named.
-  const ownLower = ownMust ? undefined : names.filter(own).find((other) => clauseGate(ctx, other).selected && !excluded.has(other));
+  const ownLower = ownMust ? undefined : names.filter(own).find((other) => inGate(clauseGate(ctx, other), exchange) && !excluded.has(other));
   const expected = ownLower ? `an HTTP response (the request is ${ownLower}'s, a ${clauseGate(ctx, ownLower).level}: left unanswered, it fails ${name})` : 'an HTTP response';
   const elapsed = failure.kind === 'timeout' ? ` (given up after ${Math.round(exchange.durationMs)} ms)` : '';
   return { name, level: 'MUST', verdict: { outcome: 'fail', expected, actual: `${failure.kind}: ${failure.message}${elapsed}` } };

@@ -92,6 +92,17 @@ function leftOutBySkip(ctx: WorkerContext, options: ScenarioOptions): string[] {
   return [...new Set([...left, ...needs.filter(skipped)])];
 }
 
+/**
+ * The operations a scenario's own requests go to, as its options say (none: they do not say): a
+ * clause that --only confines to some operations is judged by it only where one of them is among these.
+ */
+export function stimulusOf(ctx: WorkerContext, options: ScenarioOptions): string[] {
+  const writes = (options.writes && !options.messages) || options.stateful ? writeOperations(ctx, false) : [];
+  const sequences = options.stateful ? (options.needs ?? []) : [];
+  const messages = options.messages ? writeOperations(ctx, true) : [];
+  return [...new Set([...(options.deprecated ? [options.deprecated] : []), ...(options.operations ?? []), ...writes, ...sequences, ...messages])];
+}
+
 /** The checks ScenarioOptions.removal keeps from being judged with this clock, and why. */
 export function clockExclusions(ctx: WorkerContext, options: ScenarioOptions): Map<CheckName, string> {
   const excluded = new Map<CheckName, string>();

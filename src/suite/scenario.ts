@@ -8,7 +8,7 @@ import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.ts';
-import { clockExclusions, isWrite, planOf, skipReason, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
+import { clockExclusions, isWrite, planOf, skipReason, stimulusOf, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
 import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
 import { replaySteps, runSequences, type SequenceBudget, type SequenceOptions, type SequenceStep } from './sequence.ts';
@@ -231,7 +231,12 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const meta: ScenarioMeta = { scenario: title, declared: [], checks: [], requests: 0, rateLimited: 0, retryAfter: [], unavailable: 0 };
     task.meta.conformance = meta;
     const selected = (name: CheckName) => clauseGate(ctx, name).selected;
-    const declared = options.checks.filter(selected);
+    const stimulus = stimulusOf(ctx, options);
+    const reached = (name: CheckName) => {
+      const focus = clauseGate(ctx, name).focus;
+      return !focus || stimulus.length === 0 || stimulus.some((operation) => focus.has(operation));
+    };
+    const declared = options.checks.filter((name) => selected(name) && reached(name));
     meta.declared = declared;
     const excluded = clockExclusions(ctx, options);
     const s = new Scenario(ctx, title, recorder, excluded, declared, options.critical, options.writes === true || options.writesIfAllowed !== undefined);

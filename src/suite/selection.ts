@@ -36,3 +36,24 @@ export function skippedOperations(skip: readonly string[], clauses: readonly Cla
   const operations = new Set(clauses.flatMap((clause) => clause.operations));
   return skip.filter((token) => operations.has(token) && !clauses.some((clause) => matchesIdOrSection(token, clause)));
 }
+
+/**
+ * --only's operation tokens confine the clauses they alone select to those operations: such a clause
+ * is judged on their exchanges only, a scenario whose requests go to none of them is not run for it,
+ * and its other operations are left out by the user's choice. Undefined for a clause --only selects
+ * by its id or section (judged wherever it applies, as before), or when --only names no operation.
+ */
+export function onlyFocus(clause: Clause, only: readonly string[]): ReadonlySet<string> | undefined {
+  const operations = only.filter((token) => clause.operations.includes(token) && matchesIdOrSection(token, clause) === undefined);
+  if (operations.length === 0 || only.some((token) => matchesIdOrSection(token, clause) === true)) return undefined;
+  return new Set(operations);
+}
+
+/** The operations of a clause confined by --only (onlyFocus) that it is not judged on, and why. */
+export function leftOutByOnly(clause: Clause, only: readonly string[]): Map<string, string> {
+  const focus = onlyFocus(clause, only);
+  const left = new Map<string, string>();
+  if (!focus) return left;
+  for (const operation of clause.operations) if (!focus.has(operation)) left.set(operation, `outside --only ${[...focus].join(',')}`);
+  return left;
+}

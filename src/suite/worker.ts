@@ -45,6 +45,8 @@ export class CreatedAnimals {
 export interface ClauseGate {
   selected: boolean;
   level: Level;
+  /** The operations --only confines it to (src/suite/selection.ts onlyFocus): judged on their exchanges alone. */
+  focus?: ReadonlySet<string>;
 }
 
 let shared: Promise<WorkerContext> | undefined;
