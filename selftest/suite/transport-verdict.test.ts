@@ -38,6 +38,14 @@ describe('a request that got no answer', () => {
     ]);
   });
 
+  it("falls to a clause the scenario declares only where that covers the request's operation (a listing left unanswered is no POST clause's)", () => {
+    const listing: Exchange = { ...unanswered, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/pets?limit=abc', headers: {} }, operationId: 'listPets' };
+    const declared = ['create.invalid-400', 'errors.shape'] as const;
+    expect(judge(context(), listing, {}, { declared: [...declared] }).verdicts.map((v) => v.name)).toEqual(['errors.no-5xx']);
+    const post: Exchange = { ...unanswered, operationId: 'createPet' };
+    expect(judge(context(), post, {}, { declared: [...declared] }).verdicts.map((v) => v.name)).toEqual(['create.invalid-400']);
+  });
+
   it('left out by --skip, owes nothing and is judged by nothing', () => {
     const leftOut: Exchange = { ...unanswered, failure: { kind: 'left-out', message: 'createPet is left out (--skip createPet)' }, durationMs: 0 };
     expect(judge(context(), leftOut, { 'create.invalid-400': { rule: 'name missing' } })).toEqual({ verdicts: [], unjudged: [], rateLimited: [] });

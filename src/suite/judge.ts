@@ -130,7 +130,9 @@ function transportVerdict(ctx: WorkerContext, exchange: Exchange, names: readonl
     return inGate(gate, exchange) && gate.level === 'MUST' && !excluded.has(name);
   };
   const own = (name: CheckName) => !(COMMON_CHECKS as readonly CheckName[]).includes(name);
-  const ownMust = names.filter(own).find(judgedMust) ?? declared.filter(own).find(judgedMust);
+  // A clause the scenario declares is the request's own only where it covers the request's operation.
+  const covers = (name: CheckName) => exchange.operationId === undefined || ctx.clauses.get(name)?.operations.includes(exchange.operationId) !== false;
+  const ownMust = names.filter(own).find(judgedMust) ?? declared.filter(own).filter(covers).find(judgedMust);
   const name = ownMust ?? names.find(judgedMust);
   if (!name) return undefined;
   // Where the request's own clause is no MUST, the common one it falls to says why it is named.
