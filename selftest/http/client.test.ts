@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { listen, trackedServer, urlOf } from '../../reference/lifecycle.ts';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
 import { isNoEvidence } from '../../src/http/exchange.ts';
@@ -497,6 +499,56 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       expect(lost.failure?.kind).toBe('reset');
       expect([c.stats.sent, c.stats.resent, carried.size]).toEqual([2, 1, 2]);
       await c.close();
+    });
+
+    describe('on a connection the origin lets go while it waits for its first request (a header-read timeout)', () => {
+      /** Closes (FIN) each connection that has brought no request within 100 ms; answers the others. */
+      async function impatient(): Promise<string> {
+        const tracked = trackedServer((req, res) => {
+          req.resume();
+          req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
+        });
+        tracked.server.on('connection', (socket: Socket) => {
+          const timer = setTimeout(() => socket.end(), 100);
+          socket.once('data', () => clearTimeout(timer));
+        });
+        const port = await listen(tracked.server, '127.0.0.1', 0);
+        servers.push({ url: urlOf('127.0.0.1', port), close: tracked.close });
+        return urlOf('127.0.0.1', port);
+      }
+      /** Holds the client up for 250 ms as its next connection is made, before it writes the request on it (its own work would). */
+      function stallNextConnect(): void {
+        let stalled = false;
+        const stall = () => {
+          if (stalled) return;
+          stalled = true;
+          for (const until = performance.now() + 250; performance.now() < until; );
+        };
+        subscribe('undici:client:connected', stall);
+        onTestFinished(() => void unsubscribe('undici:client:connected', stall));
+      }
+
+      it('a GET written 250 ms after its connection was made, lost as it went, is sent once more on a connection of its own', async () => {
+        const url = await impatient();
+        const c = client({ concurrency: 1 });
+        stallNextConnect();
+        const got = await c.send({ method: 'GET', url });
+        expect(got.response?.status).toBe(200);
+        expect([c.stats.sent, c.stats.resent]).toEqual([1, 1]);
+        await c.close();
+      });
+
+      it('a POST so lost is no evidence, and not sent again', async () => {
+        const url = await impatient();
+        const c = client({ concurrency: 1 });
+        stallNextConnect();
+        const lost = await c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect(lost.failure?.kind).toBe('lost-kept-alive');
+        expect(lost.failure?.message).toMatch(/had waited for its first request/);
+        expect(isNoEvidence(lost)).toBe(true);
+        expect((await c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}' })).response?.status).toBe(201);
+        await c.close();
+      });
     });
 
     it('a request lost on a connection it opened is not sent again', async () => {

@@ -145,6 +145,8 @@ const IDLE_WATCH_WAIT_MS = 2_000;
 
 const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
 const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it went out on, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
+const LOST_UNUSED =
+  'lost as the origin closed the connection it went out on, which had waited for its first request for a while, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
 const LOST_BUSY =
   "lost as the origin closed the kept-alive connection it went out on right after the answer before it, before any of this one's came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again; the origin's such requests go on connections of their own from now on";
 
@@ -427,7 +429,8 @@ export class HttpClient {
       }
       const loss = resent ? undefined : lossOf(error);
       if (loss === 'busy-closed') this.closesUnannounced.add(url.origin);
-      const failure = loss === 'idle-closed' || loss === 'busy-closed' ? { kind: 'lost-kept-alive' as const, message: loss === 'idle-closed' ? LOST_IDLE : LOST_BUSY } : classify(error);
+      const lost = loss === 'idle-closed' ? LOST_IDLE : loss === 'busy-closed' ? LOST_BUSY : loss === 'unused-closed' ? LOST_UNUSED : undefined;
+      const failure = lost ? { kind: 'lost-kept-alive' as const, message: lost } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -462,7 +465,7 @@ export class HttpClient {
    */
   private mayResend(error: unknown, method: string): boolean {
     const loss = lossOf(error);
-    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed') && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
+    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed') && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
   }
 
   /**
