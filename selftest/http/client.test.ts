@@ -67,6 +67,22 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('requests queued behind the cap when the server falls silent are planned again once they have their slot: not sent once it is given up', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count <= 2) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ timeoutMs: 2_000, concurrency: 2 });
+    for (let i = 0; i < 2; i++) expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const started = performance.now();
+    const queued = await Promise.all(Array.from({ length: 12 }, () => c.send({ method: 'GET', url })));
+    const kinds = queued.map((exchange) => exchange.failure?.kind);
+    // The two in flight wait the full 2 s, which adds up to another timeout: the ten queued are never sent (12 s were each given the full wait).
+    expect(kinds.filter((kind) => kind === 'timeout')).toHaveLength(2);
+    expect(kinds.filter((kind) => kind === 'not-sent')).toHaveLength(10);
+    expect(performance.now() - started).toBeLessThan(6_000);
+    await c.close();
+  });
+
   it('retries a 429 after Retry-After, and counts it', async () => {
     const url = await serve((_req, res, count) => {
       if (count === 1) res.writeHead(429, { 'retry-after': '0' }).end();

@@ -14,6 +14,23 @@ function plan(health: OperationHealth, label: string, now = 0): SendPlan {
 const timedOut = { answered: false, timedOut: true, kind: 'timeout' } as const;
 
 describe('OperationHealth', () => {
+  it('brings a plan made before its operation hung up to date once the request has its slot: shortened, then refused once given up', () => {
+    const health = new OperationHealth(10_000, 4);
+    health.record(ORIGIN, GET_PET, plan(health, GET_PET), { answered: true, durationMs: 40 });
+    // Queued behind the in-flight cap while the first request hangs: planned with the full timeout.
+    const queued = plan(health, GET_PET);
+    expect(queued).toEqual({ timeoutMs: 10_000, shortened: false });
+    health.record(ORIGIN, GET_PET, plan(health, GET_PET), timedOut);
+    expect(health.recheck(ORIGIN, GET_PET, queued)).toEqual({ timeoutMs: 1_000, shortened: true });
+    // Another operation of the origin, silent since: shortened too, until the origin answers again.
+    const listing = { timeoutMs: 10_000, shortened: false };
+    expect(health.recheck(ORIGIN, LIST, listing)).toEqual({ timeoutMs: 1_000, shortened: true });
+    health.record(ORIGIN, LIST, plan(health, LIST), { answered: true, durationMs: 5 });
+    expect(health.recheck(ORIGIN, LIST, listing)).toBe(listing);
+    for (let i = 0; i < 10; i++) health.record(ORIGIN, GET_PET, { timeoutMs: 1_000, shortened: true }, timedOut);
+    expect(health.recheck(ORIGIN, GET_PET, queued)).toEqual({ refused: expect.stringMatching(/^GET \/v1\/pets\/\{petId\} gave no answer within 10000 ms/) });
+  });
+
   it('gives a hung operation shortened waits, then sends it nothing once they add up to a timeout; other operations keep the full timeout', () => {
     const health = new OperationHealth(10_000, 4);
     health.record(ORIGIN, GET_PET, plan(health, GET_PET), { answered: true, durationMs: 40 });

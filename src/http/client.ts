@@ -6,7 +6,7 @@ import { decodedResponse } from './content-coding.ts';
 import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
-import { OperationHealth, type SendPlan } from './health.ts';
+import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -232,7 +232,8 @@ export class HttpClient {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
       if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
-      const exchange = await this.sendOnce(outgoing, url, plan, tally);
+      const exchange = await this.sendOnce(outgoing, url, plan, label, tally);
+      if ('refused' in exchange) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
@@ -362,7 +363,8 @@ export class HttpClient {
     (this.waitingCritical.shift() ?? this.waiting.shift())?.();
   }
 
-  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange> {
+  /** `plan` is brought up to date once the request has its slot (OperationHealth.recheck): the caller records what came of it under that. */
+  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange | Refusal> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
@@ -382,6 +384,9 @@ export class HttpClient {
     let own: Dispatcher | undefined;
     let resent = false;
     try {
+      const current = this.health.recheck(url.origin, label, plan);
+      if ('refused' in current) return current;
+      Object.assign(plan, current);
       // Checked again once in its slot: an answer to another request may have shown it while this one waited.
       if (this.sendUnasked100.has(url.origin)) {
         this.stats.sent++;

@@ -97,6 +97,22 @@ export class OperationHealth {
     return { timeoutMs: shortWait, shortened: shortWait < this.timeoutMs };
   }
 
+  /**
+   * The plan of a request that waited for its slot after it was made, brought up to date just before
+   * it goes out: refused if its operation or origin was given up meanwhile, its wait shortened if
+   * one hung or fell silent (a run against a server that stops answering would otherwise give every
+   * request queued by then the full timeout). A breaker probe it was given stays its own.
+   */
+  recheck(origin: string, label: string, plan: SendPlan): SendPlan | Refusal {
+    const site = this.origin(origin);
+    const state = this.operation(origin, label);
+    if (site.givenUp) return { refused: site.givenUp };
+    if (state.givenUp) return { refused: state.givenUp };
+    if (plan.shortened || (state.hungAfterMs === undefined && site.silentSince === undefined)) return plan;
+    const shortWait = Math.min(plan.timeoutMs, Math.max(SHORT_WAIT_MIN_MS, Math.ceil(state.slowestAnswerMs * SHORT_WAIT_FACTOR)));
+    return { timeoutMs: shortWait, shortened: shortWait < plan.timeoutMs };
+  }
+
   /** What came of one request sent as `plan` said. */
   record(origin: string, label: string, plan: SendPlan, outcome: Outcome, now = Date.now()): void {
     const site = this.origin(origin);
