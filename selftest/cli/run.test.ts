@@ -240,23 +240,31 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.files).toEqual({});
   });
 
-  it('a target that answers bytes that are not HTTP is one line and exit 3, before any test runs', async () => {
-    const garbage = createServer((socket) => {
-      socket.on('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001garbage\r\n\r\n'));
-      socket.on('error', () => undefined);
+  const notHttp = [
+    { what: 'an SSH banner', answer: 'SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001garbage\r\n\r\n', code: /Expected HTTP\// },
+    { what: 'a status line of 000', answer: 'HTTP/1.1 000 OK\r\nContent-Length: 2\r\n\r\n[]', code: /ERR_ASSERTION/ },
+    { what: 'two Content-Lengths', answer: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n[]', code: /HPE_|CONTENT_LENGTH/ },
+  ];
+  for (const { what, answer, code } of notHttp) {
+    it(`a target that answers with bytes that are not an HTTP/1.1 response (${what}) is one line saying so and exit 3, before any test runs`, async () => {
+      const garbage = createServer((socket) => {
+        socket.on('data', () => socket.end(answer));
+        socket.on('error', () => undefined);
+      });
+      await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = garbage.address() as { port: number };
+        const result = await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
+        expect(result.code).toBe(3);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toMatch(/^animal-store-conformance: http:\/\/127\.0\.0\.1:\d+\/v1\/pets answered, but its answer is not an HTTP\/1\.1 response \(/);
+        expect(result.stderr).toMatch(code);
+        expect(result.files).toEqual({});
+      } finally {
+        await new Promise<void>((resolve) => garbage.close(() => resolve()));
+      }
     });
-    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = garbage.address() as { port: number };
-      const result = await runCli(['--base-url', `http://127.0.0.1:${port}`], { API_KEY: KEY });
-      expect(result.code).toBe(3);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toMatch(/cannot reach .*: no HTTP answer/);
-      expect(result.files).toEqual({});
-    } finally {
-      await new Promise<void>((resolve) => garbage.close(() => resolve()));
-    }
-  });
+  }
 
   /** Runs the CLI against a loopback server answering every request with `listener`. */
   async function againstServer(listener: RequestListener, extra: string[] = [], env: Record<string, string> = { API_KEY: KEY }) {

@@ -156,6 +156,7 @@ async function unreachableLine(exchange: Exchange, config: SuiteConfig): Promise
     return `cannot reach ${shown}: the proxy ${shownProxy(proxy)} refused it with ${proxyStatus}${why}`;
   }
   if (failure.kind === 'tls') return `${url.host}: TLS failed, ${tlsHint(failure.message, config.network)}; ${failure.message}${via}`;
+  if (failure.kind === 'malformed') return `${shown} answered, but its answer is ${failure.message}${via}`;
   const reasons: Partial<Record<string, string>> = {
     refused: proxy ? 'connection refused (by the proxy)' : 'connection refused',
     dns: 'host name not found',

@@ -18,7 +18,21 @@ export interface ReceivedResponse {
   truncated: boolean;
 }
 
-export type TransportFailure = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'body-too-large' | 'headers-too-large' | 'not-sent' | 'cut-short' | 'lost-kept-alive' | 'left-out' | 'other';
+/** `malformed`: the origin answered, with bytes that are not an HTTP/1.1 response (src/http/transport-failure.ts). */
+export type TransportFailure =
+  | 'timeout'
+  | 'reset'
+  | 'refused'
+  | 'dns'
+  | 'tls'
+  | 'body-too-large'
+  | 'headers-too-large'
+  | 'malformed'
+  | 'not-sent'
+  | 'cut-short'
+  | 'lost-kept-alive'
+  | 'left-out'
+  | 'other';
 
 /**
  * A request the suite chose not to send (`not-sent`), sent with less than the full timeout and had no

@@ -17,9 +17,19 @@ export function classify(error: unknown): { kind: TransportFailure; message: str
   if (code === 'ECONNREFUSED') return { kind: 'refused', message };
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
+  if (isMalformedAnswer(err, code)) return { kind: 'malformed', message: `not an HTTP/1.1 response (${code ? `${code}: ` : ''}${message.replace(/:$/, '')})` };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
   if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message: code && !message.includes(code) ? `${message} (${code})` : message };
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
+}
+
+/**
+ * What undici's HTTP/1.1 parser (llhttp's HPE_ codes) and its checks of what was parsed (a status
+ * line of 000 trips an assertion; two Content-Lengths, or one its body does not match) throw: the
+ * origin answered, with something that is not an HTTP/1.1 response.
+ */
+function isMalformedAnswer(error: Error, code: string): boolean {
+  return error.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_ASSERTION';
 }
 
 /** The request's own deadline passed: what had come by then says which words fit. */
