@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleVerdict } from '../../src/cli/exit-code.ts';
+import { settleVerdict, unvouchedClauses, unvouchedLines } from '../../src/cli/exit-code.ts';
 import type { ClauseResult, RunReport } from '../../src/report/model.ts';
 
 const settled = (engineErrors: string[], clauses: ClauseResult[], gateFailures: number) => {
@@ -19,5 +19,12 @@ describe('settleVerdict: only a run that exits 0 passes', () => {
     expect(settled([], [], 2)).toEqual({ exitCode: 1, verdict: 'fail' });
     expect(settled([], [unjudgedMust], 0)).toEqual({ exitCode: 3, verdict: 'fail' });
     expect(settled(['tests/4.1-list-pets.test.ts: boom'], [], 0)).toEqual({ exitCode: 4, verdict: 'fail' });
+  });
+
+  it('a MUST clause left partial by answers past --max-body cannot be vouched for either (3), and the line names the cap, not a silent target', () => {
+    const capped = { id: 'list.limit-default', level: 'MUST', outcome: 'partial', checks: [], shortfalls: [{ operation: 'listPets', reason: 'r', blockedBy: 'body-cap' }] } as unknown as ClauseResult;
+    expect(settled([], [capped], 0)).toEqual({ exitCode: 3, verdict: 'fail' });
+    const lines = unvouchedLines(unvouchedClauses([capped]), 600_000, 4_194_304);
+    expect(lines).toEqual([expect.stringMatching(/^animal-store-conformance: body past --max-body: 1 MUST clause was left unjudged, in whole or in part, because answers were longer than --max-body \(4194304 bytes\)/)]);
   });
 });

@@ -23,5 +23,9 @@ describe('--max-body below the size of some answers', () => {
     const listing = result.report?.clauses.find((c) => c.id === 'list.200-pets');
     expect(listing?.coverage?.unjudged?.listPets?.reason).toMatch(/passed --max-body \(3000 bytes\)/);
     expect(listing?.judgedByOperation?.listPets ?? 0).toBeGreaterThan(0);
+    // What it left unjudged is put down to the cap, not to a target that went unanswered.
+    expect(JSON.stringify(result.report?.clauses)).not.toMatch(/"blockedBy":"no-answer"/);
+    if (result.code === 3) expect(result.stderr).toMatch(/^animal-store-conformance: body past --max-body: \d+ MUST clauses? (was|were) left unjudged, in whole or in part, because answers were longer than --max-body \(3000 bytes\)/m);
+    expect(result.stderr).not.toMatch(/no answer:/);
   });
 });

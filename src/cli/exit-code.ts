@@ -6,6 +6,7 @@ export interface Unvouched {
   unknownCategory: number;
   outOfTime: number;
   noAnswer: number;
+  bodyCap: number;
 }
 
 export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
@@ -13,11 +14,11 @@ export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
     clauses.filter(
       (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
     ).length;
-  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer') };
+  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap') };
 }
 
 export function anyUnvouched(unvouched: Unvouched): boolean {
-  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer);
+  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap);
 }
 
 /** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
@@ -39,8 +40,8 @@ export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors'
 }
 
 /** The lines on stderr that say why a run exits 3, one per cause. */
-export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number): string[] {
-  const { rateLimited, outOfTime, noAnswer, unknownCategory } = unvouched;
+export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxBodyBytes: number): string[] {
+  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap } = unvouched;
   const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
   const lines: string[] = [];
   if (rateLimited) {
@@ -51,6 +52,9 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number): str
   }
   if (noAnswer) {
     lines.push(`animal-store-conformance: no answer: ${clauses(noAnswer)} left unjudged, in whole or in part, because requests of an operation went unanswered and its later ones were not sent (exit 3); see the shortfalls in summary.md or report.json\n`);
+  }
+  if (bodyCap) {
+    lines.push(`animal-store-conformance: body past --max-body: ${clauses(bodyCap)} left unjudged, in whole or in part, because answers were longer than --max-body (${maxBodyBytes} bytes), the suite's own cap, and were judged on their status alone (exit 3); raise --max-body to judge them\n`);
   }
   if (unknownCategory) {
     lines.push(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

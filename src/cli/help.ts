@@ -26,8 +26,9 @@ export function helpText(): string {
     '  2  bad usage: one line naming the setting',
     '  3  the target is unreachable (one line, before any test runs), or a MUST clause went unjudged through',
     "     the target's doing: it got only 429 answers, no categoryId it accepts was known and it refused every",
-    '     one tried (name some with --category-ids), or --max-duration ran out before the clause ran; one line',
-    '     on stderr says which (blockedBy in report.json)',
+    '     one tried (name some with --category-ids), an operation went unanswered, answers were longer than',
+    '     --max-body, or --max-duration ran out before the clause ran; one line on stderr says which',
+    '     (blockedBy in report.json)',
     '  4  the engine itself broke',
     '',
   );

@@ -16,7 +16,7 @@ import { renderTerminal, writeReports } from '../report/index.ts';
 import type { RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
 import { enumValues } from '../run/coverage.ts';
-import { isBodyPastCap } from '../suite/judge.ts';
+import { isBodyPastCap } from '../suite/body-cap.ts';
 import { operationsLeftOut } from '../suite/plan.ts';
 import { concurrencyFor, isRemote, PIPELINE_DEPTH, pipelineDepth } from '../suite/config.ts';
 import { isSelected, leftOutByOnly, onlyFocus, skippedOperations, unknownSelectors } from '../suite/selection.ts';
@@ -223,7 +223,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     if (unchecked) say(`Note: ${unchecked} (${whereSkipsAre(report, settings.quiet)}).\n`);
     const cut = bodiesPastCap(report);
     if (cut) say(`Note: ${cut} ${cut === 1 ? 'answer' : 'answers'} had a body longer than --max-body (${settings.maxBodyBytes} bytes), the suite's own cap: judged on ${cut === 1 ? 'its' : 'their'} status alone; raise --max-body to judge ${cut === 1 ? 'it' : 'them'} whole.\n`);
-    if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs)) io.err(line);
+    if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs, settings.maxBodyBytes)) io.err(line);
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
     const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their kept-alive connection was lost under them, or a 100 Continue they had not asked for came)` : '';

@@ -14,8 +14,11 @@ export type Outcome = 'pass' | 'fail' | 'warn' | 'partial' | 'skip' | 'observe' 
 /** In the note of a check skipped where 429s were met, for the reader; `blockedBy` says it to code. */
 export const RATE_LIMITED_MARK = 'rate limited (429, or 503 with Retry-After)';
 
-/** no-answer: requests of an operation went unanswered, so the later ones were not sent (src/http/health.ts). */
-export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer';
+/**
+ * no-answer: requests of an operation went unanswered, so the later ones were not sent (src/http/health.ts);
+ * body-cap: answers were longer than --max-body, the suite's own cap, so only their status was judged.
+ */
+export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer' | 'body-cap';
 
 /** Evidence a clause needed and did not get: on an operation, or short of its minimum. */
 export interface Shortfall {

@@ -1,6 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type Shortfall } from '../report/model.ts';
+import { isBodyPastCap } from '../suite/body-cap.ts';
 
 /** What one clause's checks gathered over the run, whatever their outcomes. */
 export interface Coverage {
@@ -37,26 +38,32 @@ export function shortfallsOf(clause: Clause, coverage: Coverage, options: { left
     const leftOut = options.leftOut.get(operation);
     const unjudged = coverage.unjudged[operation];
     if (leftOut) shortfalls.push({ operation, reason: leftOut, choice: true });
-    else if (unjudged) shortfalls.push({ operation, reason: `${requests(unjudged.count)} judged nothing: ${unjudged.reason}`, blockedBy: 'no-answer' });
+    else if (unjudged) shortfalls.push({ operation, reason: `${requests(unjudged.count)} judged nothing: ${unjudged.reason}`, blockedBy: unjudgedCause(unjudged.reason) });
     else if (blocked) shortfalls.push({ operation, reason: blocked.reason, blockedBy: blocked.blockedBy });
     else if (coverage.rateLimitedOn[operation]) shortfalls.push({ operation, reason: `${requests(coverage.rateLimitedOn[operation])} on it handed back ${RATE_LIMITED_MARK}`, blockedBy: 'rate-limit' });
     else shortfalls.push({ operation, reason: 'no exchange with this operation bore on the clause in this run' });
   }
   const total = Object.values(coverage.judged).reduce((sum, count) => sum + count, 0);
+  const firstUnjudged = Object.values(coverage.unjudged)[0];
   const unsent = Object.values(coverage.unjudged).reduce((sum, entry) => sum + entry.count, 0);
   const why = unsent > 0 ? `; ${requests(unsent)} that would have borne on it judged nothing (${Object.values(coverage.unjudged)[0]!.reason})` : '';
   const least = clause.minimum?.exchanges;
   if (least !== undefined && total > 0 && total < least) {
-    shortfalls.push({ reason: `judged on ${total} ${total === 1 ? 'exchange' : 'exchanges'}, and the clause needs at least ${least}${why}`, ...(unsent > 0 ? { blockedBy: 'no-answer' as const } : blame()) });
+    shortfalls.push({ reason: `judged on ${total} ${total === 1 ? 'exchange' : 'exchanges'}, and the clause needs at least ${least}${why}`, ...(firstUnjudged ? { blockedBy: unjudgedCause(firstUnjudged.reason) } : blame()) });
   }
   const each = clause.minimum?.each;
   if (each && total > 0) {
     const missing = options.enumValues(each.enum).filter((value) => !coverage.covered.has(value));
     if (missing.length) {
-      shortfalls.push({ reason: `not judged for ${each.field} ${missing.join(', ')} (the clause needs every ${each.enum} value)${why}`, ...(unsent > 0 ? { blockedBy: 'no-answer' as const } : blame()) });
+      shortfalls.push({ reason: `not judged for ${each.field} ${missing.join(', ')} (the clause needs every ${each.enum} value)${why}`, ...(firstUnjudged ? { blockedBy: unjudgedCause(firstUnjudged.reason) } : blame()) });
     }
   }
   return shortfalls;
+}
+
+/** Why requests that would have borne on a clause judged nothing: the suite's own body cap, or no answer. */
+function unjudgedCause(reason: string): BlockedBy {
+  return isBodyPastCap(reason) ? 'body-cap' : 'no-answer';
 }
 
 /** The values of a contract schema that is an enum (PetStatus), as strings. */

@@ -3,6 +3,7 @@ import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
+import { bodyPastCapReason } from './body-cap.ts';
 import { isSelected, onlyFocus } from './selection.ts';
 import type { ClauseGate, WorkerContext } from './worker.ts';
 
@@ -43,18 +44,6 @@ const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['limits.rate-l
 
 /** An answer whose body the suite's own cap (--max-body) cut is judged on its status alone: a 5xx is one, whatever its body. */
 const JUDGED_ON_STATUS_ALONE: ReadonlySet<CheckName> = new Set(['errors.no-5xx']);
-
-const BODY_PAST_CAP = "the answer's body passed --max-body";
-
-/** Why the checks an answer whose body passed the cap did not judge it (what bodyPastCap tells apart). */
-export function bodyPastCapReason(maxBodyBytes: number): string {
-  return `${BODY_PAST_CAP} (${maxBodyBytes} bytes), the suite's own cap: raise --max-body to judge it`;
-}
-
-/** Whether a reason for requests that judged nothing is the body cap's (bodyPastCapReason). */
-export function isBodyPastCap(reason: string): boolean {
-  return reason.startsWith(BODY_PAST_CAP);
-}
 
 /** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
 export function clauseGate(ctx: WorkerContext, clauseId: string): ClauseGate {
