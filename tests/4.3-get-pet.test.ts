@@ -51,7 +51,8 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
     await s.property('created then fetched', newPet(s.contract, known.ids), {
       send: async (input) => {
         const created = createdBody(await s.send('createPet', { body: stringifyJson(input) }));
-        if (!created || created.id === undefined) return undefined;
+        // An id that is no int64 fails create.201-pet: a GET of it would only blame getPet too.
+        if (!created || petIdText(created) === undefined) return undefined;
         return { created, fetched: await fetchPet(s, created, true) };
       },
       receive: (_input, result) => {
