@@ -143,12 +143,10 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
 /** The longest the idle watch (ClientOptions.watchIdleCloses) holds its slot for an answer: past it, nothing is learnt. */
 const IDLE_WATCH_WAIT_MS = 2_000;
 
-const RESENT_AFTER_IDLE_CLOSE = new Set(['GET', 'HEAD']);
-const LOST_IDLE = 'lost as the origin closed the idle kept-alive connection it went out on, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
-const LOST_UNUSED =
-  'lost as the origin closed the connection it went out on, which had waited for its first request for a while, before any of the answer came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again';
-const LOST_BUSY =
-  "lost as the origin closed the kept-alive connection it went out on right after the answer before it, before any of this one's came (RFC 9112 §9.5): the origin may never have read it, and a request that is neither GET nor HEAD is not sent again; the origin's such requests go on connections of their own from now on";
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+/** A request sent once only (OutgoingRequest.lone) lost to the race with a close: not sent again, so evidence of nothing. */
+const LOST_LONE =
+  'lost as the origin closed the connection it went out on before any of the answer came, as it may at any time (RFC 9112 §9.5): the origin may never have read it, and this request is sent once only';
 
 /** A request that is neither GET nor HEAD to an origin that closes kept-alive connections unannounced (see closesUnannounced). */
 const ALONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
@@ -188,11 +186,11 @@ export class HttpClient {
   private readonly deadlines: Deadlines;
   private readonly idleCloses = new IdleCloses();
   /**
-   * Origins seen to close a kept-alive connection under a request right after the answer before it,
-   * with no `Connection: close` (a `busy-closed` loss, src/http/dispatch.ts; for a GET, one whose
-   * resend on a fresh connection was answered). Their requests that are neither GET nor HEAD go on a
-   * connection of their own, closed after the answer: none of those can be lost to such a close, so
-   * one lost there is judged.
+   * Origins seen to close a kept-alive connection under a request, idle or right after the answer
+   * before it, with no `Connection: close` (an `idle-closed` or `busy-closed` loss, src/http/dispatch.ts,
+   * whose resend on a fresh connection was answered). Their requests that are neither GET nor HEAD go
+   * on a connection of their own, closed after the answer: none of those meets such a close, nor is
+   * sent twice.
    */
   private readonly closesUnannounced = new Set<string>();
   private readonly bodyReuse = new BodyReuse();
@@ -376,13 +374,14 @@ export class HttpClient {
     }
     if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
-    const alone = !outgoing.lone && this.closesUnannounced.has(url.origin) && !RESENT_AFTER_IDLE_CLOSE.has(outgoing.method.toUpperCase());
-    const turn = this.sendUnasked100.has(url.origin) || alone ? undefined : this.bodyReuse.turn(url, outgoing, kind);
+    const alone = () => !outgoing.lone && this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase());
+    const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
     let started = performance.now();
     let own: Dispatcher | undefined;
     let resent = false;
+    let sentAlone = false;
     try {
       const current = this.health.recheck(url.origin, label, plan);
       if ('refused' in current) return current;
@@ -392,9 +391,11 @@ export class HttpClient {
         this.stats.sent++;
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
-      const connection = alone ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
+      // Asked again once in its slot: a close another request met while this one waited may have shown it.
+      const connection = alone() ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
+      sentAlone = connection === ALONE;
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
-      if (connection.repeat || outgoing.lone || alone) own = this.connectionOfItsOwn(url);
+      if (connection.repeat || outgoing.lone || connection === ALONE) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
       const dispatch = (via?: Dispatcher) =>
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
@@ -402,7 +403,7 @@ export class HttpClient {
       try {
         response = await dispatch();
       } catch (error) {
-        if (!this.mayResend(error, outgoing.method)) throw error;
+        if (!this.mayResend(error, outgoing)) throw error;
         await this.pace();
         for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
         resent = true;
@@ -411,7 +412,8 @@ export class HttpClient {
         const fresh = lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url);
         try {
           response = await dispatch(fresh);
-          if (lossOf(error) === 'busy-closed') this.closesUnannounced.add(url.origin);
+          // Connections of their own keep its later POSTs from such closes (not from one before a first request).
+          if (lossOf(error) === 'busy-closed' || lossOf(error) === 'idle-closed') this.closesUnannounced.add(url.origin);
         } catch (again) {
           if (lossOf(again) !== 'unwritten') throw again;
           return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
@@ -424,7 +426,7 @@ export class HttpClient {
       if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
     } catch (error) {
-      if (own && kind && !outgoing.lone && !alone) this.bodyReuse.mayRepeat(url.origin, kind);
+      if (own && kind && !outgoing.lone && !sentAlone) this.bodyReuse.mayRepeat(url.origin, kind);
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
@@ -433,9 +435,7 @@ export class HttpClient {
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
       const loss = resent ? undefined : lossOf(error);
-      if (loss === 'busy-closed') this.closesUnannounced.add(url.origin);
-      const lost = loss === 'idle-closed' ? LOST_IDLE : loss === 'busy-closed' ? LOST_BUSY : loss === 'unused-closed' ? LOST_UNUSED : undefined;
-      const failure = lost ? { kind: 'lost-kept-alive' as const, message: lost } : classify(error);
+      const failure = loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed' ? { kind: 'lost-kept-alive' as const, message: LOST_LONE } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -464,13 +464,16 @@ export class HttpClient {
 
   /**
    * Whether a request lost with its connection is sent once more, and that answer judged: one never
-   * written, whatever its method; a GET or HEAD lost as a kept-alive connection was closed, idle or
-   * right after an answer (RFC 9112 §9.3.1 lets a client send an idempotent request again; GET and
-   * HEAD also answer the same), on a connection of its own, where a loss is judged.
+   * written; and one lost to the race with the origin's close of its connection (idle, right after
+   * an answer, or before its first request), on a connection of its own, where a loss is judged.
+   * RFC 9112 §9.3.1 lets a client send an idempotent request again; a POST is sent again too, as a
+   * test that only judged what was answered would otherwise pass a server that drops one input every
+   * time: the origin may then see it twice (an animal or a message more, which no clause counts on).
+   * Not a request sent once only (the preflight's probe).
    */
-  private mayResend(error: unknown, method: string): boolean {
+  private mayResend(error: unknown, outgoing: OutgoingRequest): boolean {
     const loss = lossOf(error);
-    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed') && RESENT_AFTER_IDLE_CLOSE.has(method.toUpperCase()));
+    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed') && !outgoing.lone);
   }
 
   /**

@@ -37,7 +37,7 @@ export type TransportFailure =
 /**
  * A request the suite chose not to send (`not-sent`), sent with less than the full timeout and had no
  * answer within it (`cut-short`), or lost as the origin closed the idle connection it went out on
- * (`lost-kept-alive`, one not sent again: see src/http/dispatch.ts lossOf), or to an operation the settings
+ * (`lost-kept-alive`, a request sent once only: see src/http/dispatch.ts lossOf), or to an operation the settings
  * leave out (`left-out`, --skip createPet): evidence of nothing, for or against any clause.
  */
 export function isNoEvidence(exchange: Exchange): boolean {
