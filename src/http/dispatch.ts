@@ -106,8 +106,6 @@ let listening = false;
 const idleSince = new WeakMap<Socket, number>();
 /** Connections watched for the origin closing them while idle (see IdleCloses). */
 const watched = new WeakSet<Socket>();
-/** Per connection that has carried no request yet, when it was established. */
-const connectedAt = new WeakMap<Socket, number>();
 
 /**
  * Per origin, the shortest idle time after which the origin has been seen to close a kept-alive
@@ -136,8 +134,6 @@ interface SentOn {
   writtenAt?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
-  /** On a connection's first request: how long the connection had been open, unused, when it was written. */
-  unusedMs?: number;
 }
 
 /** Records the origin's close of `socket` while nothing was on it: an idle close, which a request may race. */
@@ -157,21 +153,15 @@ function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses):
 function watchSockets(): void {
   if (listening) return;
   listening = true;
-  subscribe('undici:client:connected', (message) => {
-    connectedAt.set((message as { socket: Socket }).socket, performance.now());
-  });
   subscribe('undici:client:sendHeaders', (message) => {
     const socket = (message as { socket: Socket }).socket;
     const idle = idleSince.get(socket);
     idleSince.delete(socket);
-    const connected = connectedAt.get(socket);
-    connectedAt.delete(socket);
     if (writing) {
       const now = performance.now();
       writing.socket = socket;
       writing.writtenAt = now;
       if (idle !== undefined) writing.idleMs = now - idle;
-      else if (connected !== undefined) writing.unusedMs = now - connected;
       if (writing.origin !== undefined && writing.idleCloses) watchIdleClose(socket, writing.origin, writing.idleCloses);
     }
     writing = undefined;
@@ -186,13 +176,6 @@ function watchSockets(): void {
  * both ends and the round trip between them).
  */
 export const IDLE_RACE_MS = 1_000;
-/**
- * A server may also close a connection that has carried no request yet, after a wait for one (a
- * header-read timeout: RFC 9112 §9.5), and the suite writes its first request well after connecting
- * only when its own work held it up: a connection unused this long, lost under its first request,
- * may have been lost to that race (a request written at once is not).
- */
-export const UNUSED_RACE_MS = 50;
 /** The close that races a request comes about a round trip after it: one later is an answer refused. */
 const LOST_WITHIN_MS = 1_000;
 const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
@@ -204,8 +187,9 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  * request, and the connection closed or reset soon after, before any of the answer came;
  * `busy-closed`, the same on a connection idle for less (a server may close a kept-alive connection
  * right after an answer, without saying so, as the next request is on its way: RFC 9112 §9.5);
- * `unused-closed`, the first request on a connection open for UNUSED_RACE_MS or more before it was
- * written, lost the same way;
+ * `unused-closed`, the first request on a connection, lost the same way (a server may let go a
+ * connection that has brought no request for a while, a header-read timeout, and the client's own
+ * work, or the handshake far away, may hold up the first request that long);
  * `unasked-100`, dropped by undici itself as a `100 Continue` came that the request had not asked
  * for (see src/http/node-http.ts).
  */
@@ -228,7 +212,7 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
   if (status !== 0 || lostAfter > LOST_WITHIN_MS) return undefined;
   if (sentOn.idleMs !== undefined) return sentOn.idleMs >= raceFrom ? 'idle-closed' : 'busy-closed';
-  return sentOn.unusedMs !== undefined && sentOn.unusedMs >= UNUSED_RACE_MS ? 'unused-closed' : undefined;
+  return 'unused-closed';
 }
 
 /**
