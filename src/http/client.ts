@@ -3,7 +3,7 @@ import { PACKAGE_VERSION } from '../paths.ts';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
-import { Deadlines, dispatchRequest, IdleCloses, lossOf, originDispatcher } from './dispatch.ts';
+import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
@@ -413,7 +413,7 @@ export class HttpClient {
         try {
           response = await dispatch(fresh);
           // Connections of their own keep its later POSTs from such closes (not from one before a first request).
-          if (lossOf(error) === 'busy-closed' || lossOf(error) === 'idle-closed') this.closesUnannounced.add(url.origin);
+          if (isRaceLoss(lossOf(error)) && lossOf(error) !== 'unused-closed') this.closesUnannounced.add(url.origin);
         } catch (again) {
           if (lossOf(again) !== 'unwritten') throw again;
           return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
@@ -435,7 +435,7 @@ export class HttpClient {
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
       const loss = resent ? undefined : lossOf(error);
-      const failure = loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed' ? { kind: 'lost-kept-alive' as const, message: LOST_LONE } : classify(error);
+      const failure = isRaceLoss(loss) ? { kind: 'lost-kept-alive' as const, message: LOST_LONE } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
       if (own) void own.destroy().catch(() => undefined);
@@ -473,7 +473,7 @@ export class HttpClient {
    */
   private mayResend(error: unknown, outgoing: OutgoingRequest): boolean {
     const loss = lossOf(error);
-    return loss === 'unwritten' || ((loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed') && !outgoing.lone);
+    return loss === 'unwritten' || (isRaceLoss(loss) && !outgoing.lone);
   }
 
   /**

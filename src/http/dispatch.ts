@@ -196,6 +196,11 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 export type ConnectionLoss = 'unwritten' | 'idle-closed' | 'busy-closed' | 'unused-closed' | 'unasked-100';
 const losses = new WeakMap<object, ConnectionLoss>();
 
+/** A loss to the race with the origin's close of the connection the request went out on (not one never written, nor a 100). */
+export function isRaceLoss(loss: ConnectionLoss | undefined): boolean {
+  return loss === 'idle-closed' || loss === 'busy-closed' || loss === 'unused-closed';
+}
+
 export function lossOf(error: unknown): ConnectionLoss | undefined {
   return typeof error === 'object' && error !== null ? losses.get(error) : undefined;
 }

@@ -1,7 +1,7 @@
 import type { Clause } from '../contract/clauses.ts';
 import type { Contract } from '../contract/model.ts';
 import { RATE_LIMITED_MARK, type BlockedBy, type Shortfall } from '../report/model.ts';
-import { isBodyPastCap } from '../suite/body-cap.ts';
+import { unjudgedCause } from '../suite/body-cap.ts';
 
 /** What one clause's checks gathered over the run, whatever their outcomes. */
 export interface Coverage {
@@ -59,11 +59,6 @@ export function shortfallsOf(clause: Clause, coverage: Coverage, options: { left
     }
   }
   return shortfalls;
-}
-
-/** Why requests that would have borne on a clause judged nothing: the suite's own body cap, or no answer. */
-function unjudgedCause(reason: string): BlockedBy {
-  return isBodyPastCap(reason) ? 'body-cap' : 'no-answer';
 }
 
 /** The values of a contract schema that is an enum (PetStatus), as strings. */

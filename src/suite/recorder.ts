@@ -5,7 +5,7 @@ import { RATE_LIMITED_MARK, type BlockedBy, type CheckResult, type FailureEviden
 import { failureOf, operationOf } from './evidence.ts';
 import { ConformanceFailures } from './failure.ts';
 import type { Verdicts } from './judge.ts';
-import { isBodyPastCap } from './body-cap.ts';
+import { unjudgedCause } from './body-cap.ts';
 
 /** A CheckResult while it is being gathered: no outcome until something bore on it. */
 export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
@@ -114,7 +114,7 @@ export class Recorder {
     else if (unjudged.length) record.note = unjudged.map(([operation, { reason, count }]) => `${operation}: ${count} ${count === 1 ? 'request' : 'requests'} judged nothing (${reason})`).join('; ');
     else record.note = gaveUp429 > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${gaveUp429} times` : reason;
     if (record.answers429 || gaveUp429 > 0) record.blockedBy = 'rate-limit';
-    else if (unjudged.length) record.blockedBy = unjudged.every(([, entry]) => isBodyPastCap(entry.reason)) ? 'body-cap' : 'no-answer';
+    else if (unjudged.length) record.blockedBy = unjudged.every(([, entry]) => unjudgedCause(entry.reason) === 'body-cap') ? 'body-cap' : 'no-answer';
     else if (blockedBy) record.blockedBy = blockedBy;
   }
 }
