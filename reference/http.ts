@@ -4,7 +4,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { gzipSync } from 'node:zlib';
 import type { Ctx } from './context.ts';
 import { allowed, fault, switches, type Deviation } from './deviation.ts';
-import { stringify, type JsonOut } from './json.ts';
+import { stringify, withExponentIntegers, type JsonOut } from './json.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const HTTP_DEVIATIONS = [
@@ -17,6 +17,7 @@ export const HTTP_DEVIATIONS = [
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
   allowed('allowed-gzip-always', 'Every JSON body is gzip-coded, even to a request that accepts only identity (RFC 9110 §12.5.3 says it SHOULD not be: a warning).', ['json.content-coding']),
+  allowed('allowed-exponent-integers', 'Every integer in a JSON body is written in scientific notation, as a writer of decimal types puts it (Java\'s BigDecimal.toString: 157 as 1.57E+2, 9223372036854775807 as 9.223372036854775807E+18); JSON Schema reads each as the integer it is.'),
   allowed('allowed-closes-every-5th', 'Closes each kept-alive connection after its 5th answer, without Connection: close (RFC 9112 §9.5: a server may close a connection at any time): a request sent on it then meets the close, unread.'),
 ] as const satisfies readonly Deviation[];
 
@@ -77,7 +78,8 @@ export function closedAfterFifth(ctx: Ctx, req: IncomingMessage, res: ServerResp
 }
 
 export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {
-  sendCoded(res, ctx, status, jsonContentType(ctx), stringify(body), headers);
+  const text = stringify(body);
+  sendCoded(res, ctx, status, jsonContentType(ctx), on(ctx, 'allowed-exponent-integers') ? withExponentIntegers(text) : text, headers);
 }
 
 /** sendRaw, gzip-coded under allowed-gzip-by-default where the request accepts it. */

@@ -143,3 +143,18 @@ export function stringify(value: JsonOut): string {
   }
   return `{${parts.join(',')}}`;
 }
+
+/** A JSON string literal, or an integer literal (no fraction, no exponent). */
+const STRING_OR_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?)(\d+)(?![.\deE])/g;
+
+/**
+ * The JSON text with every integer in scientific notation, as a writer of decimal types puts it
+ * (Java's BigDecimal.toString: 157 as 1.57E+2, 9223372036854775807 as 9.223372036854775807E+18).
+ */
+export function withExponentIntegers(text: string): string {
+  return text.replace(STRING_OR_INTEGER, (token, sign: string | undefined, digits: string | undefined) => {
+    if (digits === undefined) return token;
+    const rest = digits.slice(1).replace(/0+$/, '');
+    return `${sign}${digits[0]}${rest ? `.${rest}` : ''}E+${digits.length - 1}`;
+  });
+}

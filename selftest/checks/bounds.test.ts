@@ -13,9 +13,9 @@ const PET = '"id":1,"name":"Rex","categoryId":1';
 
 describe('boundsProblem', () => {
   it.each([
-    ['an array nesting bomb', '['.repeat(1_000_000) + ']'.repeat(1_000_000), 'the body nests deeper than 64 levels'],
-    ['an object nesting bomb', '{"a":'.repeat(500_000) + '1' + '}'.repeat(500_000), 'the body nests deeper than 64 levels'],
-    ['an unclosed bomb', '['.repeat(100), 'the body nests deeper than 64 levels'],
+    ['an array nesting bomb', '['.repeat(1_000_000) + ']'.repeat(1_000_000), 'the body nests deeper than 64 levels (the suite reads at most 64)'],
+    ['an object nesting bomb', '{"a":'.repeat(500_000) + '1' + '}'.repeat(500_000), 'the body nests deeper than 64 levels (the suite reads at most 64)'],
+    ['an unclosed bomb', '['.repeat(100), 'the body nests deeper than 64 levels (the suite reads at most 64)'],
     ['200,000 members in a listed animal', `[{${members(200_000)},${PET}}]`, 'an object with 200,003 members (the suite reads at most 1,000)'],
     ['a million elements', `[${'0,'.repeat(999_999)}0]`, 'an array of 1,000,000 elements (the suite reads at most 10,000)'],
     ['a million-digit id', `{"id":${'9'.repeat(1_000_000)}}`, 'a number of 1,000,000 digits (the suite reads at most 1,000)'],
@@ -50,9 +50,9 @@ describe('a body past a bound is judged by the clause that asked', () => {
 
   it('a listing nesting 1,000,000 levels fails list.200-pets with that Actual', () => {
     const ex = exchange(200, raw('['.repeat(1_000_000) + ']'.repeat(1_000_000)));
-    expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels' });
+    expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels (the suite reads at most 64)' });
     const verdict = getCheck('list.200-pets').judge(ex, { env });
-    expect(verdict).toEqual({ outcome: 'fail', expected: 'a JSON Pets body', actual: '200: the body nests deeper than 64 levels' });
+    expect(verdict).toEqual({ outcome: 'fail', expected: 'a JSON Pets body', actual: '200: the body nests deeper than 64 levels (the suite reads at most 64)' });
   });
 
   it('a listed animal with 200,000 members fails list.200-pets', () => {
@@ -83,6 +83,6 @@ describe('a body past a bound is judged by the clause that asked', () => {
 
   it('an Error nesting too deep fails errors.shape', () => {
     const verdict = getCheck('errors.shape').judge(exchange(400, raw(`{"code":"x","message":"y","status":400,"d":${'['.repeat(100)}${']'.repeat(100)}}`)), { env });
-    expect(verdict).toMatchObject({ outcome: 'fail', actual: '400: the body nests deeper than 64 levels' });
+    expect(verdict).toMatchObject({ outcome: 'fail', actual: '400: the body nests deeper than 64 levels (the suite reads at most 64)' });
   });
 });

@@ -1,8 +1,9 @@
 /** src/json/lossless.ts: int64 exact, non-integers never passed off as integers, bytes checked. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
-import { isInt, jsonEqual, JsonDecodeError, parseJson, repeatedNames, sameInteger, stringifyJson, writtenNames } from '../../src/json/lossless.ts';
+import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+import { isInt, jsonEqual, JsonDecodeError, parseJson, repeatedNames, sameInteger, stringifyJson } from '../../src/json/lossless.ts';
+import { scanJson } from '../../src/json/bounds.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -38,6 +39,19 @@ describe('parseJson and stringifyJson', () => {
     );
   });
 
+  it('read an integer written with an exponent exactly, as JSON Schema takes it', () => {
+    expect(parseJson('[9007199254740993e0, 9.007199254740993e15, 90071992547409930e-1, 1e18, 9223372036854775807E0, -92233720368547758.08e2]')).toEqual([
+      2n ** 53n + 1n,
+      2n ** 53n + 1n,
+      2n ** 53n + 1n,
+      10n ** 18n,
+      INT64_MAX,
+      INT64_MIN,
+    ]);
+    expect(parseJson('[7e0, 1.5e1, 0.05e2, 150e-1, 1e-7, 1.5e-1, 1e1000000]')).toEqual([7, 15, 5, 15, 1e-7, 0.15, Infinity]);
+    expect(parseJson('{"id":157,"categoryId":9007199254740993e0}')).toEqual({ id: 157, categoryId: 2n ** 53n + 1n });
+  });
+
   it('parse 1e400 to Infinity, which is not an integer', () => {
     const value = parseJson('{"categoryId":1e400}') as { categoryId: unknown };
     expect(value.categoryId).toBe(Infinity);
@@ -67,10 +81,19 @@ describe('parseJson and stringifyJson', () => {
     }
   });
 
-  it('give exactly what lossless-json gives, long integers and digit-filled strings included (property)', () => {
+  it('give what lossless-json gives, each integer exact however written, long integers and digit-filled strings included (property)', () => {
+    // An integer by arithmetic on its mantissa and exponent, where parseJson works on the digits' text.
+    const exactly = (n: string): number | bigint => {
+      const [, integer = '', fraction = '', exponent = '0'] = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(n) ?? [];
+      const mantissa = BigInt(`${n.startsWith('-') ? '-' : ''}${integer}${fraction}`);
+      const scale = Number(exponent) - fraction.length;
+      const whole = scale >= 0 ? (scale < 1_000 ? mantissa * 10n ** BigInt(scale) : undefined) : mantissa % 10n ** BigInt(-scale) === 0n ? mantissa / 10n ** BigInt(-scale) : undefined;
+      if (whole === undefined) return Number(n);
+      return Number.isSafeInteger(Number(whole)) ? Number(whole) : whole;
+    };
     const reference = (text: string) =>
       losslessParse(text, null, {
-        parseNumber: (n: string) => (isInteger(n) && !Number.isSafeInteger(Number(n)) ? BigInt(n) : Number(n)),
+        parseNumber: exactly,
         onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue,
       });
     const int64 = fc.bigInt({ min: INT64_MIN, max: INT64_MAX });
@@ -140,13 +163,14 @@ describe('jsonEqual', () => {
 });
 
 describe('repeatedNames', () => {
+  const repeatedNamesIn = (text: string) => repeatedNames(scanJson(text).names, parseJson(text), () => text);
   const textOf = (value: unknown) => JSON.stringify(value, null, 1);
 
   it('finds none in any text JSON.stringify writes, names in strings included (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = textOf(value);
-        expect(repeatedNames(text, parseJson(text))).toBeUndefined();
+        expect(repeatedNamesIn(text)).toBeUndefined();
       }),
       { numRuns: 300 },
     );
@@ -157,7 +181,7 @@ describe('repeatedNames', () => {
       fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.jsonValue(), (object, again) => {
         const [name] = Object.keys(object);
         const text = `${JSON.stringify(object).slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(again)}}`;
-        expect(repeatedNames(`[${text}]`, parseJson(`[${text}]`))).toMatch(/^a name repeated within an object/);
+        expect(repeatedNamesIn(`[${text}]`)).toMatch(/^a name repeated within an object/);
       }),
       { numRuns: 300 },
     );
@@ -171,7 +195,7 @@ describe('repeatedNames', () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 1 }), tricky) }), fc.constantFrom(undefined, 1, '\t', ' \r\n'), text, (value, indent, extra) => {
         const written = JSON.stringify([value, { [extra]: extra }], null, indent);
-        expect(writtenNames(written)).toBe(keysIn(JSON.parse(written)));
+        expect(scanJson(written).names).toBe(keysIn(JSON.parse(written)));
       }),
       { numRuns: 300 },
     );
@@ -179,6 +203,6 @@ describe('repeatedNames', () => {
 
   it('names the differing values, each once', () => {
     const text = '[{"a":1,"a":2,"b":{"c":"x","c":"x"}},{"a":1,"a":2}]';
-    expect(repeatedNames(text, parseJson(text))).toBe('a name repeated within an object, with different values: "a": 1 then 2');
+    expect(repeatedNamesIn(text)).toBe('a name repeated within an object, with different values: "a": 1 then 2');
   });
 });

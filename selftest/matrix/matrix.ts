@@ -168,7 +168,7 @@ interface AnswerOutcome {
 }
 
 const ANSWER_OUTCOMES: Record<string, AnswerOutcome> = {
-  'hostile-nesting-bomb': { exit: 1, clause: 'list.200-pets', said: /^200: the body nests deeper than 64 levels$/ },
+  'hostile-nesting-bomb': { exit: 1, clause: 'list.200-pets', said: /^200: the body nests deeper than 64 levels \(the suite reads at most 64\)$/ },
   'hostile-many-keys': { exit: 1, clause: 'list.200-pets', said: /^200: an object with 200,00\d members \(the suite reads at most 1,000\)$/ },
   'hostile-long-numbers': { exit: 1, clause: 'create.201-pet', said: /^201: a number of 1,000,000 digits \(the suite reads at most 1,000\)$/ },
   'hostile-429-every-other': { exit: 3, said: /^animal-store-conformance: rate limited: .*answered 429/ },

@@ -277,6 +277,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-trailing-slash-html-404': async (s) => header(await call(pets(s, '/'), { auth: null }), 'content-type'),
   'allowed-422-invalid-query': (s) => status(call(pets(s, '?limit=0'))),
   'allowed-gzip-by-default': async (s) => header(await call(pets(s)), 'content-encoding'),
+  'allowed-exponent-integers': async (s) => /"categoryId":([^,}]+)/.exec((await createPet(s, '{"name":"Probe","categoryId":9223372036854775807}')).text)?.[1],
   'allowed-gzip-always': async (s) => header(await call(pets(s), { headers: { 'accept-encoding': 'identity' } }), 'content-encoding'),
   'allowed-rate-limited': async (s) => {
     const statuses: number[] = [];

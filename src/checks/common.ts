@@ -1,6 +1,6 @@
 import { contentCodings } from '../http/content-coding.ts';
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
+import { decodeUtf8, isInt, jsonEqual, repeatedNames } from '../json/lossless.ts';
 import type { SchemaObject } from '../contract/model.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS, type Refusable, type Verdict } from './types.ts';
@@ -98,7 +98,7 @@ export const jsonUniqueNames = defineCheck({
   judge(exchange) {
     const body = jsonBody(exchange);
     if (!body.ok || !body.value || typeof body.value !== 'object') return NOT_APPLICABLE;
-    const repeated = repeatedNames(body.text, body.value);
+    const repeated = repeatedNames(body.names, body.value, () => decodeUtf8(exchange.response!.body));
     if (repeated === undefined) return PASS;
     return fail('each name once within an object (RFC 8259 §4)', `${repeated} on ${describeResponse(exchange, 200)}`);
   },

@@ -1,4 +1,4 @@
-import { decodeUtf8, parseJson, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
+import { parseJsonCounted, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
 
 /** What was sent, as it may be shown: the key never appears, only `$API_KEY`. */
 export interface SentRequest {
@@ -57,8 +57,11 @@ export interface Exchange {
   timeoutMs?: number;
 }
 
-/** `text`: the body decoded, as it was parsed. */
-export type ParsedBody = { ok: true; value: JsonValue; text: string } | { ok: false; problem: string };
+/**
+ * `names`: how many names the text writes (more than `value` holds where one repeats). The decoded
+ * text is not kept: a body may be megabytes of padding, and exchanges live as long as their scenario.
+ */
+export type ParsedBody = { ok: true; value: JsonValue; names: number } | { ok: false; problem: string };
 
 const PARSED = Symbol('parsed body');
 
@@ -74,8 +77,7 @@ export function jsonBody(exchange: Exchange): ParsedBody {
   else if (response.body.length === 0) result = { ok: false, problem: 'empty body' };
   else {
     try {
-      const text = decodeUtf8(response.body);
-      result = { ok: true, value: parseJson(text), text };
+      result = { ok: true, ...parseJsonCounted(response.body) };
     } catch (error) {
       if (!(error instanceof JsonDecodeError)) throw error;
       result = { ok: false, problem: error.message };

@@ -1,5 +1,5 @@
-import { parse, stringify, isInteger } from 'lossless-json';
-import { boundsProblem } from './bounds.ts';
+import { parse, stringify } from 'lossless-json';
+import { scanJson } from './bounds.ts';
 
 /**
  * JSON with int64 kept exact: integer literals beyond 2^53 become bigint, every other number a
@@ -7,15 +7,25 @@ import { boundsProblem } from './bounds.ts';
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * An integer written with a zero fraction (`7.0`) is that integer, as JSON.parse reads a short one
- * and JSON Schema (draft 6 on) takes it: a long one too, kept exact.
- */
-const WITH_ZERO_FRACTION = /^(-?\d+)\.0+$/;
+/** A JSON number literal's parts: sign, integer digits, fraction digits, exponent. */
+const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Digits past which an integer is read through a double: far beyond int64, so judged out of range either way. */
+const MAX_EXACT_DIGITS = 1_000;
 
+/**
+ * A number literal read exactly where it is an integer, however written: `7.0`, `7e0` and
+ * `0.7e1` are 7, as JSON Schema (draft 6 on) takes them, and a long one stays exact. Any other
+ * number is the double JSON.parse reads.
+ */
 function parseNumber(text: string): number | bigint {
-  const integer = WITH_ZERO_FRACTION.exec(text)?.[1] ?? text;
-  return isInteger(integer) ? exactInteger(integer) : Number.parseFloat(text);
+  const parts = NUMBER_PARTS.exec(text);
+  if (!parts) return Number.parseFloat(text);
+  const [, sign, integer, fraction = '', exponent = '0'] = parts;
+  const digits = `${integer}${fraction}`.replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
+  if (significant === '' || scale < 0 || significant.length + scale > MAX_EXACT_DIGITS) return Number.parseFloat(text);
+  return exactInteger(`${sign}${significant}${'0'.repeat(scale)}`);
 }
 
 /** A decimal integer held exactly: a number while a double holds it, else a bigint. */
@@ -24,26 +34,22 @@ export function exactInteger(decimal: string): number | bigint {
   return Number.isSafeInteger(asNumber) ? asNumber : BigInt(decimal);
 }
 
-const LONG_DIGIT_RUN = /\d{16}/;
 /** A JSON string literal, escapes included. */
 const STRING_LITERAL = String.raw`"[^"\\]*(?:\\[\s\S][^"\\]*)*"`;
-/**
- * A string literal (skipped whole), or an integer literal of 16 digits or more, possibly with a zero
- * fraction: one a double may round.
- */
-const STRING_OR_LONG_INTEGER = new RegExp(String.raw`${STRING_LITERAL}|(?<![\d.eE+-])-?\d{16,}(?:\.0+)?(?![\d.eE])`, 'g');
+/** A string literal (skipped whole), or a number literal. */
+const STRING_OR_NUMBER = new RegExp(String.raw`${STRING_LITERAL}|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`, 'g');
 const MARK = '\u0000int64:';
 
 /**
- * The native parser with every long integer first quoted behind a mark, then turned back into an
+ * The native parser with every number literal first quoted behind a mark, then turned back into an
  * exact number or bigint. Undefined where it cannot be sure: a string of the text that itself
  * reads as a marked integer, or text the native parser rejects (lossless-json names the problem).
  */
-function parseMarkingLongIntegers(text: string): { value: JsonValue } | undefined {
+function parseMarkingNumbers(text: string): { value: JsonValue } | undefined {
   let marked = 0;
   let value: JsonValue;
   try {
-    const quoted = text.replace(STRING_OR_LONG_INTEGER, (token) => {
+    const quoted = text.replace(STRING_OR_NUMBER, (token) => {
       if (token.charCodeAt(0) === 0x22) return token;
       marked++;
       return `"\\u0000int64:${token}"`;
@@ -108,29 +114,30 @@ export function decodeUtf8(bytes: Uint8Array): string {
  * JsonDecodeError naming what is wrong, JsonBoundsError for a text past a bound.
  */
 export function parseJson(input: Uint8Array | string): JsonValue {
+  return parseJsonCounted(input).value;
+}
+
+/** parseJson, with the number of names the text writes (scanJson), for repeatedNames. */
+export function parseJsonCounted(input: Uint8Array | string): { value: JsonValue; names: number } {
   const text = typeof input === 'string' ? input : decodeUtf8(input);
-  const problem = boundsProblem(text);
-  if (problem) throw new JsonBoundsError(problem);
-  // Every integer of at most 15 digits is exact as a double: the native parser gives the same values.
-  if (!LONG_DIGIT_RUN.test(text)) {
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch {
-      // lossless-json names the problem; it throws below.
-    }
-  } else {
-    // A long integer the native parser reads as a safe integer is exact too (ids below 2^53).
-    let native: JsonValue | undefined;
-    try {
-      native = JSON.parse(text) as JsonValue;
-    } catch {
-      // lossless-json names the problem; it throws below.
-    }
-    if (native !== undefined) {
-      if (!hasRoundedInteger(native)) return native;
-      const parsed = parseMarkingLongIntegers(text);
-      if (parsed) return parsed.value;
-    }
+  const scan = scanJson(text);
+  if (scan.problem) throw new JsonBoundsError(scan.problem);
+  return { value: parseScanned(text, scan.inexactNumbers), names: scan.names };
+}
+
+function parseScanned(text: string, inexactNumbers: boolean): JsonValue {
+  let native: JsonValue | undefined;
+  try {
+    native = JSON.parse(text) as JsonValue;
+  } catch {
+    // lossless-json names the problem; it throws below.
+  }
+  // Without a number of 16 digits or an exponent every number is exact as a double; with one, the
+  // native values stand unless one is an integer past 2^53, which a double may have rounded.
+  if (native !== undefined && (!inexactNumbers || !hasRoundedInteger(native))) return native;
+  if (native !== undefined) {
+    const parsed = parseMarkingNumbers(text);
+    if (parsed) return parsed.value;
   }
   try {
     return parse(text, null, {
@@ -195,32 +202,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const isJsonSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
-
-/**
- * How many names a JSON text writes: string literals a colon follows (after JSON whitespace). One
- * pass over the char codes, not a regular expression's match per literal: every body is counted.
- */
-export function writtenNames(text: string): number {
-  let names = 0;
-  for (let at = 0; at < text.length; at++) {
-    if (text.charCodeAt(at) !== QUOTE) continue;
-    for (at++; at < text.length; at++) {
-      const code = text.charCodeAt(at);
-      if (code === BACKSLASH) at++;
-      else if (code === QUOTE) break;
-    }
-    let next = at + 1;
-    while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
-    if (text.charCodeAt(next) === COLON) names++;
-  }
-  return names;
-}
-
-function countNames(value: unknown): number {
+/** How many names the parsed value holds, nested ones included. */
+export function countNames(value: unknown): number {
   if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countNames(item), 0);
   if (!value || typeof value !== 'object') return 0;
   let count = 0;
@@ -230,14 +213,15 @@ function countNames(value: unknown): number {
 
 /**
  * How a JSON text repeats a name within one object (RFC 8259 §4: "The names within an object SHOULD
- * be unique"), given the value it parsed to; undefined where every name is unique. A parser keeps one
- * of the values (the native one the last), so the text holds more names than the value.
+ * be unique"), given how many names it writes (scanJson) and the value it parsed to; undefined where
+ * every name is unique. A parser keeps one of the values (the native one the last), so the text
+ * holds more names than the value. The text is asked for only then.
  */
-export function repeatedNames(text: string, parsed: JsonValue): string | undefined {
-  if (writtenNames(text) === countNames(parsed)) return undefined;
+export function repeatedNames(written: number, parsed: JsonValue, text: () => string): string | undefined {
+  if (written === countNames(parsed)) return undefined;
   const differing = new Set<string>();
   try {
-    parse(text, null, {
+    parse(text(), null, {
       parseNumber,
       onDuplicateKey: ({ key, oldValue, newValue }) => {
         if (differing.size < 3) differing.add(`"${key}": ${stringifyJson(oldValue)} then ${stringifyJson(newValue)}`);
