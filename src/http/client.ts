@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
+import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
@@ -204,6 +205,8 @@ export class HttpClient {
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
     this.deadlines = new Deadlines(options.timeoutMs);
+    // One listener per request in flight through node:http, each removed as it settles: no leak however many.
+    setMaxListeners(0, this.closing.signal);
   }
 
   /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */

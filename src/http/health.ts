@@ -51,6 +51,12 @@ export type Refusal = { refused: string };
 
 export type Outcome = { answered: true; durationMs: number } | { answered: false; timedOut: boolean; kind: string };
 
+/** The wait of a request to an operation that hung, or to an origin fallen silent: a few times its slowest answer, at most `capMs`. */
+function shortWaitWithin(state: OperationState, capMs: number): SendPlan {
+  const shortWait = Math.min(capMs, Math.max(SHORT_WAIT_MIN_MS, Math.ceil(state.slowestAnswerMs * SHORT_WAIT_FACTOR)));
+  return { timeoutMs: shortWait, shortened: shortWait < capMs };
+}
+
 export class OperationHealth {
   private readonly operations = new Map<string, OperationState>();
   private readonly origins = new Map<string, OriginState>();
@@ -93,8 +99,7 @@ export class OperationHealth {
       state.openedAt = now;
     }
     if (state.hungAfterMs === undefined && site.silentSince === undefined) return { timeoutMs: this.timeoutMs, shortened: false };
-    const shortWait = Math.min(this.timeoutMs, Math.max(SHORT_WAIT_MIN_MS, Math.ceil(state.slowestAnswerMs * SHORT_WAIT_FACTOR)));
-    return { timeoutMs: shortWait, shortened: shortWait < this.timeoutMs };
+    return shortWaitWithin(state, this.timeoutMs);
   }
 
   /**
@@ -109,8 +114,7 @@ export class OperationHealth {
     if (site.givenUp) return { refused: site.givenUp };
     if (state.givenUp) return { refused: state.givenUp };
     if (plan.shortened || (state.hungAfterMs === undefined && site.silentSince === undefined)) return plan;
-    const shortWait = Math.min(plan.timeoutMs, Math.max(SHORT_WAIT_MIN_MS, Math.ceil(state.slowestAnswerMs * SHORT_WAIT_FACTOR)));
-    return { timeoutMs: shortWait, shortened: shortWait < plan.timeoutMs };
+    return shortWaitWithin(state, plan.timeoutMs);
   }
 
   /** What came of one request sent as `plan` said. */
