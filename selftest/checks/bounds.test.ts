@@ -1,5 +1,6 @@
-// Bounds before work: a body past a bound of src/json/bounds.ts is evidence of exactly that, judged
-// by the clause that asked, and never reaches a parser's recursion or a schema.
+// Bounds before work: a body past a bound of src/json/bounds.ts never reaches a parser's recursion or
+// a schema. A check handed one says so in its Actual; a run leaves its clauses unjudged, judged on the
+// status alone (src/suite/judge.ts), since the bound is the suite's and the spec fixes none.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getCheck, type JudgeEnv } from '../../src/checks/registry.ts';
 import { MAX_QUOTED_CHARS } from '../../src/checks/types.ts';
@@ -42,7 +43,7 @@ describe('boundsProblem', () => {
   });
 });
 
-describe('a body past a bound is judged by the clause that asked', () => {
+describe('a check handed a body past a bound names the bound', () => {
   let env: JudgeEnv;
   beforeAll(async () => {
     env = await makeEnv();
@@ -50,7 +51,7 @@ describe('a body past a bound is judged by the clause that asked', () => {
 
   it('a listing nesting 1,000,000 levels fails list.200-pets with that Actual', () => {
     const ex = exchange(200, raw('['.repeat(1_000_000) + ']'.repeat(1_000_000)));
-    expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels (the suite reads at most 64)' });
+    expect(jsonBody(ex)).toEqual({ ok: false, problem: 'the body nests deeper than 64 levels (the suite reads at most 64)', pastBound: true });
     const verdict = getCheck('list.200-pets').judge(ex, { env });
     expect(verdict).toEqual({ outcome: 'fail', expected: 'a JSON Pets body', actual: '200: the body nests deeper than 64 levels (the suite reads at most 64)' });
   });

@@ -27,4 +27,12 @@ describe('settleVerdict: only a run that exits 0 passes', () => {
     const lines = unvouchedLines(unvouchedClauses([capped]), 600_000, 4_194_304);
     expect(lines).toEqual([expect.stringMatching(/^animal-store-conformance: body past --max-body: 1 MUST clause was left unjudged, in whole or in part, because answers were longer than --max-body \(4194304 bytes\)/)]);
   });
+
+  it("a MUST clause left unjudged by JSON answers past the suite's bounds cannot be vouched for (3), and the line names the bounds as the suite's own", () => {
+    const deep = { id: 'list.200-pets', level: 'MUST', outcome: 'skip', checks: [{ blockedBy: 'json-bound' }] } as unknown as ClauseResult;
+    expect(settled([], [deep], 0)).toEqual({ exitCode: 3, verdict: 'fail' });
+    expect(unvouchedLines(unvouchedClauses([deep]), 600_000, 4_194_304)).toEqual([
+      expect.stringMatching(/^animal-store-conformance: JSON past the suite's bounds: 1 MUST clause was left unjudged, in whole or in part, because JSON answers went past a bound of the suite's own reading \(64 levels of nesting, 1,000 members/),
+    ]);
+  });
 });

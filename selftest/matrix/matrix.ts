@@ -159,7 +159,7 @@ const HOSTILE_BOUND_MS = 60_000;
 /**
  * A hostile answer (a faithful server behind a proxy that rewrites one kind of answer, run with the
  * default settings) ends with this exit and one line of its output saying what the
- * server did: the Actual of `clause`'s failure in report.json, or a line of stderr.
+ * server did: the Actual of `clause`'s failure in report.json (or why it left the clause unjudged), or a line of stderr.
  */
 interface AnswerOutcome {
   exit: number;
@@ -168,9 +168,10 @@ interface AnswerOutcome {
 }
 
 const ANSWER_OUTCOMES: Record<string, AnswerOutcome> = {
-  'hostile-nesting-bomb': { exit: 1, clause: 'list.200-pets', said: /^200: the body nests deeper than 64 levels \(the suite reads at most 64\)$/ },
-  'hostile-many-keys': { exit: 1, clause: 'list.200-pets', said: /^200: an object with 200,00\d members \(the suite reads at most 1,000\)$/ },
-  'hostile-long-numbers': { exit: 1, clause: 'create.201-pet', said: /^201: a number of 1,000,000 digits \(the suite reads at most 1,000\)$/ },
+  // Past a bound of the suite's own reading: the spec fixes none (an extra member may hold anything), so unjudged, not failed.
+  'hostile-nesting-bomb': { exit: 3, clause: 'list.200-pets', said: /bound of the suite's own reading \(the body nests deeper than 64 levels \(the suite reads at most 64\)\)/ },
+  'hostile-many-keys': { exit: 3, clause: 'list.200-pets', said: /bound of the suite's own reading \(an object with 200,00\d members \(the suite reads at most 1,000\)\)/ },
+  'hostile-long-numbers': { exit: 3, clause: 'create.201-pet', said: /bound of the suite's own reading \(a number of 1,000,000 digits \(the suite reads at most 1,000\)\)/ },
   'hostile-429-every-other': { exit: 3, said: /^animal-store-conformance: rate limited: .*answered 429/ },
   'hostile-400-unread-post': { exit: 1, clause: 'messages.accepted', said: /^400 \{"code":"bad_request","message":"refused before reading","status":400\}$/ },
 };
@@ -190,7 +191,7 @@ function slowdown(): number {
 function saidLine(result: CliResult, outcome: AnswerOutcome): string | undefined {
   if (!outcome.clause) return result.stderr.split('\n').find((line) => outcome.said.test(line));
   const clause = result.report?.clauses.find((c) => c.id === outcome.clause);
-  const actuals = clause?.checks.filter((c) => c.outcome === 'fail').map((c) => c.actual ?? '') ?? [];
+  const actuals = [...(clause?.checks.filter((c) => c.outcome === 'fail').map((c) => c.actual ?? '') ?? []), ...Object.values(clause?.coverage?.unjudged ?? {}).map((entry) => entry.reason)];
   return actuals.find((actual) => outcome.said.test(actual)) ?? actuals[0];
 }
 

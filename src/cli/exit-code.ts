@@ -1,4 +1,8 @@
+import { JSON_BOUNDS } from '../json/bounds.ts';
 import type { BlockedBy, ClauseResult, RunReport } from '../report/model.ts';
+
+const n = (count: number) => count.toLocaleString('en-US');
+const JSON_BOUNDS_SHOWN = `${n(JSON_BOUNDS.maxDepth)} levels of nesting, ${n(JSON_BOUNDS.maxMembers)} members in an object, ${n(JSON_BOUNDS.maxElements)} elements in an array, ${n(JSON_BOUNDS.maxDigits)} digits in a number`;
 
 /** MUST clauses left unjudged, in whole or in part, for a cause on the target's side: a gate must not pass such a target. */
 export interface Unvouched {
@@ -7,6 +11,7 @@ export interface Unvouched {
   outOfTime: number;
   noAnswer: number;
   bodyCap: number;
+  jsonBound: number;
 }
 
 export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
@@ -14,11 +19,11 @@ export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
     clauses.filter(
       (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
     ).length;
-  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap') };
+  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap'), jsonBound: blocked('json-bound') };
 }
 
 export function anyUnvouched(unvouched: Unvouched): boolean {
-  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap);
+  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap || unvouched.jsonBound);
 }
 
 /** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
@@ -41,7 +46,7 @@ export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors'
 
 /** The lines on stderr that say why a run exits 3, one per cause. */
 export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxBodyBytes: number): string[] {
-  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap } = unvouched;
+  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap, jsonBound } = unvouched;
   const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
   const lines: string[] = [];
   if (rateLimited) {
@@ -55,6 +60,9 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxB
   }
   if (bodyCap) {
     lines.push(`animal-store-conformance: body past --max-body: ${clauses(bodyCap)} left unjudged, in whole or in part, because answers were longer than --max-body (${maxBodyBytes} bytes), the suite's own cap, and were judged on their status alone (exit 3); raise --max-body to judge them\n`);
+  }
+  if (jsonBound) {
+    lines.push(`animal-store-conformance: JSON past the suite's bounds: ${clauses(jsonBound)} left unjudged, in whole or in part, because JSON answers went past a bound of the suite's own reading (${JSON_BOUNDS_SHOWN}) and were judged on their status alone (exit 3); the spec fixes no such bound: see the shortfalls in summary.md or report.json\n`);
   }
   if (unknownCategory) {
     lines.push(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

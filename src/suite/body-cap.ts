@@ -1,4 +1,5 @@
-// The reason an answer whose body passed --max-body, the suite's own cap, left checks unjudged.
+// The reason an answer the suite could not read whole left checks unjudged: its body passed
+// --max-body, the suite's own cap, or a bound of its own JSON reading (src/json/bounds.ts).
 
 import type { BlockedBy } from '../report/model.ts';
 
@@ -14,7 +15,14 @@ export function isBodyPastCap(reason: string): boolean {
   return reason.startsWith(BODY_PAST_CAP);
 }
 
-/** Why requests that would have borne on a clause judged nothing: the suite's own body cap, or no answer. */
+const PAST_JSON_BOUND = "the answer's JSON body went past a bound of the suite's own reading";
+
+/** Why the checks an answer past a JSON bound (`problem`: which one) did not judge it. */
+export function pastJsonBoundReason(problem: string): string {
+  return `${PAST_JSON_BOUND} (${problem}): the spec fixes no such bound, so only its status was judged`;
+}
+
+/** Why requests that would have borne on a clause judged nothing: one of the suite's own bounds, or no answer. */
 export function unjudgedCause(reason: string): BlockedBy {
-  return isBodyPastCap(reason) ? 'body-cap' : 'no-answer';
+  return isBodyPastCap(reason) ? 'body-cap' : reason.startsWith(PAST_JSON_BOUND) ? 'json-bound' : 'no-answer';
 }

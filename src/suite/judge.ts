@@ -2,8 +2,8 @@ import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../chec
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
-import { header, isNoEvidence, type Exchange } from '../http/exchange.ts';
-import { bodyPastCapReason } from './body-cap.ts';
+import { header, isNoEvidence, jsonBody, type Exchange } from '../http/exchange.ts';
+import { bodyPastCapReason, pastJsonBoundReason } from './body-cap.ts';
 import { isSelected, onlyFocus } from './selection.ts';
 import type { ClauseGate, WorkerContext } from './worker.ts';
 
@@ -85,10 +85,11 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     if (failed) result.verdicts.push(failed);
     return result;
   }
-  const cut = exchange.response?.truncated === true;
+  const unread = unreadBecause(exchange, ctx.config.maxBodyBytes);
+  const cut = unread !== undefined;
   if (cut) {
     result.unjudged = judged.filter((name) => !JUDGED_ON_STATUS_ALONE.has(name));
-    result.unjudgedBecause = bodyPastCapReason(ctx.config.maxBodyBytes);
+    result.unjudgedBecause = unread;
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
   // that outlasted the retries says nothing about the rest.
@@ -106,6 +107,21 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     result.verdicts.push({ name, level: clauseGate(ctx, name).level, verdict, ...(covers === undefined ? {} : { covers: String(covers) }) });
   }
   return result;
+}
+
+const JSON_LABELLED = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Why the suite could not read an answer whole, if it could not: a body past --max-body, or a JSON
+ * body past a bound of its own reading (src/json/bounds.ts; an extra member may nest deep or hold
+ * thousands of items, and the spec allows extra members). Either is the suite's limit, not the
+ * target's fault. Only a body labelled JSON counts: a page's script may well hold 1,000 commas.
+ */
+function unreadBecause(exchange: Exchange, maxBodyBytes: number): string | undefined {
+  if (exchange.response?.truncated) return bodyPastCapReason(maxBodyBytes);
+  if (!JSON_LABELLED.test(header(exchange, 'content-type')?.trim() ?? '')) return undefined;
+  const body = jsonBody(exchange);
+  return !body.ok && body.pastBound ? pastJsonBoundReason(body.problem) : undefined;
 }
 
 /**

@@ -114,7 +114,11 @@ export class Recorder {
     else if (unjudged.length) record.note = unjudged.map(([operation, { reason, count }]) => `${operation}: ${count} ${count === 1 ? 'request' : 'requests'} judged nothing (${reason})`).join('; ');
     else record.note = gaveUp429 > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${gaveUp429} times` : reason;
     if (record.answers429 || gaveUp429 > 0) record.blockedBy = 'rate-limit';
-    else if (unjudged.length) record.blockedBy = unjudged.every(([, entry]) => unjudgedCause(entry.reason) === 'body-cap') ? 'body-cap' : 'no-answer';
+    else if (unjudged.length) {
+      // An answer the suite could not read is its own doing; one missing, the target's, and that comes first.
+      const causes = unjudged.map(([, entry]) => unjudgedCause(entry.reason));
+      record.blockedBy = causes.includes('no-answer') ? 'no-answer' : causes[0]!;
+    }
     else if (blockedBy) record.blockedBy = blockedBy;
   }
 }
