@@ -12,6 +12,7 @@ export const HTTP_DEVIATIONS = [
   fault('fault-json-duplicate-status', 'json.unique-names', 'Every Pet is written with "status":"available" first and then its own status, as a serialiser that writes defaults before the values does; a last-wins parser reads the right status, a first-wins one reads "available".'),
   fault('fault-error-missing-code', 'errors.shape', '404 Error bodies lack "code".'),
   fault('fault-error-status-mismatch', 'errors.status-field', '400 Error bodies carry "status": 200.'),
+  fault('fault-answers-twice', 'http.one-answer', 'Every 5th listing (GET /v1/pets) is followed at once, on its connection, by a second answer (a 404 Error) to no request, as a handler that answers twice would send it: a kept-alive client takes it for the next request\'s answer.'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
@@ -75,6 +76,24 @@ export function closedAfterFifth(ctx: Ctx, req: IncomingMessage, res: ServerResp
   }
   res.once('finish', () => ANSWERED.set(socket, (ANSWERED.get(socket) ?? 0) + 1));
   return false;
+}
+
+/** Listings answered, per server (its Ctx). */
+const LISTINGS = new WeakMap<Ctx, number>();
+const SECOND_ANSWER = (() => {
+  const body = stringify({ code: 'not_found', message: 'a second answer', status: 404 });
+  return `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+})();
+
+/** fault-answers-twice: every 5th listing's answer is followed on its connection by a second one, written raw as it ends. */
+export function answerTwice(ctx: Ctx, req: IncomingMessage, res: ServerResponse): void {
+  if (!on(ctx, 'fault-answers-twice') || req.method !== 'GET' || !/^\/v1\/pets(\?|$)/.test(req.url ?? '')) return;
+  const listings = (LISTINGS.get(ctx) ?? 0) + 1;
+  LISTINGS.set(ctx, listings);
+  if (listings % 5 !== 0) return;
+  res.once('finish', () => {
+    if (!req.socket.destroyed) req.socket.write(SECOND_ANSWER);
+  });
 }
 
 export function sendJson(res: ServerResponse, ctx: Ctx, status: number, body: JsonOut, headers: OutgoingHttpHeaders = {}): void {

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { Ctx } from './context.ts';
 import { CallMemory } from './call-memory.ts';
 import { deviationSet } from './deviations.ts';
-import { closedAfterFifth, jsonContentType, sendError, errorBody } from './http.ts';
+import { answerTwice, closedAfterFifth, jsonContentType, sendError, errorBody } from './http.ts';
 import { stringify } from './json.ts';
 import { listen, trackedServer, urlOf } from './lifecycle.ts';
 import { dispatch, MAIN_ROUTES, MESSAGES_ROUTES } from './router.ts';
@@ -42,6 +42,7 @@ export interface RunningReference {
 function guarded(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, ctx: Ctx) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (closedAfterFifth(ctx, req, res)) return;
+    answerTwice(ctx, req, res);
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent && !res.destroyed) {
         sendError(res, ctx, 500, 'internal_error', `unexpected error: ${(error as Error)?.message ?? String(error)}`);

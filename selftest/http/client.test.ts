@@ -305,7 +305,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       it(`a GET lost (${how}) on a connection idle for a second or more is sent once more, and that answer is the exchange`, async () => {
         const url = await dropSecond(how);
         const c = client({ concurrency: 1 });
-        const tally = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0 };
+        const tally = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [] };
         expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
         await idle();
         const again = await c.send({ method: 'GET', url }, tally);

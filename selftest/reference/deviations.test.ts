@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DECLARED, DEVIATIONS } from '../../reference/deviations.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { get } from 'node:http';
+import { connect } from 'node:net';
 import { Client, request } from 'undici';
 import { arr, AUTH, call, createPet, header, isErrorReply, KEY, obj, withServer } from './helpers.ts';
 
@@ -268,6 +269,33 @@ const PROBES: Record<string, Probe> = {
       await one.destroy();
     }
   },
+  // Five listings one after another on one raw connection, then a pause: the status lines that came.
+  'fault-answers-twice': (s) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(s.baseUrl);
+      let received = '';
+      let asked = 0;
+      const socket = connect(Number(url.port), url.hostname);
+      const ask = () => socket.write(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${AUTH}\r\n\r\n`);
+      socket.once('connect', () => {
+        asked++;
+        ask();
+      });
+      socket.on('data', (data) => {
+        received += data.toString('latin1');
+        const answers = received.match(/HTTP\/1\.1 \d{3} /g)?.length ?? 0;
+        if (answers >= asked && asked < 5) {
+          asked++;
+          ask();
+        } else if (asked === 5 && answers >= 5) {
+          setTimeout(() => {
+            socket.destroy();
+            resolve(received.match(/HTTP\/1\.1 \d{3} /g)?.length ?? 0);
+          }, 100);
+        }
+      });
+      socket.on('error', reject);
+    }),
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

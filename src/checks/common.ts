@@ -345,8 +345,34 @@ function asking(answer: Exchange): Exchange {
   return { ...answer, request: { ...answer.request, headers: { ...answer.request.headers, 'Accept-Encoding': 'identity' } } };
 }
 
+/**
+ * RFC 9112 §9.3.2: answers go in the order the requests came. A second answer to one request, on a
+ * kept-alive connection, is taken for the next request's and shifts every later one. It shows only
+ * once the connection is idle, after the request was judged: the client marks the exchange then, and
+ * the scenario judges it again (src/suite/scenario.ts).
+ */
+export const oneAnswer = defineCheck({
+  description: 'A request gets one answer: no other comes on its connection after it, to no request (RFC 9112 §9.3.2)',
+  judge(exchange) {
+    if (!exchange.response) return NOT_APPLICABLE;
+    const afterMs = exchange.answeredAgainAfterMs;
+    if (afterMs === undefined) return PASS;
+    return fail(
+      'one answer to this request (RFC 9112 §9.3.2: answers in the order the requests came)',
+      `another answer came on its connection ${Math.round(afterMs)} ms after this one, with no request on it (a kept-alive client takes it for the next request's answer); this one: ${describeResponse(exchange, 200)}`,
+    );
+  },
+  cases: {
+    ctx: {},
+    pass: [{ why: 'an answer with nothing after it', ex: exchange(200, pets(1)) }],
+    fail: [{ why: 'another answer 3 ms after it, to no request', ex: { ...exchange(200, pets(1)), answeredAgainAfterMs: 3 }, actual: /^another answer came on its connection 3 ms after this one, with no request on it/ }],
+    na: [{ why: 'no answer', ex: failed() }],
+  },
+});
+
 /** This family's checks, each keyed by the clause of spec/clauses.yaml it verifies. */
 export const COMMON_CLAUSE_CHECKS = {
+  'http.one-answer': oneAnswer,
   'json.content-coding': jsonContentCoding,
   'json.content-type': jsonContentTypeClause,
   'json.unique-names': jsonUniqueNames,

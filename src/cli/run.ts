@@ -224,6 +224,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const cut = bodiesPastCap(report);
     if (cut) say(`Note: ${cut} ${cut === 1 ? 'answer' : 'answers'} had a body longer than --max-body (${settings.maxBodyBytes} bytes), the suite's own cap: judged on ${cut === 1 ? 'its' : 'their'} status alone; raise --max-body to judge ${cut === 1 ? 'it' : 'them'} whole.\n`);
     if (report.exitCode === 3) for (const line of unvouchedLines(unvouched, settings.maxDurationMs, settings.maxBodyBytes)) io.err(line);
+    const unrequested = collected.traffic.unrequestedAnswers;
+    if (unrequested) {
+      say(
+        `Note: the target sent ${unrequested} ${unrequested === 1 ? 'answer' : 'answers'} on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). Such an answer that comes as the next request goes out is taken for its answer, and each later one on that connection for the next request's, so failures before it may quote an answer to another request; after it, each request went on a connection of its own.\n`,
+      );
+    }
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
     const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their kept-alive connection was lost under them, or a 100 Continue they had not asked for came)` : '';

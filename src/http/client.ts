@@ -116,9 +116,16 @@ export interface ClientStats {
   unavailable: number;
   /** Requests sent once more after their connection was lost under them (see mayResend). */
   resent: number;
+  /** Answers the origin sent on a connection after a request's answer, to no request (IdleCloses.answersUnrequested). */
+  unrequestedAnswers: number;
+  /** The exchanges such an answer came after, the first few (Exchange.answeredAgainAfterMs), for http.one-answer. */
+  answeredAgain: Exchange[];
   /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
 }
+
+/** Exchanges kept per tally that a second answer followed: the first few tell it, and each holds its body. */
+const MAX_ANSWERED_AGAIN = 5;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -168,7 +175,7 @@ export function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, waitedMs: 0 };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [], waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -377,7 +384,8 @@ export class HttpClient {
     }
     if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
-    const alone = () => !outgoing.lone && this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase());
+    // An origin that answers requests never sent may have one of its answers taken for the next request's: each goes alone.
+    const alone = () => !outgoing.lone && ((this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase())) || this.idleCloses.answersUnrequested(url.origin));
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
@@ -400,8 +408,18 @@ export class HttpClient {
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat || outgoing.lone || connection === ALONE) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
+      // The exchange, once made: a second answer may come before or after it is.
+      const holder: { exchange?: Exchange; afterMs?: number } = {};
+      const unrequested = (afterMs: number) => {
+        holder.afterMs ??= afterMs;
+        if (holder.exchange) holder.exchange.answeredAgainAfterMs ??= afterMs;
+        for (const stats of tally ? [this.stats, tally] : [this.stats]) {
+          stats.unrequestedAnswers++;
+          if (holder.exchange && stats.answeredAgain.length < MAX_ANSWERED_AGAIN && !stats.answeredAgain.includes(holder.exchange)) stats.answeredAgain.push(holder.exchange);
+        }
+      };
       const dispatch = (via?: Dispatcher) =>
-        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection);
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, unrequested);
       let response: ReceivedResponse;
       try {
         response = await dispatch();
@@ -425,6 +443,11 @@ export class HttpClient {
         }
       }
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
+      holder.exchange = exchange;
+      if (holder.afterMs !== undefined) {
+        exchange.answeredAgainAfterMs = holder.afterMs;
+        for (const stats of tally ? [this.stats, tally] : [this.stats]) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(exchange);
+      }
       this.options.observe?.(exchange);
       if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;

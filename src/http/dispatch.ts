@@ -108,13 +108,28 @@ const idleSince = new WeakMap<Socket, number>();
 const watched = new WeakSet<Socket>();
 
 /**
- * Per origin, the shortest idle time after which the origin has been seen to close a kept-alive
- * connection (its FIN, or a reset, arriving while no request was on it): a server's idle timeout, or
- * a server that lets idle connections go at any time (RFC 9112 §9.5). One per client. A close of the
- * client's own (undici's idle timeout, a destroy) brings neither, and teaches nothing.
+ * Per origin, what it was seen to do on a kept-alive connection with no request on it: the shortest
+ * idle time after which it closed one (its FIN, or a reset): a server's idle timeout, or a server that
+ * lets idle connections go at any time (RFC 9112 §9.5); and whether it sent an answer there, to no
+ * request. One per client. A close of the client's own (undici's idle timeout, a destroy) teaches nothing.
  */
 export class IdleCloses {
   private readonly shortest = new Map<string, number>();
+  private readonly unrequested = new Set<string>();
+
+  /** The origin sent an answer on a connection with no request on it (undici then drops the connection). */
+  recordUnrequested(origin: string): void {
+    this.unrequested.add(origin);
+  }
+
+  /**
+   * Whether the origin has sent an answer to no request. One that comes while the next request is on
+   * its way is taken for that request's answer, and each later answer on the connection for the one
+   * after: only an answer that finds the connection idle shows it.
+   */
+  answersUnrequested(origin: string): boolean {
+    return this.unrequested.has(origin);
+  }
 
   record(origin: string, idleMs: number): void {
     this.shortest.set(origin, Math.min(this.shortest.get(origin) ?? Infinity, idleMs));
@@ -134,7 +149,19 @@ interface SentOn {
   writtenAt?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
+  /** Called if the origin answers on this connection within UNREQUESTED_WITHIN_MS of this request's answer, with no request on it. */
+  onUnrequested?: (afterMs: number) => void;
 }
+
+/**
+ * An answer to no request this soon after the last answer on its connection is a second answer to
+ * that request. One much later may be a 408 a server sends on a connection idle too long before it
+ * closes it (RFC 9110 §15.5.9), which undici drops with the connection: no request meets it.
+ */
+const UNREQUESTED_WITHIN_MS = 1_000;
+
+/** Per connection, the request written on it last. */
+const lastSentOn = new WeakMap<Socket, SentOn>();
 
 /** Records the origin's close of `socket` while nothing was on it: an idle close, which a request may race. */
 function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses): void {
@@ -147,6 +174,12 @@ function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses):
   socket.once('end', closed);
   socket.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNRESET') closed();
+    // undici's 'bad response' on a connection with nothing on it: an answer to no request (client-h1.js onHeadersComplete).
+    const since = idleSince.get(socket);
+    if (error.code === 'UND_ERR_SOCKET' && error.message === 'bad response' && since !== undefined && performance.now() - since <= UNREQUESTED_WITHIN_MS) {
+      idleCloses.recordUnrequested(origin);
+      lastSentOn.get(socket)?.onUnrequested?.(performance.now() - since);
+    }
   });
 }
 
@@ -161,6 +194,7 @@ function watchSockets(): void {
       const now = performance.now();
       writing.socket = socket;
       writing.writtenAt = now;
+      lastSentOn.set(socket, writing);
       if (idle !== undefined) writing.idleMs = now - idle;
       if (writing.origin !== undefined && writing.idleCloses) watchIdleClose(socket, writing.origin, writing.idleCloses);
     }
@@ -237,6 +271,7 @@ export function dispatchRequest(
   headers: Record<string, string>,
   timeoutMs: number,
   connection: BodyConnection,
+  onUnrequested?: (afterMs: number) => void,
 ): Promise<ReceivedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
   return new Promise((resolve, reject) => {
@@ -256,6 +291,7 @@ export function dispatchRequest(
     const sentOn: SentOn = connection.repeat?.sentOn ?? {};
     sentOn.origin = url.origin;
     sentOn.idleCloses = idleCloses;
+    if (onUnrequested) sentOn.onUnrequested = onUnrequested;
     watchSockets();
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;

@@ -57,6 +57,11 @@ export interface Exchange {
   durationMs: number;
   /** The wait the request was given, when it went unanswered within it. */
   timeoutMs?: number;
+  /**
+   * Set after the fact, when another answer came on the connection after this one's with no request
+   * on it, within a second (src/http/dispatch.ts): how long after. Judged by http.one-answer.
+   */
+  answeredAgainAfterMs?: number;
 }
 
 /**

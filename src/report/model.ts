@@ -238,6 +238,8 @@ export interface Traffic {
   retryAfter: number;
   /** Requests sent once more after their kept-alive connection was lost under them (docs/readings.md). */
   resent?: number;
+  /** Answers the target sent on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). */
+  unrequestedAnswers?: number;
 }
 
 export interface MergedShard {

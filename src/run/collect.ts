@@ -111,6 +111,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   let rateLimited = 0;
   let unavailable = 0;
   let resent = 0;
+  let unrequestedAnswers = 0;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
@@ -118,6 +119,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       rateLimited += meta.rateLimited;
       unavailable += meta.unavailable;
       resent += meta.resent ?? 0;
+      unrequestedAnswers += meta.unrequestedAnswers ?? 0;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
@@ -165,7 +167,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}) };
+  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}) };
   return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
 }
 

@@ -34,6 +34,8 @@ export interface ScenarioMeta {
   unavailable: number;
   /** Requests sent once more after their connection was lost under them (see ClientStats.resent). */
   resent?: number;
+  /** Answers the target sent to no request (see ClientStats.unrequestedAnswers). */
+  unrequestedAnswers?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -64,7 +66,7 @@ export class Scenario {
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** What this scenario's own requests met (other scenarios may share the client side by side). */
-  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0 };
+  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [] };
   /** Shared by the scenario's lanes of sequences of calls. */
   private readonly sequenceBudget: SequenceBudget = { failed: false, running: new Set() };
   /** Operations this scenario has an answer on (one not waited out), and its requests so far (RESERVE_FIRST_REQUESTS). */
@@ -247,6 +249,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       meta.rateLimited = s.stats.rateLimited;
       meta.unavailable = s.stats.unavailable;
       if (s.stats.resent) meta.resent = s.stats.resent;
+      if (s.stats.unrequestedAnswers) meta.unrequestedAnswers = s.stats.unrequestedAnswers;
       meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;
@@ -287,6 +290,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
         throw error;
       }
     }
+    // A second answer to a request shows once its connection is idle, after the request was judged.
+    for (const answered of s.stats.answeredAgain) s.verify(answered, { 'http.one-answer': {} }, { common: false });
     // Skipped by the clock alone: a 429 the scenario met is not why.
     for (const [name, why] of excluded) if (declared.includes(name)) recorder.skip(name, why, 0);
     // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.

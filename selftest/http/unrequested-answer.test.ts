@@ -1,0 +1,77 @@
+// An origin that sends an answer to no request: one that finds its connection idle shows it (undici
+// drops the connection), and from then on each request goes on a connection of its own, so that
+// such an answer cannot be taken for the next request's.
+
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
+
+const EXTRA = '{"code":"not_found","message":"extra answer","status":404}';
+const answer = (status: number, body: string) => `HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+let server: Server | undefined;
+afterEach(async () => {
+  if (server) await new Promise((resolve) => server!.close(resolve));
+  server = undefined;
+});
+
+/**
+ * Answers GET n with {"n":n}. After the 1st answer, an extra 404 30 ms later. The 2nd answer's extra
+ * waits for the next request on its connection and goes out before that request's answer, as a
+ * server that answered one request twice would have it arrive.
+ */
+async function doubleAnswering(): Promise<{ url: string; connections: () => number; closeAsked: boolean[] }> {
+  let requests = 0;
+  let connections = 0;
+  const closeAsked: boolean[] = [];
+  const sockets = new Set<Socket>();
+  server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let extraOwed = false;
+    let buffered = '';
+    socket.on('data', (data) => {
+      buffered += data.toString('latin1');
+      let end: number;
+      while ((end = buffered.indexOf('\r\n\r\n')) >= 0) {
+        const head = buffered.slice(0, end);
+        buffered = buffered.slice(end + 4);
+        const n = ++requests;
+        closeAsked.push(/^connection: *close/im.test(head));
+        if (extraOwed) socket.write(answer(404, EXTRA));
+        extraOwed = n === 2;
+        socket.write(answer(200, `{"n":${n}}`));
+        if (n === 1) setTimeout(() => socket.destroyed || socket.write(answer(404, EXTRA)), 30);
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  server.on('close', () => sockets.forEach((s) => s.destroy()));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pets`, connections: () => connections, closeAsked };
+}
+
+describe('an answer to no request', () => {
+  it('once one has found a connection idle, each request goes alone: a second answer to a request is never taken for the next one', async () => {
+    const target = await doubleAnswering();
+    const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS });
+    try {
+      const first = await client.send({ method: 'GET', url: target.url });
+      expect(first.response?.body.toString()).toBe('{"n":1}');
+      // The extra answer comes 30 ms on, to a connection with nothing on it.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(client.stats.unrequestedAnswers).toBe(1);
+      const second = await client.send({ method: 'GET', url: target.url });
+      // Long enough for a pooled connection to be free again (undici waits a turn of the event loop).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const third = await client.send({ method: 'GET', url: target.url });
+      expect([second.response?.status, second.response?.body.toString()]).toEqual([200, '{"n":2}']);
+      expect([third.response?.status, third.response?.body.toString()]).toEqual([200, '{"n":3}']);
+      expect(target.closeAsked).toEqual([false, true, true]);
+      expect(target.connections()).toBe(3);
+    } finally {
+      await client.close();
+    }
+  });
+});
