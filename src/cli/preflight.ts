@@ -64,16 +64,14 @@ export async function preflight(config: SuiteConfig, keySource: string): Promise
     const roundTrip = async (): Promise<number | undefined> => {
       if (!exchange.response) return undefined;
       // The first paid for the connection (and TLS); the fastest of it and those after it is the round trip a property waits for.
-      // Timed to the answer's head: a body that takes long to come is the server's throughput, not its distance.
-      const untilHead = (answered: Exchange) => answered.durationMs - (answered.response?.bodyMs ?? 0);
-      let fastest = untilHead(exchange);
+      let fastest = exchange.durationMs;
       for (let taken = 1; wantsAnotherSample(taken, fastest); taken++) {
         // undici frees a connection for the next request one turn of the event loop after an answer
         // ends: sent sooner, the sample would open a connection of its own and time its handshake too.
         await new Promise<void>((resolve) => setImmediate(resolve));
         const again = await listOne();
         if (!again.response) return undefined;
-        fastest = Math.min(fastest, untilHead(again));
+        fastest = Math.min(fastest, again.durationMs);
       }
       return fastest;
     };

@@ -278,7 +278,6 @@ export function dispatchRequest(
     let controller: DispatchController | undefined;
     let settled = false;
     let status = 0;
-    let headAt = 0;
     let responseHeaders: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
@@ -298,7 +297,7 @@ export function dispatchRequest(
       settled = true;
       deadlines.delete(deadline);
       if (error) reject(error);
-      else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated, bodyMs: performance.now() - headAt });
+      else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated });
     };
     const deadline: Deadline = {
       at: performance.now() + timeoutMs,
@@ -317,7 +316,6 @@ export function dispatchRequest(
       },
       onResponseStart(c, statusCode, raw) {
         status = statusCode;
-        headAt = performance.now();
         responseHeaders = {};
         for (const name in raw) {
           const value = raw[name];

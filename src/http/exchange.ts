@@ -16,8 +16,6 @@ export interface ReceivedResponse {
   body: Buffer;
   /** The body was longer than the cap and was abandoned there. */
   truncated: boolean;
-  /** How long the body took to come after the status line and headers, where the client timed it. */
-  bodyMs?: number;
 }
 
 /** `malformed`: the origin answered, with bytes that are not an HTTP/1.1 response (src/http/transport-failure.ts). */
