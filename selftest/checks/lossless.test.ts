@@ -49,6 +49,8 @@ describe('parseJson and stringifyJson', () => {
       INT64_MIN,
     ]);
     expect(parseJson('[7e0, 1.5e1, 0.05e2, 150e-1, 1e-7, 1.5e-1, 1e1000000]')).toEqual([7, 15, 5, 15, 1e-7, 0.15, Infinity]);
+    // Past 20 digits (int64 has 19) the double: 1e999 is not built as a thousand digits.
+    expect(parseJson('[1e19, 1e20, 1e999, 123456789012345678901234567890]')).toEqual([10n ** 19n, 1e20, Infinity, 123456789012345678901234567890n]);
     expect(parseJson('{"id":157,"categoryId":9007199254740993e0}')).toEqual({ id: 157, categoryId: 2n ** 53n + 1n });
   });
 
@@ -88,7 +90,9 @@ describe('parseJson and stringifyJson', () => {
       const mantissa = BigInt(`${n.startsWith('-') ? '-' : ''}${integer}${fraction}`);
       const scale = Number(exponent) - fraction.length;
       const whole = scale >= 0 ? (scale < 1_000 ? mantissa * 10n ** BigInt(scale) : undefined) : mantissa % 10n ** BigInt(-scale) === 0n ? mantissa / 10n ** BigInt(-scale) : undefined;
-      if (whole === undefined) return Number(n);
+      // Written with an exponent or a fraction, only an integer of up to 20 digits is read exactly (int64 has 19).
+      const written = /^-?\d+(\.0+)?$/.test(n);
+      if (whole === undefined || (!written && (whole < 0n ? -whole : whole).toString().length > 20)) return Number(n);
       return Number.isSafeInteger(Number(whole)) ? Number(whole) : whole;
     };
     const reference = (text: string) =>

@@ -9,8 +9,13 @@ export type JsonValue = null | boolean | number | bigint | string | JsonValue[] 
 
 /** A JSON number literal's parts: sign, integer digits, fraction digits, exponent. */
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** Digits past which an integer is read through a double: far beyond int64, so judged out of range either way. */
-const MAX_EXACT_DIGITS = 1_000;
+/** An integer literal, possibly with a zero fraction: exact however long (scanJson bounds its digits). */
+const WRITTEN_INTEGER = /^(-?\d+)(?:\.0+)?$/;
+/**
+ * Digits up to which an integer written with an exponent or a fraction is read exactly: int64 needs
+ * 19, and one past it is out of range either way. `1e999` is the double Infinity, not 1,000 digits.
+ */
+const MAX_EXACT_DIGITS = 20;
 
 /**
  * A number literal read exactly where it is an integer, however written: `7.0`, `7e0` and
@@ -18,6 +23,8 @@ const MAX_EXACT_DIGITS = 1_000;
  * number is the double JSON.parse reads.
  */
 function parseNumber(text: string): number | bigint {
+  const written = WRITTEN_INTEGER.exec(text);
+  if (written) return exactInteger(written[1]!);
   const parts = NUMBER_PARTS.exec(text);
   if (!parts) return Number.parseFloat(text);
   const [, sign, integer, fraction = '', exponent = '0'] = parts;
@@ -26,6 +33,15 @@ function parseNumber(text: string): number | bigint {
   const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
   if (significant === '' || scale < 0 || significant.length + scale > MAX_EXACT_DIGITS) return Number.parseFloat(text);
   return exactInteger(`${sign}${significant}${'0'.repeat(scale)}`);
+}
+
+/** Whether a double may not hold the number a literal writes, an integer read exactly (parseNumber). */
+function mayRound(token: string): boolean {
+  const e = Math.max(token.indexOf('e'), token.indexOf('E'));
+  if (e < 0) return token.length >= 16 && typeof parseNumber(token) === 'bigint';
+  // Past 10^40 or below 10^-40 no integer of at most MAX_EXACT_DIGITS digits is written (short of absurd fractions).
+  const exponent = Number(token.slice(e + 1));
+  return Math.abs(exponent) <= 40 && typeof parseNumber(token) === 'bigint';
 }
 
 /** A decimal integer held exactly: a number while a double holds it, else a bigint. */
@@ -41,8 +57,8 @@ const STRING_OR_NUMBER = new RegExp(String.raw`${STRING_LITERAL}|-?\d+(?:\.\d+)?
 const MARK = '\u0000int64:';
 
 /**
- * The native parser with every number literal first quoted behind a mark, then turned back into an
- * exact number or bigint. Undefined where it cannot be sure: a string of the text that itself
+ * The native parser with every number literal a double may round first quoted behind a mark, then
+ * turned back into an exact number or bigint. Undefined where it cannot be sure: a string of the text that itself
  * reads as a marked integer, or text the native parser rejects (lossless-json names the problem).
  */
 function parseMarkingNumbers(text: string): { value: JsonValue } | undefined {
@@ -50,7 +66,7 @@ function parseMarkingNumbers(text: string): { value: JsonValue } | undefined {
   let value: JsonValue;
   try {
     const quoted = text.replace(STRING_OR_NUMBER, (token) => {
-      if (token.charCodeAt(0) === 0x22) return token;
+      if (token.charCodeAt(0) === 0x22 || !mayRound(token)) return token;
       marked++;
       return `"\\u0000int64:${token}"`;
     });
