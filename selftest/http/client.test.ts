@@ -844,6 +844,29 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     });
   }
 
+  it('sends a request answered 408 once more on a connection of its own (RFC 9110 §15.5.9: it may have crossed a server closing an idle connection), and judges that answer', async () => {
+    const url = await serve((_req, res, count) => {
+      if (count === 1) res.writeHead(408, { connection: 'close', 'content-type': 'application/json' }).end('{"code":"request_timeout","message":"idle","status":408}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client();
+    try {
+      const exchange = await c.send({ method: 'POST', url, body: '{}', headers: { 'content-type': 'application/json' } });
+      expect(exchange.response?.status).toBe(200);
+      expect(c.stats.resent).toBe(1);
+    } finally {
+      await c.close();
+    }
+    const always = await serve((_req, res) => res.writeHead(408, { connection: 'close' }).end());
+    const d = client();
+    try {
+      expect((await d.send({ method: 'GET', url: always })).response?.status).toBe(408);
+      expect(d.stats.resent).toBe(1);
+    } finally {
+      await d.close();
+    }
+  });
+
   it('never follows a redirect, so the key never reaches another origin', async () => {
     let leaked = false;
     const other = await serve((req, res) => {

@@ -16,11 +16,11 @@ afterEach(async () => {
 });
 
 /**
- * Answers GET n with {"n":n}. After the 1st answer, an extra 404 30 ms later. The 2nd answer's extra
+ * Answers GET n with {"n":n}. After the 1st answer, `first` 30 ms later (an extra 404). The 2nd answer's extra
  * waits for the next request on its connection and goes out before that request's answer, as a
  * server that answered one request twice would have it arrive.
  */
-async function doubleAnswering(): Promise<{ url: string; connections: () => number; closeAsked: boolean[] }> {
+async function doubleAnswering(first = answer(404, EXTRA)): Promise<{ url: string; connections: () => number; closeAsked: boolean[] }> {
   let requests = 0;
   let connections = 0;
   const closeAsked: boolean[] = [];
@@ -42,7 +42,7 @@ async function doubleAnswering(): Promise<{ url: string; connections: () => numb
         if (extraOwed) socket.write(answer(404, EXTRA));
         extraOwed = n === 2;
         socket.write(answer(200, `{"n":${n}}`));
-        if (n === 1) setTimeout(() => socket.destroyed || socket.write(answer(404, EXTRA)), 30);
+        if (n === 1) setTimeout(() => socket.destroyed || socket.write(first), 30);
       }
     });
     socket.on('error', () => undefined);
@@ -70,6 +70,34 @@ describe('an answer to no request', () => {
       expect([third.response?.status, third.response?.body.toString()]).toEqual([200, '{"n":3}']);
       expect(target.closeAsked).toEqual([false, true, true]);
       expect(target.connections()).toBe(3);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 408 on a connection left idle, as a server sends before it closes one, is no second answer: nothing fails and requests keep sharing connections', async () => {
+    const target = await doubleAnswering('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS });
+    try {
+      const first = await client.send({ method: 'GET', url: target.url });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(client.stats.unrequestedAnswers).toBe(0);
+      expect(first.answeredAgain).toBeUndefined();
+      await client.send({ method: 'GET', url: target.url });
+      expect(target.closeAsked).toEqual([false, false]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('bytes past an answer (a Content-Length one short), with no request on them: the answer is marked, the bytes quoted', async () => {
+    const target = await doubleAnswering('x');
+    const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS });
+    try {
+      const first = await client.send({ method: 'GET', url: target.url });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(client.stats.unrequestedAnswers).toBe(1);
+      expect(first.answeredAgain?.lastBytes).toBe('x');
     } finally {
       await client.close();
     }

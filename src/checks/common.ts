@@ -351,21 +351,32 @@ function asking(answer: Exchange): Exchange {
  * once the connection is idle, after the request was judged: the client marks the exchange then, and
  * the scenario judges it again (src/suite/scenario.ts).
  */
+/** The most of a connection's last bytes an Actual of http.one-answer quotes. */
+const STRAY_SHOWN_CHARS = 160;
+
 export const oneAnswer = defineCheck({
   description: 'A request gets one answer: no other comes on its connection after it, to no request (RFC 9112 §9.3.2)',
   judge(exchange) {
     if (!exchange.response) return NOT_APPLICABLE;
-    const afterMs = exchange.answeredAgainAfterMs;
-    if (afterMs === undefined) return PASS;
+    const stray = exchange.answeredAgain;
+    if (stray === undefined) return PASS;
+    const last = stray.lastBytes.slice(-STRAY_SHOWN_CHARS);
     return fail(
       'one answer to this request (RFC 9112 §9.3.2: answers in the order the requests came)',
-      `another answer came on its connection ${Math.round(afterMs)} ms after this one, with no request on it (a kept-alive client takes it for the next request's answer); this one: ${describeResponse(exchange, 200)}`,
+      `${Math.round(stray.afterMs)} ms after this answer, more came on its connection with no request on it: another answer, or bytes past this one's framing (a kept-alive client takes them for the next request's answer); the connection's last bytes: ${JSON.stringify(last)}; this answer: ${describeResponse(exchange, 200)}`,
     );
   },
   cases: {
     ctx: {},
     pass: [{ why: 'an answer with nothing after it', ex: exchange(200, pets(1)) }],
-    fail: [{ why: 'another answer 3 ms after it, to no request', ex: { ...exchange(200, pets(1)), answeredAgainAfterMs: 3 }, actual: /^another answer came on its connection 3 ms after this one, with no request on it/ }],
+    fail: [
+      {
+        why: 'another answer 3 ms after it, to no request',
+        ex: { ...exchange(200, pets(1)), answeredAgain: { afterMs: 3, lastBytes: 'HTTP/1.1 404 Not Found\r\ncontent-length: 2\r\n\r\n{}' } },
+        actual: /^3 ms after this answer, more came on its connection with no request on it: .*"HTTP\/1\.1 404 Not Found\\r\\ncontent-length: 2\\r\\n\\r\\n\{\}"/,
+      },
+      { why: 'a byte past the answer', ex: { ...exchange(200, pets(1)), answeredAgain: { afterMs: 0, lastBytes: 'x' } }, actual: /last bytes: "x"/ },
+    ],
     na: [{ why: 'no answer', ex: failed() }],
   },
 });

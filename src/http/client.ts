@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
-import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher } from './dispatch.ts';
+import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher, type UnrequestedBytes } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
@@ -118,7 +118,7 @@ export interface ClientStats {
   resent: number;
   /** Answers the origin sent on a connection after a request's answer, to no request (IdleCloses.answersUnrequested). */
   unrequestedAnswers: number;
-  /** The exchanges such an answer came after, the first few (Exchange.answeredAgainAfterMs), for http.one-answer. */
+  /** The exchanges such an answer came after, the first few (Exchange.answeredAgain), for http.one-answer. */
   answeredAgain: Exchange[];
   /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
@@ -409,10 +409,10 @@ export class HttpClient {
       if (connection.repeat || outgoing.lone || connection === ALONE) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
       // The exchange, once made: a second answer may come before or after it is.
-      const holder: { exchange?: Exchange; afterMs?: number } = {};
-      const unrequested = (afterMs: number) => {
-        holder.afterMs ??= afterMs;
-        if (holder.exchange) holder.exchange.answeredAgainAfterMs ??= afterMs;
+      const holder: { exchange?: Exchange; stray?: UnrequestedBytes } = {};
+      const unrequested = (stray: UnrequestedBytes) => {
+        holder.stray ??= stray;
+        if (holder.exchange) holder.exchange.answeredAgain ??= stray;
         for (const stats of tally ? [this.stats, tally] : [this.stats]) {
           stats.unrequestedAnswers++;
           if (holder.exchange && stats.answeredAgain.length < MAX_ANSWERED_AGAIN && !stats.answeredAgain.includes(holder.exchange)) stats.answeredAgain.push(holder.exchange);
@@ -442,14 +442,31 @@ export class HttpClient {
           if (fresh) void fresh.destroy().catch(() => undefined);
         }
       }
+      // A 408 may be the notice of a server closing a connection left idle, which the request crossed:
+      // "If the client has an outstanding request in transit, it MAY repeat that request" (RFC 9110 §15.5.9).
+      const resend408 = response.status === 408 && !resent && !outgoing.lone;
+      if (resend408) {
+        await this.pace();
+        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+        resent = true;
+        started = performance.now();
+        const fresh = this.connectionOfItsOwn(url);
+        try {
+          response = await dispatch(fresh);
+        } finally {
+          void fresh.destroy().catch(() => undefined);
+        }
+      }
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       holder.exchange = exchange;
-      if (holder.afterMs !== undefined) {
-        exchange.answeredAgainAfterMs = holder.afterMs;
+      if (holder.stray !== undefined) {
+        exchange.answeredAgain = holder.stray;
         for (const stats of tally ? [this.stats, tally] : [this.stats]) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(exchange);
       }
       this.options.observe?.(exchange);
-      if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
+      // Answered on another connection than the one left open for it, a repeat would prove nothing: the next of its kind may.
+      if (own && connection.repeat && resend408) this.bodyReuse.mayRepeat(url.origin, kind!);
+      else if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
     } catch (error) {
       if (own && kind && !outgoing.lone && !sentAlone) this.bodyReuse.mayRepeat(url.origin, kind);

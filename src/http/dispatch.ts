@@ -149,8 +149,15 @@ interface SentOn {
   writtenAt?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
-  /** Called if the origin answers on this connection within UNREQUESTED_WITHIN_MS of this request's answer, with no request on it. */
-  onUnrequested?: (afterMs: number) => void;
+  /** Called if the origin sends more on this connection within UNREQUESTED_WITHIN_MS of this request's answer, with no request on it. */
+  onUnrequested?: (stray: UnrequestedBytes) => void;
+}
+
+/** What came on a connection after an answer, with no request on it: how long after, and its last bytes as text. */
+export interface UnrequestedBytes {
+  afterMs: number;
+  /** The last bytes read on the connection (a second answer is short: its status line among them), latin1. */
+  lastBytes: string;
 }
 
 /**
@@ -159,14 +166,42 @@ interface SentOn {
  * closes it (RFC 9110 §15.5.9), which undici drops with the connection: no request meets it.
  */
 const UNREQUESTED_WITHIN_MS = 1_000;
+/** How many of the last bytes read on a connection are kept, to tell what came to no request. */
+const KEPT_BYTES = 512;
+/** The status of the last status line among bytes. */
+const LAST_STATUS_LINE = /HTTP\/1\.[01] (\d{3})(?![\s\S]*HTTP\/1\.[01] \d{3})/;
 
-/** Per connection, the request written on it last. */
+/** Per connection, the request written on it last, and the last bytes read on it. */
 const lastSentOn = new WeakMap<Socket, SentOn>();
+const lastRead = new WeakMap<Socket, Buffer>();
+
+/** Keeps a copy of the last KEPT_BYTES of each chunk undici reads from the connection (client-h1.js readMore). */
+function keepLastBytes(socket: Socket): void {
+  const read = socket.read.bind(socket);
+  socket.read = (size?: number) => {
+    const chunk: unknown = read(size);
+    if (Buffer.isBuffer(chunk)) lastRead.set(socket, Buffer.from(chunk.subarray(-KEPT_BYTES)));
+    return chunk;
+  };
+}
+
+/**
+ * Bytes on a connection with no request on it, soon after an answer: a second answer, or bytes past
+ * the answer's framing. Not a 408 (RFC 9110 §15.5.9: a server may send one on a connection it is
+ * about to close for being idle), which is short, so its status line is the last among the bytes kept.
+ */
+function unrequested(socket: Socket, since: number): UnrequestedBytes | undefined {
+  const afterMs = performance.now() - since;
+  if (afterMs > UNREQUESTED_WITHIN_MS) return undefined;
+  const lastBytes = lastRead.get(socket)?.toString('latin1') ?? '';
+  return LAST_STATUS_LINE.exec(lastBytes)?.[1] === '408' ? undefined : { afterMs, lastBytes };
+}
 
 /** Records the origin's close of `socket` while nothing was on it: an idle close, which a request may race. */
 function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses): void {
   if (watched.has(socket)) return;
   watched.add(socket);
+  keepLastBytes(socket);
   const closed = () => {
     const since = idleSince.get(socket);
     if (since !== undefined) idleCloses.record(origin, performance.now() - since);
@@ -174,12 +209,13 @@ function watchIdleClose(socket: Socket, origin: string, idleCloses: IdleCloses):
   socket.once('end', closed);
   socket.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNRESET') closed();
-    // undici's 'bad response' on a connection with nothing on it: an answer to no request (client-h1.js onHeadersComplete).
+    // undici's 'bad response' on a connection with nothing on it: bytes to no request (client-h1.js onMessageBegin).
     const since = idleSince.get(socket);
-    if (error.code === 'UND_ERR_SOCKET' && error.message === 'bad response' && since !== undefined && performance.now() - since <= UNREQUESTED_WITHIN_MS) {
-      idleCloses.recordUnrequested(origin);
-      lastSentOn.get(socket)?.onUnrequested?.(performance.now() - since);
-    }
+    if (error.code !== 'UND_ERR_SOCKET' || error.message !== 'bad response' || since === undefined) return;
+    const stray = unrequested(socket, since);
+    if (!stray) return;
+    idleCloses.recordUnrequested(origin);
+    lastSentOn.get(socket)?.onUnrequested?.(stray);
   });
 }
 
@@ -271,7 +307,7 @@ export function dispatchRequest(
   headers: Record<string, string>,
   timeoutMs: number,
   connection: BodyConnection,
-  onUnrequested?: (afterMs: number) => void,
+  onUnrequested?: (stray: UnrequestedBytes) => void,
 ): Promise<ReceivedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
   return new Promise((resolve, reject) => {

@@ -56,10 +56,11 @@ export interface Exchange {
   /** The wait the request was given, when it went unanswered within it. */
   timeoutMs?: number;
   /**
-   * Set after the fact, when another answer came on the connection after this one's with no request
-   * on it, within a second (src/http/dispatch.ts): how long after. Judged by http.one-answer.
+   * Set after the fact, when more came on the connection after this answer with no request on it,
+   * within a second (src/http/dispatch.ts): how long after, and the connection's last bytes. Judged
+   * by http.one-answer.
    */
-  answeredAgainAfterMs?: number;
+  answeredAgain?: { afterMs: number; lastBytes: string };
 }
 
 /**
