@@ -1,5 +1,6 @@
 import { parse, stringify } from 'lossless-json';
 import { scanJson } from './bounds.ts';
+import { jsonSyntaxError } from './syntax.ts';
 
 /**
  * JSON with int64 kept exact: integer literals beyond 2^53 become bigint, every other number a
@@ -137,8 +138,19 @@ export function parseJson(input: Uint8Array | string): JsonValue {
 export function parseJsonCounted(input: Uint8Array | string): { value: JsonValue; names: number } {
   const text = typeof input === 'string' ? input : decodeUtf8(input);
   const scan = scanJson(text);
-  if (scan.problem) throw new JsonBoundsError(scan.problem);
+  if (scan.problem) {
+    // Past a bound no parser reads it: one that is not JSON at all is that, and no limit of the suite's.
+    const at = jsonSyntaxError(text);
+    if (at !== undefined) throw new JsonDecodeError(`body is not JSON: ${notJsonAt(text, at)}`);
+    throw new JsonBoundsError(scan.problem);
+  }
   return { value: parseScanned(text, scan.inexactNumbers), names: scan.names };
+}
+
+/** Where a text stops being JSON, as a parser's message says it. */
+function notJsonAt(text: string, at: number): string {
+  if (at >= text.length) return `unexpected end of the text at position ${at}`;
+  return `unexpected ${JSON.stringify(text.slice(at, at + 12))} at position ${at}`;
 }
 
 function parseScanned(text: string, inexactNumbers: boolean): JsonValue {
