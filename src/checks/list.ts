@@ -1,5 +1,6 @@
 import { describeResponse, jsonBody } from '../http/exchange.ts';
 import { limitBounds } from '../contract/model.ts';
+import type { TopLevel } from '../json/bounds.ts';
 import { isInt, stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
@@ -17,8 +18,23 @@ function items(exchange: Exchange): unknown[] | undefined {
   return body.ok && Array.isArray(body.value) ? body.value : undefined;
 }
 
+/**
+ * A 200 listing whose body went past a bound of the suite's reading (src/json/bounds.ts): the shape
+ * of its outermost value, all that is known of it; its items are not read.
+ */
+function pastBound(exchange: Exchange): TopLevel | undefined {
+  if (exchange.response?.status !== 200) return undefined;
+  const body = jsonBody(exchange);
+  return body.ok ? undefined : body.pastBound?.top;
+}
+
 /** An empty listing can break neither a bound nor a filter: it judges nothing. */
 function atMost(exchange: Exchange, max: number, what: string): Verdict {
+  const top = pastBound(exchange);
+  if (top) {
+    if (top.object || !top.items) return NOT_APPLICABLE;
+    return top.items <= max ? PASS : fail(`at most ${max} animals (${what})`, `${top.items} animals (counted, not read: the body went past a bound of the suite's reading)`);
+  }
   const list = items(exchange);
   if (!list?.length) return NOT_APPLICABLE;
   return list.length <= max ? PASS : fail(`at most ${max} animals (${what})`, `${list.length} animals`);
@@ -28,6 +44,9 @@ export const list200Pets = defineCheck({
   description: 'GET /pets with the valid key and valid parameters answers 200 with Pets',
   judge(exchange, { env }) {
     if (exchange.response?.status !== 200) return fail('200 with an array of Pet', describeResponse(exchange));
+    const top = pastBound(exchange);
+    // Past a bound, an object is no listing however it goes on; an array's items are not read.
+    if (top) return top.object ? fail('200 with an array of Pet', `200: a JSON object, not an array (read no further: ${(jsonBody(exchange) as { problem: string }).problem})`) : NOT_APPLICABLE;
     return schemaVerdict(exchange, env, 'Pets');
   },
   cases: {
@@ -46,7 +65,9 @@ export const list200Pets = defineCheck({
       { why: 'a status outside the enum', ex: exchange(200, [pet(1, { status: 'adopted' })]) },
       { why: 'a body that is not JSON', ex: exchange(200, raw('[{"id":1,')) },
       { why: 'a truncated body', ex: truncated(200, '[') },
+      { why: 'an object past a bound of the suite\'s reading', ex: exchange(200, raw(`{"items":${'['.repeat(70)}${']'.repeat(70)}}`)), actual: /^200: a JSON object, not an array \(read no further: the body nests deeper than 64 levels/ },
     ],
+    na: [{ why: 'an array past a bound: its items are not read', ex: exchange(200, raw(`[${'['.repeat(70)}${']'.repeat(70)}]`)) }],
   },
 });
 
@@ -94,9 +115,13 @@ export const listLimitMax = defineCheck<{ query: string }>({
     pass: [{ why: '100 animals', ex: exchange(200, pets(100)) }],
     fail: [
       { why: '101 animals', ex: exchange(200, pets(101)), actual: /101 animals/, expected: /^at most 100 animals \(\?limit=1000, maximum 100\)$/ },
+      { why: '10,001 animals, past the bound of elements the suite reads', ex: exchange(200, raw(`[${Array.from({ length: 10_001 }, (_, i) => `{"id":${i}}`).join(',')}]`)), actual: /^10001 animals \(counted, not read/ },
       { why: '101 animals for a query of two parameters', ctx: { query: '?limit=0&status=sold' }, ex: exchange(200, pets(101)), expected: /^at most 100 animals \(\?limit=0&status=sold, maximum 100\)$/ },
     ],
-    na: [{ why: 'a 400 for limit=1000', ex: exchange(400, errorBody(400)) }],
+    na: [
+      { why: 'a 400 for limit=1000', ex: exchange(400, errorBody(400)) },
+      { why: 'an array past the depth bound: its items were not all counted', ex: exchange(200, raw(`[${'['.repeat(70)}${']'.repeat(70)}]`)) },
+    ],
   },
 });
 

@@ -1,3 +1,4 @@
+import type { TopLevel } from '../json/bounds.ts';
 import { parseJsonCounted, JsonBoundsError, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
 
 /** What was sent, as it may be shown: the key never appears, only `$API_KEY`. */
@@ -67,7 +68,7 @@ export interface Exchange {
  * `names`: how many names the text writes (more than `value` holds where one repeats). The decoded
  * text is not kept: a body may be megabytes of padding, and exchanges live as long as their scenario.
  */
-export type ParsedBody = { ok: true; value: JsonValue; names: number } | { ok: false; problem: string; pastBound?: true };
+export type ParsedBody = { ok: true; value: JsonValue; names: number } | { ok: false; problem: string; pastBound?: { top?: TopLevel } };
 
 const PARSED = Symbol('parsed body');
 
@@ -86,7 +87,7 @@ export function jsonBody(exchange: Exchange): ParsedBody {
       result = { ok: true, ...parseJsonCounted(response.body) };
     } catch (error) {
       if (!(error instanceof JsonDecodeError)) throw error;
-      result = { ok: false, problem: error.message, ...(error instanceof JsonBoundsError ? { pastBound: true as const } : {}) };
+      result = { ok: false, problem: error.message, ...(error instanceof JsonBoundsError ? { pastBound: error.top ? { top: error.top } : {} } : {}) };
     }
   }
   holder[PARSED] = result;

@@ -82,6 +82,15 @@ export interface JsonScan {
   names: number;
   /** Whether a number literal may be an integer a double rounds: 16 digits or more before any exponent, or an exponent. */
   inexactNumbers: boolean;
+  /** The outermost value, where it is an array or an object: which, and its items where they were all counted. */
+  top?: TopLevel;
+}
+
+/** The shape of a text's outermost value, told without parsing it. */
+export interface TopLevel {
+  object: boolean;
+  /** Its elements or members, where the scan counted them all (not where it stopped at the depth bound). */
+  items?: number;
 }
 
 /**
@@ -90,15 +99,21 @@ export interface JsonScan {
  * need not be valid JSON (the parser judges that after).
  */
 export function scanJson(text: string, bounds: JsonBounds = JSON_BOUNDS): JsonScan {
-  let names = 0;
-  let inexactNumbers = false;
-  const found = (problem?: string): JsonScan => (problem === undefined ? { names, inexactNumbers } : { problem, names, inexactNumbers });
-  if (text.length > bounds.maxBytes || (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text) > bounds.maxBytes)) {
-    return found(`a body of ${count(Buffer.byteLength(text))} bytes (the suite parses at most ${count(bounds.maxBytes)})`);
-  }
   // Per open container: whether it is an object, and how many items it holds so far (0 while empty).
   const isObject: boolean[] = [];
   const items: number[] = [];
+  let names = 0;
+  let inexactNumbers = false;
+  /** Whether the scan went on to the end, so that the outermost container's items were all counted. */
+  let whole = true;
+  const found = (problem?: string): JsonScan => {
+    const scan: JsonScan = problem === undefined ? { names, inexactNumbers } : { problem, names, inexactNumbers };
+    if (isObject.length > 0) scan.top = whole ? { object: isObject[0]!, items: items[0]! } : { object: isObject[0]! };
+    return scan;
+  };
+  if (text.length > bounds.maxBytes || (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text) > bounds.maxBytes)) {
+    return found(`a body of ${count(Buffer.byteLength(text))} bytes (the suite parses at most ${count(bounds.maxBytes)})`);
+  }
   let depth = 0;
   /** The first container past its bound, counted on to its end. */
   let over: { level: number; object: boolean } | undefined;
@@ -132,13 +147,20 @@ export function scanJson(text: string, bounds: JsonBounds = JSON_BOUNDS): JsonSc
       i = stringEnd(text, i);
       afterString = true;
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (depth >= bounds.maxDepth) return found(over ? tooMany(over.level) : `the body nests deeper than ${count(bounds.maxDepth)} levels (the suite reads at most ${count(bounds.maxDepth)})`);
+      if (depth >= bounds.maxDepth) {
+        whole = false;
+        return found(over ? tooMany(over.level) : `the body nests deeper than ${count(bounds.maxDepth)} levels (the suite reads at most ${count(bounds.maxDepth)})`);
+      }
       isObject[depth] = c === OPEN_OBJECT;
       items[depth] = 0;
       depth++;
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       if (depth === 0) continue;
-      if (over?.level === depth) return found(tooMany(depth));
+      if (over?.level === depth) {
+        // Past its bound, a container is counted to its end, and the scan stops there.
+        whole = depth === 1;
+        return found(tooMany(depth));
+      }
       depth--;
     } else if (c === COMMA) {
       if (depth === 0) continue;
@@ -153,7 +175,10 @@ export function scanJson(text: string, bounds: JsonBounds = JSON_BOUNDS): JsonSc
         if (isDigit(part)) digits++;
         else if (part === LOWER_E || part === UPPER_E) mantissaDigits = digits;
       }
-      if (digits > bounds.maxDigits && !over) return found(`a number of ${count(digits)} digits (the suite reads at most ${count(bounds.maxDigits)})`);
+      if (digits > bounds.maxDigits && !over) {
+        whole = false;
+        return found(`a number of ${count(digits)} digits (the suite reads at most ${count(bounds.maxDigits)})`);
+      }
       if (mantissaDigits >= 0 || digits >= 16) inexactNumbers = true;
       i--;
     }

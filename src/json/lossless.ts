@@ -1,5 +1,5 @@
 import { parse, stringify } from 'lossless-json';
-import { scanJson } from './bounds.ts';
+import { scanJson, type TopLevel } from './bounds.ts';
 import { jsonSyntaxError } from './syntax.ts';
 
 /**
@@ -112,9 +112,15 @@ export class JsonDecodeError extends Error {
   override name = 'JsonDecodeError';
 }
 
-/** The text is past one of the bounds of bounds.ts: the message says which, and by how much. */
+/** The text is past one of the bounds of bounds.ts: the message says which, and by how much; `top`, the outermost value's shape. */
 export class JsonBoundsError extends JsonDecodeError {
   override name = 'JsonBoundsError';
+  constructor(
+    message: string,
+    readonly top?: TopLevel,
+  ) {
+    super(message);
+  }
 }
 
 /** The text of UTF-8 bytes (a leading byte-order mark dropped); throws JsonDecodeError on invalid ones. */
@@ -142,7 +148,7 @@ export function parseJsonCounted(input: Uint8Array | string): { value: JsonValue
     // Past a bound no parser reads it: one that is not JSON at all is that, and no limit of the suite's.
     const at = jsonSyntaxError(text);
     if (at !== undefined) throw new JsonDecodeError(`body is not JSON: ${notJsonAt(text, at)}`);
-    throw new JsonBoundsError(scan.problem);
+    throw new JsonBoundsError(scan.problem, scan.top);
   }
   return { value: parseScanned(text, scan.inexactNumbers), names: scan.names };
 }

@@ -44,6 +44,8 @@ const JUDGED_WHEN_RATE_LIMITED: ReadonlySet<CheckName> = new Set(['limits.rate-l
 
 /** An answer whose body the suite's own cap (--max-body) cut is judged on its status alone: a 5xx is one, whatever its body. */
 const JUDGED_ON_STATUS_ALONE: ReadonlySet<CheckName> = new Set(['errors.no-5xx']);
+/** A listing past a JSON bound is judged on the shape of its outermost value too, where that decides (an object, too many items); n/a leaves them unjudged. */
+const JUDGED_ON_TOP_LEVEL: ReadonlySet<CheckName> = new Set(['list.200-pets', 'list.limit-respected', 'list.limit-default', 'list.limit-max']);
 
 /** Whether --only/--skip keep a clause, and its level; worked out once per worker. */
 export function clauseGate(ctx: WorkerContext, clauseId: string): ClauseGate {
@@ -87,21 +89,25 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   }
   const unread = unreadBecause(exchange, ctx.config.maxBodyBytes);
   const cut = unread !== undefined;
+  const partly = (name: CheckName) => JUDGED_ON_STATUS_ALONE.has(name) || (!exchange.response?.truncated && JUDGED_ON_TOP_LEVEL.has(name));
   if (cut) {
-    result.unjudged = judged.filter((name) => !JUDGED_ON_STATUS_ALONE.has(name));
+    result.unjudged = judged.filter((name) => !partly(name));
     result.unjudgedBecause = unread;
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
   // that outlasted the retries says nothing about the rest.
   const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after'));
-  for (const name of cut ? judged.filter((name) => JUDGED_ON_STATUS_ALONE.has(name)) : judged) {
+  for (const name of cut ? judged.filter(partly) : judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);
       continue;
     }
     const judgement = (judgements as Record<string, object | undefined>)[name];
     const verdict = getCheck(name).judge(exchange, judgement ? { ...judgement, env: ctx.env } : ctx.envOnly);
-    if (verdict.outcome === 'n/a') continue;
+    if (verdict.outcome === 'n/a') {
+      if (cut && !JUDGED_ON_STATUS_ALONE.has(name)) result.unjudged.push(name);
+      continue;
+    }
     const each = ctx.clauses.get(name)?.minimum?.each;
     const covers = each && judgement ? (judgement as Record<string, unknown>)[each.field] : undefined;
     result.verdicts.push({ name, level: clauseGate(ctx, name).level, verdict, ...(covers === undefined ? {} : { covers: String(covers) }) });
