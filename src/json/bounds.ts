@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isDigit, MINUS, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './chars.ts';
+
 /**
  * Bounds on a JSON text, checked in one pass over it before it is parsed, so that no parser, schema
  * or check ever works on a body no real answer needs. A real answer is at most a page of 100 Pets
@@ -27,21 +29,12 @@ export const JSON_BOUNDS: JsonBounds = {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
 const LOWER_E = 0x65;
 const UPPER_E = 0x45;
 
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 /** A character that may continue a number literal: digits, sign, point, exponent. */
-const isNumberPart = (c: number) => isDigit(c) || c === 0x2d || c === 0x2b || c === 0x2e || c === LOWER_E || c === UPPER_E;
+const isNumberPart = (c: number) => isDigit(c) || c === MINUS || c === 0x2b || c === 0x2e || c === LOWER_E || c === UPPER_E;
 
 // A run of whitespace or of a string's plain characters is skipped by the regular expression engine,
 // several times faster than a loop over char codes: 4 MB of padding is a few milliseconds, not twenty.
@@ -166,7 +159,7 @@ export function scanJson(text: string, bounds: JsonBounds = JSON_BOUNDS): JsonSc
       if (depth === 0) continue;
       const n = ++items[depth - 1]!;
       if (!over && n > (isObject[depth - 1] ? bounds.maxMembers : bounds.maxElements)) over = { level: depth, object: isObject[depth - 1]! };
-    } else if (isDigit(c) || c === 0x2d) {
+    } else if (isDigit(c) || c === MINUS) {
       let digits = 0;
       let mantissaDigits = -1;
       for (; i < length; i++) {

@@ -2,17 +2,13 @@
 // of src/json/bounds.ts, which no parser then reads, so that one that is not JSON is judged as such
 // and not put down to the suite's own limits. Linear in the text; iterative, however deep.
 
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isDigit, MINUS, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './chars.ts';
+
 const SPACE = /[ \t\n\r]*/y;
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** Where the text stops being JSON (a UTF-16 index), or undefined where it is one JSON value. */
 export function jsonSyntaxError(text: string): number | undefined {
@@ -60,7 +56,7 @@ export function jsonSyntaxError(text: string): number | undefined {
         return at;
       }
     }
-    if (!closed && !take(c === 0x22 ? STRING : c === 0x2d || (c >= 0x30 && c <= 0x39) ? NUMBER : LITERAL)) return at;
+    if (!closed && !take(c === QUOTE ? STRING : c === MINUS || isDigit(c) ? NUMBER : LITERAL)) return at;
     // A value is done: a comma, a close, or the end.
     for (;;) {
       skip();
