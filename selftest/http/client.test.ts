@@ -92,9 +92,11 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const started = performance.now();
     const queued = await Promise.all(Array.from({ length: 12 }, () => c.send({ method: 'GET', url })));
     const kinds = queued.map((exchange) => exchange.failure?.kind);
-    // The two in flight wait the full 2 s, which adds up to another timeout: the ten queued are never sent (12 s were each given the full wait).
+    // The two in flight wait the full 2 s, which adds up to another timeout: the ten queued are never given the full wait (12 s were each given it).
+    // Most are not sent; one that takes the slot the first timeout frees before the second is recorded goes with a shortened wait (cut short).
     expect(kinds.filter((kind) => kind === 'timeout')).toHaveLength(2);
-    expect(kinds.filter((kind) => kind === 'not-sent')).toHaveLength(10);
+    expect(kinds.filter((kind) => kind === 'not-sent').length).toBeGreaterThanOrEqual(8);
+    expect(kinds.filter((kind) => kind === 'not-sent' || kind === 'cut-short')).toHaveLength(10);
     expect(performance.now() - started).toBeLessThan(6_000);
     await c.close();
   });
