@@ -252,7 +252,7 @@ export class HttpClient {
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
-      for (const stats of tally ? [this.stats, tally] : [this.stats]) {
+      for (const stats of this.tallies(tally)) {
         if (status === 429) {
           stats.rateLimited++;
           if (retryAfter) stats.retryAfterSeen.push(retryAfter);
@@ -366,6 +366,11 @@ export class HttpClient {
     }
   }
 
+  /** The client's counts, and the caller's own where it keeps them. */
+  private tallies(tally: Omit<ClientStats, 'waitedMs'> | undefined): Omit<ClientStats, 'waitedMs'>[] {
+    return tally ? [this.stats, tally] : [this.stats];
+  }
+
   private release(): void {
     this.active--;
     (this.waitingCritical.shift() ?? this.waiting.shift())?.();
@@ -410,59 +415,52 @@ export class HttpClient {
       this.stats.sent++;
       // The exchange, once made: a second answer may come before or after it is.
       const holder: { exchange?: Exchange; stray?: UnrequestedBytes } = {};
+      const markAnsweredAgain = () => {
+        if (!holder.exchange || !holder.stray || holder.exchange.answeredAgain) return;
+        holder.exchange.answeredAgain = holder.stray;
+        for (const stats of this.tallies(tally)) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(holder.exchange);
+      };
       const unrequested = (stray: UnrequestedBytes) => {
         holder.stray ??= stray;
-        if (holder.exchange) holder.exchange.answeredAgain ??= stray;
-        for (const stats of tally ? [this.stats, tally] : [this.stats]) {
-          stats.unrequestedAnswers++;
-          if (holder.exchange && stats.answeredAgain.length < MAX_ANSWERED_AGAIN && !stats.answeredAgain.includes(holder.exchange)) stats.answeredAgain.push(holder.exchange);
-        }
+        for (const stats of this.tallies(tally)) stats.unrequestedAnswers++;
+        markAnsweredAgain();
       };
       const dispatch = (via?: Dispatcher) =>
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, unrequested);
+      /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
+      const resendOn = async (fresh: Dispatcher | undefined) => {
+        await this.pace();
+        for (const stats of this.tallies(tally)) stats.resent++;
+        resent = true;
+        started = performance.now();
+        try {
+          return await dispatch(fresh);
+        } finally {
+          if (fresh) void fresh.destroy().catch(() => undefined);
+        }
+      };
       let response: ReceivedResponse;
       try {
         response = await dispatch();
       } catch (error) {
         if (!this.mayResend(error, outgoing)) throw error;
-        await this.pace();
-        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
-        resent = true;
-        started = performance.now();
-        // After the race with a close, on a connection of its own: lost there, it was lost to no race, and is judged.
-        const fresh = lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url);
         try {
-          response = await dispatch(fresh);
+          // After the race with a close, on a connection of its own: lost there, it was lost to no race, and is judged.
+          response = await resendOn(lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url));
           // Connections of their own keep its later POSTs from such closes (not from one before a first request).
           if (isRaceLoss(lossOf(error)) && lossOf(error) !== 'unused-closed') this.closesUnannounced.add(url.origin);
         } catch (again) {
           if (lossOf(again) !== 'unwritten') throw again;
           return { request: sent, failure: { kind: 'not-sent', message: 'the connection it waited on was lost before it was written, twice' }, durationMs: 0 };
-        } finally {
-          if (fresh) void fresh.destroy().catch(() => undefined);
         }
       }
       // A 408 may be the notice of a server closing a connection left idle, which the request crossed:
       // "If the client has an outstanding request in transit, it MAY repeat that request" (RFC 9110 §15.5.9).
       const resend408 = response.status === 408 && !resent && !outgoing.lone;
-      if (resend408) {
-        await this.pace();
-        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
-        resent = true;
-        started = performance.now();
-        const fresh = this.connectionOfItsOwn(url);
-        try {
-          response = await dispatch(fresh);
-        } finally {
-          void fresh.destroy().catch(() => undefined);
-        }
-      }
+      if (resend408) response = await resendOn(this.connectionOfItsOwn(url));
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       holder.exchange = exchange;
-      if (holder.stray !== undefined) {
-        exchange.answeredAgain = holder.stray;
-        for (const stats of tally ? [this.stats, tally] : [this.stats]) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(exchange);
-      }
+      markAnsweredAgain();
       this.options.observe?.(exchange);
       // Answered on another connection than the one left open for it, a repeat would prove nothing: the next of its kind may.
       if (own && connection.repeat && resend408) this.bodyReuse.mayRepeat(url.origin, kind!);
@@ -473,7 +471,7 @@ export class HttpClient {
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
-        for (const stats of tally ? [this.stats, tally] : [this.stats]) stats.resent++;
+        for (const stats of this.tallies(tally)) stats.resent++;
         await this.pace();
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
