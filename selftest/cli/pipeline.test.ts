@@ -44,7 +44,8 @@ describe('pipelined properties', () => {
     const depth = result.report!.pipeline!.depth;
     const [low, high] = [roundTripMs! - 0.05, roundTripMs! + 0.049];
     // Far (1 ms or more), the cap is 1 per ms of the round trip, at least 8, and the depth that cap.
-    if (isRemote(low) === isRemote(high)) expect(depth).toBe(pipelineDepth(low, concurrencyFor(low)));
+    // The tenth it was rounded to may also have crossed a whole ms (9.04 shown as 9.0 gives a cap of 10).
+    if (isRemote(low) === isRemote(high)) expect([pipelineDepth(low, concurrencyFor(low)), pipelineDepth(high, concurrencyFor(high))]).toContain(depth);
     if (depth !== PIPELINE_DEPTH) expect(depth).toBeGreaterThanOrEqual(8);
     const far = depth !== PIPELINE_DEPTH;
     // The same reading chose the schedule: side by side exactly where it chose the far depth.
