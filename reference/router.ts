@@ -17,12 +17,16 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-sporadic-429', 'Every 20th request on each port answers 429 with an HTML page and Retry-After: 1, as a busy gateway would: more waiting over a run than its 10 s budget, so a clause a small scenario rests on one request for is carried by the reserve (§8 shows no rate limit).'),
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
+  allowed('allowed-in-flight-limit', 'Each port serves at most 4 requests at once, each held 5 ms; one more is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_conn does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-cold-start-503', 'The first GET /v1/store/orders answers 503 with an HTML page and Retry-After: 1, as a gateway starting the service would; the suite retries it (§8 shows no availability promise, and a retried 503 is no answer of the service).'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-waf-user-agent', 'Every request without a User-Agent header is refused 403 with an HTML page (Server: awselb/2.0), as a WAF in front of the service would (AWS WAF\'s core rule set); RFC 9110 §10.1.5: a user agent SHOULD send User-Agent.'),
   allowed('allowed-unasked-100', 'Every answer follows an interim 100 Continue, whether the request asked for one (Expect: 100-continue) or not, as some servers and gateways send it (RFC 9110 §15.2: a client MUST be able to parse 1xx answers it did not expect).'),
   allowed('allowed-cookie-flood', 'Every answer carries 200 Set-Cookie headers, about 40 KB of headers in all, as a load balancer setting affinity cookies might (the spec fixes no response header size).'),
 ] as const satisfies readonly Deviation[];
+
+const IN_FLIGHT_LIMIT = 4;
+const NGINX_503 = '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 const on = switches(ROUTER_DEVIATIONS, AUTH_DEVIATIONS, STORE_ORDERS_DEVIATIONS);
 
@@ -55,7 +59,17 @@ const COOKIE_FLOOD = Array.from({ length: 200 }, (_, i) => `lb_affinity_${i}=${'
 export function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
   let coldStarted = false;
+  let serving = 0;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (on(ctx, 'allowed-in-flight-limit')) {
+      if (serving >= IN_FLIGHT_LIMIT) {
+        sendRaw(res, 503, 'text/html', NGINX_503);
+        return;
+      }
+      serving++;
+      res.once('close', () => serving--);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     if (on(ctx, 'allowed-waf-user-agent') && !req.headers['user-agent']) {
       sendRaw(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>', { Server: 'awselb/2.0' });
       return;

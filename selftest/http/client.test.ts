@@ -179,6 +179,56 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('sends again, with fewer in flight, a 503 without Retry-After to a request sent beside others (a gateway limiting requests in flight)', async () => {
+    let serving = 0;
+    let most = 0;
+    let refused = 0;
+    const url = await serve((req, res) => {
+      if (serving >= 2) {
+        refused++;
+        res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
+        return;
+      }
+      most = Math.max(most, ++serving);
+      setTimeout(() => {
+        serving--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }, 10);
+      req.resume();
+    });
+    const c = client({ concurrency: 8 });
+    // The first, alone, is the calm answer that shows the origin up; then eight side by side.
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => c.send({ method: 'GET', url })));
+    expect(answers.map((exchange) => exchange.response?.status)).toEqual(Array(8).fill(200));
+    expect(refused).toBeGreaterThan(0);
+    expect(c.stats.overloaded).toBe(refused);
+    expect(most).toBe(2);
+    await c.close();
+  });
+
+  it('judges a 503 without Retry-After that comes again under the lowered cap (one path whose backend is down)', async () => {
+    let down = 0;
+    const url = await serve((req, res) => {
+      if (req.url === '/down') {
+        down++;
+        res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+        return;
+      }
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 20);
+    });
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const listings = Array.from({ length: 6 }, () => c.send({ method: 'GET', url }));
+    const broken = await c.send({ method: 'GET', url: new URL('/down', url).href });
+    await Promise.all(listings);
+    expect(broken.response?.status).toBe(503);
+    // Sent beside the listings, then at most twice more (OVERLOAD_RESENDS), each with fewer in flight.
+    expect(down).toBeGreaterThanOrEqual(2);
+    expect(down).toBeLessThanOrEqual(3);
+    await c.close();
+  });
+
   it('hands back a 503 that outlasts the retries, and the next 503s at once until another answer', async () => {
     let unavailable = true;
     const url = await serve((_req, res) => (unavailable ? res.writeHead(503, { 'retry-after': '0' }).end() : res.writeHead(200).end()));
@@ -307,7 +357,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       it(`a GET lost (${how}) on a connection idle for a second or more is sent once more, and that answer is the exchange`, async () => {
         const url = await dropSecond(how);
         const c = client({ concurrency: 1 });
-        const tally = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [] };
+        const tally = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [], overloaded: 0 };
         expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
         await idle();
         const again = await c.send({ method: 'GET', url }, tally);

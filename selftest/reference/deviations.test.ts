@@ -312,6 +312,11 @@ const PROBES: Record<string, Probe> = {
     for (let i = 0; i < 37; i++) statuses.push(await status(call(pets(s))));
     return statuses.filter((code) => code === 429).length;
   },
+  'fault-orders-503': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'allowed-in-flight-limit': async (s) => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(pets(s))));
+    return answers.filter((answer) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text)).length;
+  },
   'allowed-sporadic-429': async (s) => {
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push(await status(call(pets(s))));

@@ -8,15 +8,21 @@ const NO_429_JUDGED = 'no 429 reached the suite';
 
 /**
  * The clause's note once the run's counts are in: the 429s (and 503s with Retry-After) the client
- * retried never reach the check, so they replace its "none reached" observation.
+ * retried never reach the check, so they replace its "none reached" observation; so do the 503s
+ * without one it sent again as a limit on requests in flight (src/http/origin-caps.ts).
  */
-export function rateLimitNote(judged: string | undefined, waitedOut: { rateLimited: number; unavailable: number }): string | undefined {
-  const { rateLimited, unavailable } = waitedOut;
-  if (rateLimited === 0 && unavailable === 0) return judged;
+export function rateLimitNote(judged: string | undefined, met: { rateLimited: number; unavailable: number; overloaded?: number }): string | undefined {
+  const { rateLimited, unavailable, overloaded = 0 } = met;
+  if (rateLimited === 0 && unavailable === 0 && overloaded === 0) return judged;
   const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
   const kept = (judged?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);
-  return [`${counted} met by the client, retried within the bounds (those that outlasted them are left unjudged)`, ...kept].join('; ');
+  const waited = counted ? [`${counted} met by the client, retried within the bounds (those that outlasted them are left unjudged)`] : [];
+  const capped = overloaded ? [`${overloaded} × 503 without Retry-After to requests sent side by side, sent again with fewer in flight (${OVERLOAD_JUDGED})`] : [];
+  return [...waited, ...capped, ...kept].join('; ');
 }
+
+/** What becomes of a 503 without Retry-After that the client sent again. */
+const OVERLOAD_JUDGED = 'a 503 that came again was judged';
 
 export const rateLimitSeen = defineCheck({
   description: 'Records a 429 that outlasted the retries, and whether it carried Retry-After',

@@ -230,6 +230,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
         `Note: the target sent ${unrequested} ${unrequested === 1 ? 'answer' : 'answers'} on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). Such an answer that comes as the next request goes out is taken for its answer, and each later one on that connection for the next request's, so failures before it may quote an answer to another request; after it, each request went on a connection of its own.\n`,
       );
     }
+    const overloaded = collected.traffic.overloaded;
+    if (overloaded) {
+      say(
+        `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} to requests sent beside others, as a gateway that limits requests in flight does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite kept fewer in flight to it and sent ${overloaded === 1 ? 'it' : 'each'} again, judging the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.\n`,
+      );
+    }
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
     const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their kept-alive connection was lost under them, or a 100 Continue they had not asked for came)` : '';

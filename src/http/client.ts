@@ -8,6 +8,7 @@ import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispa
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
+import { OriginCaps } from './origin-caps.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -120,6 +121,8 @@ export interface ClientStats {
   unrequestedAnswers: number;
   /** The exchanges such an answer came after, the first few (Exchange.answeredAgain), for http.one-answer. */
   answeredAgain: Exchange[];
+  /** 503s without Retry-After to requests sent side by side with more than the origin then allowed (OriginCaps): sent once more. */
+  overloaded: number;
   /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
 }
@@ -148,6 +151,11 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** How long a 503 to a request sent beside others waits before it is sent again, where the origin's cap does not hold it back (OriginCaps). */
+const OVERLOAD_WAIT_MS = 1_000;
+/** How many times such a 503 is sent again, each time under the cap it lowered: then its answer is judged. */
+const OVERLOAD_RESENDS = 2;
+
 /** The longest the idle watch (ClientOptions.watchIdleCloses) holds its slot for an answer: past it, nothing is learnt. */
 const IDLE_WATCH_WAIT_MS = 2_000;
 
@@ -175,7 +183,7 @@ export function shownRequest(outgoing: OutgoingRequest): SentRequest {
  * to a cap, every request bounded in time.
  */
 export class HttpClient {
-  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [], waitedMs: 0 };
+  readonly stats: ClientStats = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [], overloaded: 0, waitedMs: 0 };
   private readonly pools = new Map<string, Dispatcher>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -208,6 +216,7 @@ export class HttpClient {
   private readonly closing = new AbortController();
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
   private readonly sendUnasked100 = new Set<string>();
+  private readonly caps = new OriginCaps();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
@@ -236,11 +245,13 @@ export class HttpClient {
     }
     const origin = url.origin;
     const label = (outgoing.operation ?? `${outgoing.method} ${url.pathname}`).replace(/^HEAD /, 'GET ');
+    let overloadResends = 0;
     for (let attempt = 0; ; attempt++) {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
       if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
-      const exchange = await this.sendOnce(outgoing, url, plan, label, tally);
+      const seen = { alongside: 0 };
+      const exchange = await this.sendOnce(outgoing, url, plan, label, tally, seen);
       if ('refused' in exchange) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       this.recordHealth(origin, label, plan, exchange);
@@ -248,7 +259,22 @@ export class HttpClient {
       const retryAfter = exchange.response?.headers['retry-after'];
       const waitedOut = isWaitedOut(status, retryAfter);
       if (exchange.response) this.countAnswer(origin, waitedOut);
+      const refusal = status === 429 || status === 503;
+      const load = refusal ? this.caps.refused(origin, seen.alongside) : undefined;
+      if (exchange.response && !refusal) this.caps.calm(origin);
       if (!waitedOut) {
+        // A 503 that names no time, to a request sent beside others, may be the origin's limit on
+        // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent once more, under the
+        // cap that answer may have lowered, and judged on what that gets. Where the cap holds it back,
+        // that is the wait; otherwise (a rate limit, a blip) it waits a second from the budget.
+        if (load?.mayBeLoad && status === 503 && overloadResends++ < OVERLOAD_RESENDS && !outgoing.lone) {
+          const from = load.pastCap ? undefined : this.waitFrom(OVERLOAD_WAIT_MS, false);
+          if (load.pastCap || from) {
+            for (const stats of this.tallies(tally)) stats.overloaded++;
+            if (from) await this.waitOut(OVERLOAD_WAIT_MS, from);
+            continue;
+          }
+        }
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
@@ -260,15 +286,11 @@ export class HttpClient {
       }
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
-      const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
-      const now = performance.now();
-      const added = now >= this.waitingUntil ? wait : Math.max(0, now + wait - this.waitingUntil);
       // A reserve request waits from the budget first, then from the reserve, given up on or not.
       const reserved = outgoing.reserve === true && this.sporadic(origin);
-      const fromBudget = this.stats.waitedMs + added <= budget;
-      const fromReserve = !fromBudget && reserved && this.reserveWaitedMs + added <= budget;
+      const from = this.waitFrom(wait, reserved);
       const givenUp = this.givenUpOn.get(origin) === status && !reserved;
-      if (givenUp || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || !(fromBudget || fromReserve)) {
+      if (givenUp || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || !from) {
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
         // A 429, or a 503 with Retry-After, handed back is left unjudged (src/suite/judge.ts): counted alike.
@@ -276,11 +298,29 @@ export class HttpClient {
         if (tally) tally.gaveUp429++;
         return exchange;
       }
-      if (fromBudget) this.stats.waitedMs += added;
-      else this.reserveWaitedMs += added;
-      this.waitingUntil = Math.max(this.waitingUntil, now + wait);
-      await sleep(wait);
+      await this.waitOut(wait, from);
     }
+  }
+
+  /** What a wait of `ms` from now would be taken from (see retryWaitBudgetMs), if anything: waits side by side count once. */
+  private waitFrom(ms: number, reserved: boolean): 'budget' | 'reserve' | undefined {
+    const budget = this.options.retryWaitBudgetMs ?? RETRY_WAIT_BUDGET_MS;
+    const added = this.addedBy(ms);
+    if (this.stats.waitedMs + added <= budget) return 'budget';
+    return reserved && this.reserveWaitedMs + added <= budget ? 'reserve' : undefined;
+  }
+
+  private addedBy(ms: number): number {
+    const now = performance.now();
+    return now >= this.waitingUntil ? ms : Math.max(0, now + ms - this.waitingUntil);
+  }
+
+  private async waitOut(ms: number, from: 'budget' | 'reserve'): Promise<void> {
+    const added = this.addedBy(ms);
+    if (from === 'budget') this.stats.waitedMs += added;
+    else this.reserveWaitedMs += added;
+    this.waitingUntil = Math.max(this.waitingUntil, performance.now() + ms);
+    await sleep(ms);
   }
 
   private countAnswer(origin: string, waitedOut: boolean): void {
@@ -338,6 +378,7 @@ export class HttpClient {
     const connection = { ownConnection: true, repeat: { sentOn: {} }, closeAfter: () => false };
     void (async () => {
       await this.acquire();
+      this.caps.start(url.origin);
       this.stats.sent++;
       if (tally) tally.sent++;
       try {
@@ -346,6 +387,7 @@ export class HttpClient {
         // No answer, or the client closed: nothing is learnt.
       } finally {
         this.release();
+        this.caps.landed(url.origin);
       }
     })();
   }
@@ -377,7 +419,8 @@ export class HttpClient {
   }
 
   /** `plan` is brought up to date once the request has its slot (OperationHealth.recheck): the caller records what came of it under that. */
-  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange | Refusal> {
+  /** `seen.alongside`: how many other requests to the origin were in flight as the answer came. */
+  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally: Omit<ClientStats, 'waitedMs'> | undefined, seen: { alongside: number }): Promise<Exchange | Refusal> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
@@ -394,6 +437,12 @@ export class HttpClient {
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical);
+    // Under the origin's own cap too (OriginCaps), waited for without holding the client's slot.
+    while (!this.caps.tryStart(url.origin)) {
+      this.release();
+      await this.caps.whenFreer(url.origin, outgoing.critical);
+      await this.acquire(outgoing.critical);
+    }
     let started = performance.now();
     let own: Dispatcher | undefined;
     let resent = false;
@@ -458,6 +507,7 @@ export class HttpClient {
       // "If the client has an outstanding request in transit, it MAY repeat that request" (RFC 9110 §15.5.9).
       const resend408 = response.status === 408 && !resent && !outgoing.lone;
       if (resend408) response = await resendOn(this.connectionOfItsOwn(url));
+      seen.alongside = this.caps.others(url.origin);
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       holder.exchange = exchange;
       markAnsweredAgain();
@@ -482,6 +532,7 @@ export class HttpClient {
       if (own) void own.destroy().catch(() => undefined);
       if (turn && 'proved' in turn) turn.proved();
       this.release();
+      this.caps.landed(url.origin);
     }
   }
 

@@ -240,6 +240,8 @@ export interface Traffic {
   resent?: number;
   /** Answers the target sent on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). */
   unrequestedAnswers?: number;
+  /** 503s without Retry-After to requests sent side by side, sent again with fewer in flight (src/http/origin-caps.ts). */
+  overloaded?: number;
 }
 
 export interface MergedShard {

@@ -112,6 +112,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   let unavailable = 0;
   let resent = 0;
   let unrequestedAnswers = 0;
+  let overloaded = 0;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
@@ -120,6 +121,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       unavailable += meta.unavailable;
       resent += meta.resent ?? 0;
       unrequestedAnswers += meta.unrequestedAnswers ?? 0;
+      overloaded += meta.overloaded ?? 0;
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
@@ -163,11 +165,11 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       }
       return result;
     });
-  noteWaitedOut(clauses, rateLimited, unavailable);
+  noteWaitedOut(clauses, { rateLimited, unavailable, overloaded });
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}) };
+  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}) };
   return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
 }
 
@@ -182,10 +184,10 @@ function coverageOf(gathered: Omit<Coverage, 'judged'>): ClauseCoverage | undefi
 }
 
 /** limits.rate-limit judges only the answers that reached the suite: the run's counts complete its note. */
-function noteWaitedOut(clauses: ClauseResult[], rateLimited: number, unavailable: number): void {
+function noteWaitedOut(clauses: ClauseResult[], met: { rateLimited: number; unavailable: number; overloaded: number }): void {
   const check = clauses.find((c) => c.id === 'limits.rate-limit')?.checks[0];
   if (!check) return;
-  const note = rateLimitNote(check.note, { rateLimited, unavailable });
+  const note = rateLimitNote(check.note, met);
   if (note !== undefined) check.note = note;
 }
 

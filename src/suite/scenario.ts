@@ -36,6 +36,8 @@ export interface ScenarioMeta {
   resent?: number;
   /** Answers the target sent to no request (see ClientStats.unrequestedAnswers). */
   unrequestedAnswers?: number;
+  /** 503s without Retry-After to requests sent beside others, sent again (see ClientStats.overloaded). */
+  overloaded?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -66,7 +68,7 @@ export class Scenario {
   /** Why the declared checks no exchange bore on are skipped, when the scenario knows better than "none did". */
   private unjudgedBecause?: { reason: string; blockedBy?: BlockedBy };
   /** What this scenario's own requests met (other scenarios may share the client side by side). */
-  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [] };
+  readonly stats: Omit<ClientStats, 'waitedMs'> = { sent: 0, rateLimited: 0, gaveUp429: 0, retryAfterSeen: [], unavailable: 0, resent: 0, unrequestedAnswers: 0, answeredAgain: [], overloaded: 0 };
   /** Shared by the scenario's lanes of sequences of calls. */
   private readonly sequenceBudget: SequenceBudget = { failed: false, running: new Set() };
   /** Operations this scenario has an answer on (one not waited out), and its requests so far (RESERVE_FIRST_REQUESTS). */
@@ -250,6 +252,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       meta.unavailable = s.stats.unavailable;
       if (s.stats.resent) meta.resent = s.stats.resent;
       if (s.stats.unrequestedAnswers) meta.unrequestedAnswers = s.stats.unrequestedAnswers;
+      if (s.stats.overloaded) meta.overloaded = s.stats.overloaded;
       meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { OriginCaps } from '../../src/http/origin-caps.ts';
+
+const O = 'http://127.0.0.1:1';
+
+/** `n` requests to O started (each must be let through), and the caps. */
+function withInFlight(n: number): OriginCaps {
+  const caps = new OriginCaps();
+  for (let i = 0; i < n; i++) expect(caps.tryStart(O)).toBe(true);
+  return caps;
+}
+
+describe('OriginCaps: a cap per origin on requests in flight, learnt from 429s and 503s', () => {
+  it('lets everything through until a refusal', () => {
+    const caps = withInFlight(50);
+    expect(caps.others(O)).toBe(49);
+    expect(caps.lowered().size).toBe(0);
+  });
+
+  it('halves to what was in flight at a refusal beside others, once a calm answer has come', () => {
+    const caps = withInFlight(8);
+    caps.calm(O);
+    caps.landed(O);
+    expect(caps.refused(O, caps.others(O))).toEqual({ mayBeLoad: true, pastCap: true });
+    expect(caps.lowered().get(O)).toBe(3);
+    caps.landed(O);
+    // Six still out: none more goes until four have landed.
+    for (let i = 0; i < 3; i++) caps.landed(O);
+    expect(caps.tryStart(O)).toBe(false);
+    caps.landed(O);
+    expect(caps.tryStart(O)).toBe(true);
+  });
+
+  it('takes a refusal to a request that went alone as no sign of load', () => {
+    const caps = withInFlight(1);
+    caps.calm(O);
+    expect(caps.refused(O, 0)).toEqual({ mayBeLoad: false, pastCap: false });
+    expect(caps.lowered().size).toBe(0);
+  });
+
+  it('counts an origin that refuses a request sent alone, before any calm answer, as down: uncapped, no load', () => {
+    const caps = withInFlight(4);
+    expect(caps.refused(O, 3).mayBeLoad).toBe(true);
+    expect(caps.tryStart(O)).toBe(false);
+    for (let i = 0; i < 3; i++) caps.landed(O);
+    expect(caps.refused(O, 0).mayBeLoad).toBe(false);
+    expect(caps.refused(O, 5).mayBeLoad).toBe(false);
+    for (let i = 0; i < 20; i++) expect(caps.tryStart(O)).toBe(true);
+    caps.calm(O);
+    expect(caps.refused(O, 20).mayBeLoad).toBe(true);
+  });
+
+  it('creeps back by one after as many calm answers as the cap allows, below where the origin refused', () => {
+    const caps = withInFlight(8);
+    caps.calm(O);
+    caps.refused(O, 7);
+    for (let i = 0; i < 8; i++) caps.landed(O);
+    const capNow = () => {
+      let n = 0;
+      while (caps.tryStart(O)) n++;
+      for (let i = 0; i < n; i++) caps.landed(O);
+      return n;
+    };
+    expect(capNow()).toBe(4);
+    for (let i = 0; i < 4; i++) caps.calm(O);
+    expect(capNow()).toBe(5);
+    for (let i = 0; i < 20; i++) caps.calm(O);
+    expect(capNow()).toBe(7);
+    // Tried at 8 again only after a long calm: 8 caps' worth of answers since the refusal (24 so far).
+    for (let i = 0; i < 7 * 8 - 24 - 1; i++) caps.calm(O);
+    expect(capNow()).toBe(7);
+    caps.calm(O);
+    expect(capNow()).toBe(8);
+  });
+
+  it('wakes those waiting as requests land or the cap rises, critical ones first', async () => {
+    const caps = withInFlight(4);
+    caps.calm(O);
+    caps.refused(O, 3);
+    const order: string[] = [];
+    void caps.whenFreer(O).then(() => order.push('plain'));
+    void caps.whenFreer(O, true).then(() => order.push('critical'));
+    caps.landed(O);
+    caps.landed(O);
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    caps.landed(O);
+    await Promise.resolve();
+    expect(order).toEqual(['critical']);
+    caps.landed(O);
+    await Promise.resolve();
+    expect(order).toEqual(['critical', 'plain']);
+  });
+
+  it('keeps each origin apart', () => {
+    const caps = withInFlight(6);
+    caps.calm(O);
+    caps.refused(O, 5);
+    for (let i = 0; i < 30; i++) expect(caps.tryStart('http://127.0.0.1:2')).toBe(true);
+    expect([...caps.lowered().keys()]).toEqual([O]);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Per origin, how many requests may be in flight at once: no bound of its own until the origin
+ * answers 429 or 503 to requests sent side by side, as a gateway limiting requests in flight does
+ * (nginx's limit_conn answers 503 by default). The cap then halves to what was in flight and creeps
+ * back by one after as many calm answers as it allows, below the fewest in flight at which the origin
+ * refused; that ceiling is tried one higher after a long calm, each time after twice as long.
+ */
+export class OriginCaps {
+  private readonly origins = new Map<string, OriginLoad>();
+
+  /** Whether a request to the origin may go out now: if so it is in flight until `landed`. */
+  tryStart(origin: string): boolean {
+    if (this.of(origin).inFlight >= this.of(origin).cap) return false;
+    this.start(origin);
+    return true;
+  }
+
+  /** A request that goes out whatever the cap (the client's idle watch): counted in flight until `landed`. */
+  start(origin: string): void {
+    this.of(origin).inFlight++;
+  }
+
+  /** Settles when a request to the origin lands, or its cap rises: a try may then succeed. Critical requests are told first. */
+  whenFreer(origin: string, critical = false): Promise<void> {
+    const load = this.of(origin);
+    return new Promise<void>((resolve) => (critical ? load.waitingCritical : load.waiting).push(resolve));
+  }
+
+  landed(origin: string): void {
+    const load = this.of(origin);
+    load.inFlight--;
+    this.wake(load);
+  }
+
+  /** Requests to the origin in flight now, besides the caller's own. */
+  others(origin: string): number {
+    return Math.max(0, this.of(origin).inFlight - 1);
+  }
+
+  /**
+   * A 429 or 503 to a request that was in flight with `alongside` others. `mayBeLoad`: it may be the
+   * origin's limit on requests in flight; not for a request that went alone, nor once an origin that
+   * has answered nothing else refuses one that did (it is down, not loaded, and goes uncapped). `pastCap`:
+   * more were in flight than the cap now allows, so the cap itself holds a request sent again back.
+   */
+  refused(origin: string, alongside: number): { mayBeLoad: boolean; pastCap: boolean } {
+    const load = this.of(origin);
+    if (!load.calmSeen && alongside === 0) load.down = true;
+    if (load.down) load.cap = Infinity;
+    if (load.down || alongside === 0) return { mayBeLoad: false, pastCap: false };
+    const inFlight = alongside + 1;
+    load.sinceRefusal = 0;
+    load.refusedAt = Math.min(load.refusedAt, inFlight);
+    if (inFlight <= load.cap) load.cap = Math.max(1, Math.floor(inFlight / 2));
+    load.calm = 0;
+    load.lowest = Math.min(load.lowest ?? load.cap, load.cap);
+    return { mayBeLoad: true, pastCap: inFlight > load.cap };
+  }
+
+  /** Any other answer: after as many in a row as the cap allows, one more may go, below the ceiling. */
+  calm(origin: string): void {
+    const load = this.of(origin);
+    load.calmSeen = true;
+    load.down = false;
+    if (load.cap === Infinity) return;
+    load.sinceRefusal++;
+    if (load.cap + 1 >= load.refusedAt && load.sinceRefusal >= load.probeAfter * load.cap) {
+      load.refusedAt++;
+      load.probeAfter *= 2;
+      load.sinceRefusal = 0;
+    }
+    if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt) return;
+    load.cap++;
+    load.calm = 0;
+    this.wake(load);
+  }
+
+  /** The lowest cap each origin was brought to, for those that were. */
+  lowered(): Map<string, number> {
+    return new Map([...this.origins].flatMap(([origin, load]) => (load.lowest === undefined ? [] : [[origin, load.lowest] as const])));
+  }
+
+  private wake(load: OriginLoad): void {
+    for (let free = load.cap - load.inFlight; free > 0; free--) {
+      const next = load.waitingCritical.shift() ?? load.waiting.shift();
+      if (!next) return;
+      next();
+    }
+  }
+
+  private of(origin: string): OriginLoad {
+    let load = this.origins.get(origin);
+    if (!load) {
+      load = { inFlight: 0, cap: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, probeAfter: FIRST_PROBE_AFTER, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
+      this.origins.set(origin, load);
+    }
+    return load;
+  }
+}
+
+/** Calm answers, in caps' worth, at the ceiling before it is first tried one higher. */
+const FIRST_PROBE_AFTER = 8;
+
+interface OriginLoad {
+  /** Requests to the origin out now (each holds a slot under the client's cap too). */
+  inFlight: number;
+  cap: number;
+  /** The fewest in flight at which the origin refused: the cap stays below it. */
+  refusedAt: number;
+  /** Calm answers since the cap last moved, and since the last refusal. */
+  calm: number;
+  sinceRefusal: number;
+  probeAfter: number;
+  calmSeen: boolean;
+  /** It refused a request sent alone before any calm answer. */
+  down: boolean;
+  lowest?: number;
+  waiting: (() => void)[];
+  waitingCritical: (() => void)[];
+}
