@@ -78,6 +78,16 @@ describe('collect: the rate-limit observation counts the answers the client retr
     expect(note).toBe('3 × 429 and 1 × 503 with Retry-After met by the client, retried within the bounds (those that outlasted them are left unjudged)');
   });
 
+  it('counts the 503s without Retry-After sent again under a lowered cap, and report.json\'s traffic keeps them', () => {
+    const overloaded = { meta: { ...seen(0, 0, ['no 429 reached the suite']).meta, overloaded: 4 } };
+    const collected = collect([RATE], [overloaded, { meta: { ...seen(1, 0, []).meta, overloaded: 1 } }], ALL);
+    expect(collected.clauses[0]!.checks[0]!.note).toBe(
+      '1 × 429 met by the client, retried within the bounds (those that outlasted them are left unjudged); 5 × 503 without Retry-After to requests sent side by side, sent again with fewer in flight (a 503 that came again was judged)',
+    );
+    expect(collected.traffic.overloaded).toBe(5);
+    expect(collect([RATE], [seen(0, 0, [])], ALL).traffic.overloaded).toBeUndefined();
+  });
+
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
     expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], ALL).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
     expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');

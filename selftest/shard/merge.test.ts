@@ -113,6 +113,8 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     failing.checks![0]!.failures = [{ operation: 'listStoreOrders', expected: '200', actual: '404', seed: 7 }];
     const reports = [shard(1, 2, { 'orders.exists': judged('orders.exists', 2) }), shard(2, 2, { 'orders.exists': failing })];
     reports[1]!.traffic!.resent = 2;
+    reports[0]!.traffic!.overloaded = 3;
+    reports[1]!.traffic!.overloaded = 1;
     const paths = reports.map((_, i) => join(dir, `shard-${i + 1}.json`));
     await Promise.all(reports.map((report, i) => writeFile(paths[i]!, JSON.stringify(report))));
     return paths;
@@ -137,6 +139,7 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     expect([report.verdict, report.exitCode]).toEqual(['pass', 0]);
     expect(report.clauses.find((c) => c.id === 'orders.exists')).toMatchObject({ outcome: 'fail', known: { reason: 'ticket 42', expires: '2030-01-01' } });
     expect(report.traffic?.resent).toBe(2);
+    expect(report.traffic?.overloaded).toBe(4);
     const expired = await merge([...paths, '--reports', join(dir, 'expired'), '--baseline', known, '--now', '2030-06-01T00:00:00Z']);
     expect(expired.code).toBe(1);
     expect(expired.out).toContain('Baseline: 1 new failure: orders.exists');
