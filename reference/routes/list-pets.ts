@@ -26,6 +26,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-list-truncates-names', 'list.shows-created', 'Listings cut names longer than 8 characters to their first 8, as a list view over a narrower column would; the 201 and GET /v1/pets/{petId} show them whole.'),
   fault('fault-list-rounds-category-ids', 'list.shows-created', 'Listings write categoryId through a double, so one beyond 2^53 comes out rounded; the 201 and GET /v1/pets/{petId} show it exact.'),
   fault('fault-list-category-string', 'list.200-pets', 'Every listed animal carries categoryId as a JSON string ("7"), as a serialiser that writes int64 as strings for JavaScript clients would; the limit and the status filter are applied as usual.'),
+  fault('fault-listing-past-bound', 'list.limit-respected', 'A listing with a limit of 3 or less repeats its page until it holds 10,001 animals, one more than the suite parses in an array (its own bound): such a listing is judged on its outermost shape and its count of items, which the limit does not allow.'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
   allowed('allowed-limit-clamped', 'An out-of-range limit is clamped into 1..100; an unparsable, empty or repeated limit falls back to 20; 200 either way.'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
@@ -51,6 +52,9 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 function defaultLimit(ctx: Ctx): number {
   return ctx.memory.stickyLimit ?? (on(ctx, 'fault-limit-default-21') ? 21 : 20);
 }
+
+/** fault-listing-past-bound: one more element than the suite parses in an array (JSON_BOUNDS.maxElements). */
+const PAST_ELEMENT_BOUND = 10_001;
 
 /** allowed-page-cap-10: the most a page holds, whatever limit says (a page cap below the maximum). */
 const PAGE_CAP = 10;
@@ -154,6 +158,10 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     if (on(ctx, 'fault-list-rounds-category-ids')) json['categoryId'] = BigInt(Number(pet.categoryId));
     return json;
   });
+  if (on(ctx, 'fault-listing-past-bound') && limit.value <= 3 && items.length > 0) {
+    const page = items.slice();
+    while (items.length < PAST_ELEMENT_BOUND) items.push(page[items.length % page.length]!);
+  }
   const contentType = on(ctx, 'fault-list-content-type-text') ? 'text/plain' : jsonContentType(ctx);
   sendCoded(res, ctx, 200, contentType, stringify(items));
 };

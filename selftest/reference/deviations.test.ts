@@ -74,6 +74,10 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
   'fault-auth-rejects-valid-key-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
 
+  'fault-listing-past-bound': async (s) => {
+    await createMany(s, 2);
+    return arr(await call(pets(s, '?limit=1'))).length;
+  },
   'fault-limit-default-21': async (s) => {
     await createMany(s, 15);
     return arr(await call(pets(s))).length;
