@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { Ctx } from './context.ts';
 import { CallMemory } from './call-memory.ts';
 import { deviationSet } from './deviations.ts';
-import { answerTwice, closedAfterFifth, jsonContentType, sendError, errorBody } from './http.ts';
+import { answerTwice, closedAfterFifth, jsonContentType, limitConnections, sendError, errorBody } from './http.ts';
 import { stringify } from './json.ts';
 import { listen, trackedServer, urlOf } from './lifecycle.ts';
 import { dispatch, MAIN_ROUTES, MESSAGES_ROUTES } from './router.ts';
@@ -78,7 +78,10 @@ export async function startReference(options: ReferenceOptions): Promise<Running
 
   const main = trackedServer(guarded(dispatch(MAIN_ROUTES, ctx), ctx));
   const messages = trackedServer(guarded(dispatch(MESSAGES_ROUTES, ctx), ctx));
-  for (const t of [main, messages]) t.server.on('clientError', onClientError(ctx));
+  for (const t of [main, messages]) {
+    t.server.on('clientError', onClientError(ctx));
+    limitConnections(ctx, t.server);
+  }
   const close = async () => {
     await Promise.all([main.close(), messages.close()]);
   };

@@ -30,6 +30,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
   fault('fault-create-name-max-10', 'create.201-pet', 'POST /v1/pets refuses (400 Error) a name longer than 10 characters: "Fluffy Tiger", a core name every server must take, included.'),
   fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),
+  fault('fault-create-resets-sold', 'create.201-pet', 'A valid NewPet with status "sold" closes the connection unanswered (a worker that crashes on it), storing nothing: sent again, it does the same, on a new connection as on a kept-alive one.'),
   fault('fault-create-drops-status', 'create.echo', 'The given status is dropped (not stored, not returned).'),
   fault('fault-create-unknown-category-422', 'create.201-pet', 'A categoryId outside 1..1000 (no such category) is refused with 422 (Error body, code "unknown_category"): §4.2 gives invalid values 400.'),
   fault('fault-create-rounds-category', 'create.echo', 'categoryId passes through a double: values beyond 2^53 come back rounded (kept inside int64).'),
@@ -221,6 +222,10 @@ export const createPet: Handler = async (req, res, ctx) => {
     return;
   }
   const input = valid.pet;
+  if (input.status === 'sold' && on(ctx, 'fault-create-resets-sold')) {
+    req.socket.destroy();
+    return;
+  }
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
   // fault-auth-after-validation: a valid NewPet without a valid key gets its 401 here, before anything is stored.
   if (sentHeldRejection(res)) return;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from 'node:worker_threads';
-import { urlOf } from '../../reference/lifecycle.ts';
+import { listen, trackedServer, urlOf } from '../../reference/lifecycle.ts';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
 import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
 import { isNoEvidence } from '../../src/http/exchange.ts';
@@ -204,6 +204,27 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     expect(refused).toBeGreaterThan(0);
     expect(c.stats.overloaded).toBe(refused);
     expect(most).toBe(2);
+    await c.close();
+  });
+
+  it('keeps to a limit on connections it meets as new ones closed unanswered (a gateway that closes those past it)', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'), 10);
+    });
+    // node:net closes each connection past this many at once, unread.
+    tracked.server.maxConnections = 3;
+    let closedUnread = 0;
+    tracked.server.on('drop', () => closedUnread++);
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const sends = Array.from({ length: 12 }, (_, i) => c.send(i % 3 === 0 ? { method: 'POST', url, body: '{}' } : { method: 'GET', url }));
+    const statuses = (await Promise.all(sends)).map((exchange) => exchange.response?.status ?? exchange.failure?.kind);
+    expect(statuses).toEqual(Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? 201 : 200)));
+    expect(closedUnread).toBeGreaterThan(0);
+    expect(c.stats.resent).toBeGreaterThan(0);
     await c.close();
   });
 

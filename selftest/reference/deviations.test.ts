@@ -74,6 +74,7 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-401-body-not-error': async (s) => (await call(pets(s), { auth: 'Bearer nope' })).text,
   'fault-auth-rejects-valid-key-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
 
+  'fault-create-resets-sold': (s) => call(pets(s), { body: JSON.stringify({ ...validPet, status: 'sold' }) }).then((reply) => reply.status, () => 'closed unanswered'),
   'fault-listing-past-bound': async (s) => {
     await createMany(s, 2);
     return arr(await call(pets(s, '?limit=1'))).length;
@@ -317,6 +318,16 @@ const PROBES: Record<string, Probe> = {
     return statuses.filter((code) => code === 429).length;
   },
   'fault-orders-503': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'allowed-connection-limit': async (s) => {
+    const sockets = Array.from({ length: 5 }, () => connect(Number(new URL(s.baseUrl).port), '127.0.0.1'));
+    const closed = await Promise.all(sockets.map((socket) => new Promise<boolean>((resolve) => {
+      socket.once('close', () => resolve(true));
+      socket.once('error', () => resolve(true));
+      setTimeout(() => resolve(false), 300);
+    })));
+    for (const socket of sockets) socket.destroy();
+    return closed.filter(Boolean).length;
+  },
   'allowed-in-flight-limit': async (s) => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => call(pets(s))));
     return answers.filter((answer) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text)).length;

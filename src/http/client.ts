@@ -153,6 +153,17 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
 
 /** How long a 503 to a request sent beside others waits before it is sent again, where the origin's cap does not hold it back (OriginCaps). */
 const OVERLOAD_WAIT_MS = 1_000;
+/**
+ * What a request learnt of the origin as it went: `alongside`, how many others to it were in flight
+ * as its answer came (or its new connection was lost); `freshLost`, whether that connection was
+ * closed before any answer, handed back to send() where `handBackFreshLoss` says so.
+ */
+interface SendSeen {
+  alongside: number;
+  freshLost: boolean;
+  handBackFreshLoss: boolean;
+}
+
 /** How many times such a 503 is sent again, each time under the cap it lowered: then its answer is judged. */
 const OVERLOAD_RESENDS = 2;
 
@@ -217,6 +228,8 @@ export class HttpClient {
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
   private readonly sendUnasked100 = new Set<string>();
   private readonly caps = new OriginCaps();
+  /** Connections a pool holds, where shrinkPool made it smaller than the concurrency. */
+  private readonly poolSizes = new Map<string, number>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
@@ -246,14 +259,25 @@ export class HttpClient {
     const origin = url.origin;
     const label = (outgoing.operation ?? `${outgoing.method} ${url.pathname}`).replace(/^HEAD /, 'GET ');
     let overloadResends = 0;
+    const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
     for (let attempt = 0; ; attempt++) {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
       if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
-      const seen = { alongside: 0 };
+      seen.alongside = 0;
+      seen.freshLost = false;
+      seen.handBackFreshLoss = overloadResends < OVERLOAD_RESENDS;
       const exchange = await this.sendOnce(outgoing, url, plan, label, tally, seen);
       if ('refused' in exchange) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
+      // A new connection closed before any answer, beside others open to the origin: a limit on
+      // connections, as a gateway that closes the ones past it has. Sent again under the lower cap.
+      if (seen.freshLost && this.caps.refused(origin, seen.alongside).mayBeLoad) {
+        overloadResends++;
+        for (const stats of this.tallies(tally)) stats.resent++;
+        this.shrinkPool(origin);
+        continue;
+      }
       this.recordHealth(origin, label, plan, exchange);
       const status = exchange.response?.status;
       const retryAfter = exchange.response?.headers['retry-after'];
@@ -347,6 +371,21 @@ export class HttpClient {
     if (timedOut && plan.shortened) exchange.failure = { kind: 'cut-short', message: this.health.shortWaitReason(origin, label, plan) };
   }
 
+  /**
+   * A pool holding more connections than the origin's cap now allows in flight is let go for one
+   * that holds no more; the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
+   */
+  private shrinkPool(origin: string): void {
+    void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+    const cap = this.caps.capOf(origin);
+    const pool = this.pools.get(origin);
+    if (!pool || cap >= (this.poolSizes.get(origin) ?? this.options.concurrency)) return;
+    this.pools.set(origin, originDispatcher(origin, this.connectionSettings(cap), this.options.network));
+    this.poolSizes.set(origin, cap);
+    // Its requests in flight end first.
+    void pool.close().catch(() => undefined);
+  }
+
   private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
@@ -365,7 +404,7 @@ export class HttpClient {
   async close(): Promise<void> {
     this.closing.abort();
     this.deadlines.stop();
-    await Promise.all([...this.pools.values(), ...this.idleWatches.values()].map((pool) => pool.destroy()));
+    await Promise.all([...this.pools.values(), ...this.idleWatches.values()].map((pool) => pool.destroy().catch(() => undefined)));
     this.pools.clear();
   }
 
@@ -419,8 +458,7 @@ export class HttpClient {
   }
 
   /** `plan` is brought up to date once the request has its slot (OperationHealth.recheck): the caller records what came of it under that. */
-  /** `seen.alongside`: how many other requests to the origin were in flight as the answer came. */
-  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally: Omit<ClientStats, 'waitedMs'> | undefined, seen: { alongside: number }): Promise<Exchange | Refusal> {
+  private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally: Omit<ClientStats, 'waitedMs'> | undefined, seen: SendSeen): Promise<Exchange | Refusal> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
     if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
@@ -493,6 +531,12 @@ export class HttpClient {
         response = await dispatch();
       } catch (error) {
         if (!this.mayResend(error, outgoing)) throw error;
+        // Handed to send() rather than sent again at once on a new connection, which such a limit closes too.
+        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && this.caps.others(url.origin) > 0) {
+          seen.alongside = this.caps.others(url.origin);
+          seen.freshLost = true;
+          throw error;
+        }
         try {
           // After the race with a close, on a connection of its own: lost there, it was lost to no race, and is judged.
           response = await resendOn(lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url));

@@ -1,7 +1,8 @@
 /**
  * Per origin, how many requests may be in flight at once: no bound of its own until the origin
  * answers 429 or 503 to requests sent side by side, as a gateway limiting requests in flight does
- * (nginx's limit_conn answers 503 by default). The cap then halves to what was in flight and creeps
+ * (nginx's limit_conn answers 503 by default), or closes a new connection unanswered while others are
+ * open (a limit on connections). The cap then halves to what was in flight and creeps
  * back by one after as many calm answers as it allows, below the fewest in flight at which the origin
  * refused; that ceiling is tried one higher after a long calm, each time after twice as long.
  */
@@ -38,7 +39,7 @@ export class OriginCaps {
   }
 
   /**
-   * A 429 or 503 to a request that was in flight with `alongside` others. `mayBeLoad`: it may be the
+   * A 429 or 503 (or a new connection closed unanswered) to a request that was in flight with `alongside` others. `mayBeLoad`: it may be the
    * origin's limit on requests in flight; not for a request that went alone, nor once an origin that
    * has answered nothing else refuses one that did (it is down, not loaded, and goes uncapped). `pastCap`:
    * more were in flight than the cap now allows, so the cap itself holds a request sent again back.
@@ -73,6 +74,11 @@ export class OriginCaps {
     load.cap++;
     load.calm = 0;
     this.wake(load);
+  }
+
+  /** The cap on the origin now (Infinity: none). */
+  capOf(origin: string): number {
+    return this.of(origin).cap;
   }
 
   /** The lowest cap each origin was brought to, for those that were. */
