@@ -21,7 +21,7 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 429s a
     const caps = withInFlight(8);
     caps.calm(O);
     caps.landed(O);
-    expect(caps.refused(O, caps.others(O))).toEqual({ mayBeLoad: true, pastCap: true });
+    expect(caps.refused(O, caps.others(O))).toEqual({ mayBeLoad: true });
     expect(caps.lowered().get(O)).toBe(3);
     caps.landed(O);
     // Six still out: none more goes until four have landed.
@@ -34,7 +34,7 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 429s a
   it('takes a refusal to a request that went alone as no sign of load', () => {
     const caps = withInFlight(1);
     caps.calm(O);
-    expect(caps.refused(O, 0)).toEqual({ mayBeLoad: false, pastCap: false });
+    expect(caps.refused(O, 0)).toEqual({ mayBeLoad: false });
     expect(caps.lowered().size).toBe(0);
   });
 
@@ -90,6 +90,31 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 429s a
     caps.landed(O);
     await Promise.resolve();
     expect(order).toEqual(['critical', 'plain']);
+  });
+
+  it('wakes those waiting once an origin counts as down, as it goes uncapped', async () => {
+    const caps = withInFlight(2);
+    caps.refused(O, 1);
+    expect(caps.tryStart(O)).toBe(false);
+    let woken = false;
+    void caps.whenFreer(O).then(() => (woken = true));
+    caps.refused(O, 0);
+    await Promise.resolve();
+    expect(woken).toBe(true);
+    expect(caps.capOf(O)).toBe(Infinity);
+  });
+
+  it('never lets the cap rise past what holdAtMost says, down or calm (a pool of that many connections)', () => {
+    const caps = withInFlight(8);
+    caps.calm(O);
+    caps.refused(O, 7);
+    caps.holdAtMost(O, 4);
+    for (let i = 0; i < 500; i++) caps.calm(O);
+    expect(caps.capOf(O)).toBe(4);
+    const fresh = new OriginCaps();
+    fresh.holdAtMost(O, 3);
+    fresh.refused(O, 0);
+    expect(fresh.capOf(O)).toBe(3);
   });
 
   it('keeps each origin apart', () => {

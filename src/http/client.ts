@@ -151,8 +151,6 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** How long a 503 to a request sent beside others waits before it is sent again, where the origin's cap does not hold it back (OriginCaps). */
-const OVERLOAD_WAIT_MS = 1_000;
 /**
  * What a request learnt of the origin as it went: `alongside`, how many others to it were in flight
  * as its answer came (or its new connection was lost); `freshLost`, whether that connection was
@@ -164,8 +162,18 @@ interface SendSeen {
   handBackFreshLoss: boolean;
 }
 
-/** How many times such a 503 is sent again, each time under the cap it lowered: then its answer is judged. */
+/**
+ * How many times a 503 without Retry-After to a request sent beside others is sent again, each time
+ * under the cap it lowered: then its answer is judged (OriginCaps).
+ */
 const OVERLOAD_RESENDS = 2;
+/**
+ * How many times a request whose new connection was closed unanswered beside others is sent again
+ * under the cap that lowered, after waiting this long times the count so far (a busy origin reads
+ * the closes of the connections let go late): then it is sent on a connection of its own and judged.
+ */
+const CONNECTION_RESENDS = 3;
+const CONNECTION_RESEND_WAIT_MS = 100;
 
 /** The longest the idle watch (ClientOptions.watchIdleCloses) holds its slot for an answer: past it, nothing is learnt. */
 const IDLE_WATCH_WAIT_MS = 2_000;
@@ -258,24 +266,34 @@ export class HttpClient {
     }
     const origin = url.origin;
     const label = (outgoing.operation ?? `${outgoing.method} ${url.pathname}`).replace(/^HEAD /, 'GET ');
+    /** 429 retries (attempt), and sends again under a lowered cap, each counted apart. */
+    let attempt = 0;
     let overloadResends = 0;
+    let connectionResends = 0;
+    /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
+    let previous: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       const plan = this.health.plan(origin, label);
       // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
-      if ('refused' in plan) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
+      if ('refused' in plan) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
       seen.alongside = 0;
       seen.freshLost = false;
-      seen.handBackFreshLoss = overloadResends < OVERLOAD_RESENDS;
+      seen.handBackFreshLoss = connectionResends < CONNECTION_RESENDS;
       const exchange = await this.sendOnce(outgoing, url, plan, label, tally, seen);
-      if ('refused' in exchange) return { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
+      if ('refused' in exchange) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
-      // connections, as a gateway that closes the ones past it has. Sent again under the lower cap.
-      if (seen.freshLost && this.caps.refused(origin, seen.alongside).mayBeLoad) {
-        overloadResends++;
+      // connections, as a gateway that closes the ones past it has. Sent again under the lower cap;
+      // where that is not the reading (an origin down), sent again on a connection of its own and judged, as before.
+      if (seen.freshLost) {
+        if (this.caps.refused(origin, seen.alongside).mayBeLoad) {
+          connectionResends++;
+          this.shrinkPool(origin);
+          // The origin counts a connection until it has read its close: the ones let go may still count.
+          await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
+        } else connectionResends = CONNECTION_RESENDS;
         for (const stats of this.tallies(tally)) stats.resent++;
-        this.shrinkPool(origin);
         continue;
       }
       this.recordHealth(origin, label, plan, exchange);
@@ -284,20 +302,17 @@ export class HttpClient {
       const waitedOut = isWaitedOut(status, retryAfter);
       if (exchange.response) this.countAnswer(origin, waitedOut);
       const refusal = status === 429 || status === 503;
-      const load = refusal ? this.caps.refused(origin, seen.alongside) : undefined;
+      const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside).mayBeLoad;
       if (exchange.response && !refusal) this.caps.calm(origin);
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
-        // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent once more, under the
-        // cap that answer may have lowered, and judged on what that gets. Where the cap holds it back,
-        // that is the wait; otherwise (a rate limit, a blip) it waits a second from the budget.
-        if (load?.mayBeLoad && status === 503 && overloadResends++ < OVERLOAD_RESENDS && !outgoing.lone) {
-          const from = load.pastCap ? undefined : this.waitFrom(OVERLOAD_WAIT_MS, false);
-          if (load.pastCap || from) {
-            for (const stats of this.tallies(tally)) stats.overloaded++;
-            if (from) await this.waitOut(OVERLOAD_WAIT_MS, from);
-            continue;
-          }
+        // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent again, under the cap
+        // that answer lowered (which holds it back until fewer are in flight), and judged on what that gets.
+        if (mayBeLoad && status === 503 && overloadResends < OVERLOAD_RESENDS && !outgoing.lone) {
+          overloadResends++;
+          previous = exchange;
+          for (const stats of this.tallies(tally)) stats.overloaded++;
+          continue;
         }
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
@@ -323,6 +338,7 @@ export class HttpClient {
         return exchange;
       }
       await this.waitOut(wait, from);
+      attempt++;
     }
   }
 
@@ -372,12 +388,15 @@ export class HttpClient {
   }
 
   /**
-   * A pool holding more connections than the origin's cap now allows in flight is let go for one
-   * that holds no more; the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
+   * After a limit on connections: a pool holding more connections than the origin's cap now allows
+   * in flight is let go for one that holds no more, and the cap stays within it for the rest of the
+   * run (a request the cap let out past the pool's connections would wait in its queue, where its
+   * deadline runs); the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
    */
   private shrinkPool(origin: string): void {
     void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
     const cap = this.caps.capOf(origin);
+    this.caps.holdAtMost(origin, cap);
     const pool = this.pools.get(origin);
     if (!pool || cap >= (this.poolSizes.get(origin) ?? this.options.concurrency)) return;
     this.pools.set(origin, originDispatcher(origin, this.connectionSettings(cap), this.options.network));

@@ -39,23 +39,27 @@ export class OriginCaps {
   }
 
   /**
-   * A 429 or 503 (or a new connection closed unanswered) to a request that was in flight with `alongside` others. `mayBeLoad`: it may be the
-   * origin's limit on requests in flight; not for a request that went alone, nor once an origin that
-   * has answered nothing else refuses one that did (it is down, not loaded, and goes uncapped). `pastCap`:
-   * more were in flight than the cap now allows, so the cap itself holds a request sent again back.
+   * A 429 or 503 (or a new connection closed unanswered) to a request that was in flight with
+   * `alongside` others. `mayBeLoad`: it may be the origin's limit, and the cap is lowered below what
+   * was in flight, so a request sent again waits until fewer are; not for a request that went alone,
+   * nor once an origin that has answered nothing else refuses one that did (it is down, not loaded,
+   * and goes uncapped).
    */
-  refused(origin: string, alongside: number): { mayBeLoad: boolean; pastCap: boolean } {
+  refused(origin: string, alongside: number): { mayBeLoad: boolean } {
     const load = this.of(origin);
     if (!load.calmSeen && alongside === 0) load.down = true;
-    if (load.down) load.cap = Infinity;
-    if (load.down || alongside === 0) return { mayBeLoad: false, pastCap: false };
+    if (load.down && load.cap !== load.most) {
+      load.cap = load.most;
+      this.wake(load);
+    }
+    if (load.down || alongside === 0) return { mayBeLoad: false };
     const inFlight = alongside + 1;
     load.sinceRefusal = 0;
     load.refusedAt = Math.min(load.refusedAt, inFlight);
     if (inFlight <= load.cap) load.cap = Math.max(1, Math.floor(inFlight / 2));
     load.calm = 0;
     load.lowest = Math.min(load.lowest ?? load.cap, load.cap);
-    return { mayBeLoad: true, pastCap: inFlight > load.cap };
+    return { mayBeLoad: true };
   }
 
   /** Any other answer: after as many in a row as the cap allows, one more may go, below the ceiling. */
@@ -70,10 +74,17 @@ export class OriginCaps {
       load.probeAfter *= 2;
       load.sinceRefusal = 0;
     }
-    if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt) return;
+    if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt || load.cap + 1 > load.most) return;
     load.cap++;
     load.calm = 0;
     this.wake(load);
+  }
+
+  /** The cap never rises above `most` again (a pool of that many connections serves the origin). */
+  holdAtMost(origin: string, most: number): void {
+    const load = this.of(origin);
+    load.most = Math.min(load.most, most);
+    load.cap = Math.min(load.cap, load.most);
   }
 
   /** The cap on the origin now (Infinity: none). */
@@ -97,7 +108,7 @@ export class OriginCaps {
   private of(origin: string): OriginLoad {
     let load = this.origins.get(origin);
     if (!load) {
-      load = { inFlight: 0, cap: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, probeAfter: FIRST_PROBE_AFTER, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
+      load = { inFlight: 0, cap: Infinity, most: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, probeAfter: FIRST_PROBE_AFTER, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
       this.origins.set(origin, load);
     }
     return load;
@@ -111,6 +122,8 @@ interface OriginLoad {
   /** Requests to the origin out now (each holds a slot under the client's cap too). */
   inFlight: number;
   cap: number;
+  /** The most the cap may be (holdAtMost). */
+  most: number;
   /** The fewest in flight at which the origin refused: the cap stays below it. */
   refusedAt: number;
   /** Calm answers since the cap last moved, and since the last refusal. */
