@@ -68,5 +68,6 @@ describe('a message host that answers 503 with a Retry-After that says no time (
     const result = await target.run();
     expect(result.code, result.stdout).toBe(1);
     expect(result.report?.clauses.find((c) => c.id === 'errors.no-5xx')?.outcome).toBe('fail');
+    expect(result.stdout).toMatch(/^Note: \d+ failures rest on a 503 without Retry-After\. Where a gateway .* --max-rps below that rate spares it/m);
   });
 });

@@ -5,6 +5,7 @@ import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
 import { shellQuote } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
+import { retryAfterMs } from '../http/retry-after.ts';
 import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
@@ -73,6 +74,21 @@ function bodiesPastCap(report: RunReport): number {
     most = Math.max(most, cut);
   }
   return most;
+}
+
+/** Failures that rest on a 503 naming no time to come back (no Retry-After, or one that reads as none). */
+function failuresOn503(report: RunReport): number {
+  let count = 0;
+  for (const clause of report.clauses) {
+    for (const check of clause.checks) {
+      if (check.outcome !== 'fail') continue;
+      for (const failure of check.failures ?? [check]) {
+        const response = failure.evidence?.response;
+        if (response?.status === 503 && retryAfterMs(response.headers['retry-after']) === undefined) count++;
+      }
+    }
+  }
+  return count;
 }
 
 export async function run(settings: Settings, io: Io): Promise<number> {
@@ -234,6 +250,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     if (overloaded) {
       say(
         `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} to requests sent beside others, as a gateway that limits requests in flight does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite kept fewer in flight to it and sent ${overloaded === 1 ? 'it' : 'each'} again, judging the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.\n`,
+      );
+    }
+    const on503 = failuresOn503(report);
+    if (on503) {
+      say(
+        `Note: ${on503} ${on503 === 1 ? 'failure rests' : 'failures rest'} on a 503 without Retry-After. Where a gateway in front of the service limits the rate of requests (nginx's limit_req answers 503 unless told otherwise), --max-rps below that rate spares it: the suite learns a limit on requests in flight or on connections by itself, not one on the rate.\n`,
       );
     }
     const usage = process.resourceUsage();
