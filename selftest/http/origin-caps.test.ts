@@ -10,7 +10,7 @@ function withInFlight(n: number): OriginCaps {
   return caps;
 }
 
-describe('OriginCaps: a cap per origin on requests in flight, learnt from 429s and 503s', () => {
+describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s without Retry-After and closed new connections', () => {
   it('lets everything through until a refusal', () => {
     const caps = withInFlight(50);
     expect(caps.others(O)).toBe(49);

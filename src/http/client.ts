@@ -301,9 +301,11 @@ export class HttpClient {
       const retryAfter = exchange.response?.headers['retry-after'];
       const waitedOut = isWaitedOut(status, retryAfter);
       if (exchange.response) this.countAnswer(origin, waitedOut);
-      const refusal = status === 429 || status === 503;
+      // A 429, or a 503 that says when to come back, is waited out below and teaches the caps nothing:
+      // gateways send those for a rate, or now and then, which fewer in flight would not help.
+      const refusal = status === 503 && !waitedOut;
       const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside).mayBeLoad;
-      if (exchange.response && !refusal) this.caps.calm(origin);
+      if (exchange.response && !refusal && !waitedOut) this.caps.calm(origin);
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
         // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent again, under the cap

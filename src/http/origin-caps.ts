@@ -1,10 +1,10 @@
 /**
  * Per origin, how many requests may be in flight at once: no bound of its own until the origin
- * answers 429 or 503 to requests sent side by side, as a gateway limiting requests in flight does
- * (nginx's limit_conn answers 503 by default), or closes a new connection unanswered while others are
- * open (a limit on connections). The cap then halves to what was in flight and creeps
- * back by one after as many calm answers as it allows, below the fewest in flight at which the origin
- * refused; that ceiling is tried one higher after a long calm, each time after twice as long.
+ * answers 503 without Retry-After to requests sent side by side, as a gateway limiting requests in
+ * flight does (nginx's limit_conn answers so by default), or closes a new connection unanswered while
+ * others are open (a limit on connections). The cap then halves to what was in flight and creeps back
+ * by one after as many calm answers as it allows, below the fewest in flight at which the origin
+ * refused; that ceiling is tried one higher after a long calm.
  */
 export class OriginCaps {
   private readonly origins = new Map<string, OriginLoad>();
@@ -39,7 +39,7 @@ export class OriginCaps {
   }
 
   /**
-   * A 429 or 503 (or a new connection closed unanswered) to a request that was in flight with
+   * A 503 without Retry-After (or a new connection closed unanswered) to a request that was in flight with
    * `alongside` others. `mayBeLoad`: it may be the origin's limit, and the cap is lowered below what
    * was in flight, so a request sent again waits until fewer are; not for a request that went alone,
    * nor once an origin that has answered nothing else refuses one that did (it is down, not loaded,
@@ -69,9 +69,8 @@ export class OriginCaps {
     load.down = false;
     if (load.cap === Infinity) return;
     load.sinceRefusal++;
-    if (load.cap + 1 >= load.refusedAt && load.sinceRefusal >= load.probeAfter * load.cap) {
+    if (load.cap + 1 >= load.refusedAt && load.sinceRefusal >= PROBE_AFTER * load.cap) {
       load.refusedAt++;
-      load.probeAfter *= 2;
       load.sinceRefusal = 0;
     }
     if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt || load.cap + 1 > load.most) return;
@@ -108,15 +107,18 @@ export class OriginCaps {
   private of(origin: string): OriginLoad {
     let load = this.origins.get(origin);
     if (!load) {
-      load = { inFlight: 0, cap: Infinity, most: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, probeAfter: FIRST_PROBE_AFTER, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
+      load = { inFlight: 0, cap: Infinity, most: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
       this.origins.set(origin, load);
     }
     return load;
   }
 }
 
-/** Calm answers, in caps' worth, at the ceiling before it is first tried one higher. */
-const FIRST_PROBE_AFTER = 8;
+/**
+ * Calm answers, in caps' worth, at the ceiling before it is tried one higher: a refusal now and then
+ * (a blip, not a limit) leaves the cap low only that long, and a real limit costs a request sent again.
+ */
+const PROBE_AFTER = 8;
 
 interface OriginLoad {
   /** Requests to the origin out now (each holds a slot under the client's cap too). */
@@ -129,7 +131,6 @@ interface OriginLoad {
   /** Calm answers since the cap last moved, and since the last refusal. */
   calm: number;
   sinceRefusal: number;
-  probeAfter: number;
   calmSeen: boolean;
   /** It refused a request sent alone before any calm answer. */
   down: boolean;
