@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
 import { shellQuote } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
-import { retryAfterMs } from '../http/retry-after.ts';
+import { isWaitedOut } from '../http/retry-after.ts';
 import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
 import { likelyCauses } from '../report/causes.ts';
 import { uncheckedMustText } from '../report/format.ts';
@@ -84,7 +84,7 @@ function failuresOn503(report: RunReport): number {
       if (check.outcome !== 'fail') continue;
       for (const failure of check.failures ?? [check]) {
         const response = failure.evidence?.response;
-        if (response?.status === 503 && retryAfterMs(response.headers['retry-after']) === undefined) count++;
+        if (response?.status === 503 && !isWaitedOut(503, response.headers['retry-after'])) count++;
       }
     }
   }

@@ -121,7 +121,7 @@ export interface ClientStats {
   unrequestedAnswers: number;
   /** The exchanges such an answer came after, the first few (Exchange.answeredAgain), for http.one-answer. */
   answeredAgain: Exchange[];
-  /** 503s without Retry-After to requests sent side by side with more than the origin then allowed (OriginCaps): sent once more. */
+  /** 503s without Retry-After to requests sent beside others to the origin, each sent again under a lowered cap (OriginCaps). */
   overloaded: number;
   /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
@@ -310,7 +310,7 @@ export class HttpClient {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
         // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent again, under the cap
         // that answer lowered (which holds it back until fewer are in flight), and judged on what that gets.
-        if (mayBeLoad && status === 503 && overloadResends < OVERLOAD_RESENDS && !outgoing.lone) {
+        if (mayBeLoad && overloadResends < OVERLOAD_RESENDS && !outgoing.lone) {
           overloadResends++;
           previous = exchange;
           for (const stats of this.tallies(tally)) stats.overloaded++;

@@ -11,8 +11,9 @@ export class OriginCaps {
 
   /** Whether a request to the origin may go out now: if so it is in flight until `landed`. */
   tryStart(origin: string): boolean {
-    if (this.of(origin).inFlight >= this.of(origin).cap) return false;
-    this.start(origin);
+    const load = this.of(origin);
+    if (load.inFlight >= load.cap) return false;
+    load.inFlight++;
     return true;
   }
 
@@ -58,7 +59,6 @@ export class OriginCaps {
     load.refusedAt = Math.min(load.refusedAt, inFlight);
     if (inFlight <= load.cap) load.cap = Math.max(1, Math.floor(inFlight / 2));
     load.calm = 0;
-    load.lowest = Math.min(load.lowest ?? load.cap, load.cap);
     return { mayBeLoad: true };
   }
 
@@ -89,11 +89,6 @@ export class OriginCaps {
   /** The cap on the origin now (Infinity: none). */
   capOf(origin: string): number {
     return this.of(origin).cap;
-  }
-
-  /** The lowest cap each origin was brought to, for those that were. */
-  lowered(): Map<string, number> {
-    return new Map([...this.origins].flatMap(([origin, load]) => (load.lowest === undefined ? [] : [[origin, load.lowest] as const])));
   }
 
   private wake(load: OriginLoad): void {
@@ -134,7 +129,6 @@ interface OriginLoad {
   calmSeen: boolean;
   /** It refused a request sent alone before any calm answer. */
   down: boolean;
-  lowest?: number;
   waiting: (() => void)[];
   waitingCritical: (() => void)[];
 }
