@@ -244,9 +244,47 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const broken = await c.send({ method: 'GET', url: new URL('/down', url).href });
     await Promise.all(listings);
     expect(broken.response?.status).toBe(503);
-    // Sent beside the listings, then at most twice more (OVERLOAD_RESENDS), each with fewer in flight.
-    expect(down).toBeGreaterThanOrEqual(2);
-    expect(down).toBeLessThanOrEqual(3);
+    // Sent beside the listings, then at most twice more (OVERLOAD_RESENDS), each with fewer in flight,
+    // then three times after a wait (PACE_WAITS_MS): then judged, and the path's next 503 at once.
+    expect(down).toBeGreaterThanOrEqual(5);
+    expect(down).toBeLessThanOrEqual(6);
+    const again = performance.now();
+    expect((await c.send({ method: 'GET', url: new URL('/down', url).href })).response?.status).toBe(503);
+    expect(performance.now() - again).toBeLessThan(90);
+    expect(down).toBeLessThanOrEqual(7);
+    await c.close();
+  });
+
+  it('keeps under a limit on the rate it meets as 503s without Retry-After that waiting cures (nginx limit_req), judging no refusal', async () => {
+    // A token bucket of 5 refilled at 100 a second, as nginx's limit_req with burst=5 answers past it.
+    let tokens = 5;
+    let last = performance.now();
+    let refused = 0;
+    let served = 0;
+    const url = await serve((req, res) => {
+      const now = performance.now();
+      tokens = Math.min(5, tokens + ((now - last) * 100) / 1000);
+      last = now;
+      req.resume();
+      if (tokens < 1) {
+        refused++;
+        res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
+        return;
+      }
+      tokens--;
+      served++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const started = performance.now();
+    const statuses = (await Promise.all(Array.from({ length: 150 }, () => c.send({ method: 'GET', url })))).map((exchange) => exchange.response?.status);
+    const seconds = (performance.now() - started) / 1000;
+    expect(statuses).toEqual(Array(150).fill(200));
+    expect(refused).toBeGreaterThan(0);
+    // Held near the rate once learnt: most requests were not refused, and the 150 took about 1.5 s.
+    expect(refused).toBeLessThan(served);
+    expect(seconds).toBeLessThan(6);
     await c.close();
   });
 

@@ -332,6 +332,13 @@ const PROBES: Record<string, Probe> = {
     const answers = await Promise.all(Array.from({ length: 6 }, () => call(pets(s))));
     return answers.filter((answer) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text)).length;
   },
+  'allowed-rate-limit-503': async (s) => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(pets(s))));
+    const refused = answers.filter((answer) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text)).length;
+    // After a pause the bucket is full again.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return [refused > 0, await status(call(pets(s)))];
+  },
   'allowed-sporadic-429': async (s) => {
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push(await status(call(pets(s))));

@@ -82,7 +82,7 @@ describe('collect: the rate-limit observation counts the answers the client retr
     const overloaded = { meta: { ...seen(0, 0, ['no 429 reached the suite']).meta, overloaded: 4 } };
     const collected = collect([RATE], [overloaded, { meta: { ...seen(1, 0, []).meta, overloaded: 1 } }], ALL);
     expect(collected.clauses[0]!.checks[0]!.note).toBe(
-      '1 × 429 met by the client, retried within the bounds (those that outlasted them are left unjudged); 5 × 503 without Retry-After to requests sent side by side, sent again with fewer in flight (a 503 that came again was judged)',
+      '1 × 429 met by the client, retried within the bounds (those that outlasted them are left unjudged); 5 × 503 without Retry-After after calm answers, sent again with fewer in flight or after a wait (a 503 that came again was judged)',
     );
     expect(collected.traffic.overloaded).toBe(5);
     expect(collect([RATE], [seen(0, 0, [])], ALL).traffic.overloaded).toBeUndefined();

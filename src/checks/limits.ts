@@ -9,7 +9,8 @@ const NO_429_JUDGED = 'no 429 reached the suite';
 /**
  * The clause's note once the run's counts are in: the 429s (and 503s with Retry-After) the client
  * retried never reach the check, so they replace its "none reached" observation; so do the 503s
- * without one it sent again as a limit on requests in flight (src/http/origin-caps.ts).
+ * without one it sent again as a limit on requests in flight or on the rate (src/http/origin-caps.ts,
+ * src/http/origin-pace.ts).
  */
 export function rateLimitNote(judged: string | undefined, met: { rateLimited: number; unavailable: number; overloaded?: number }): string | undefined {
   const { rateLimited, unavailable, overloaded = 0 } = met;
@@ -17,7 +18,7 @@ export function rateLimitNote(judged: string | undefined, met: { rateLimited: nu
   const counted = [rateLimited ? `${rateLimited} × 429` : '', unavailable ? `${unavailable} × 503 with Retry-After` : ''].filter(Boolean).join(' and ');
   const kept = (judged?.split('; ') ?? []).filter((value) => value !== NO_429_JUDGED);
   const waited = counted ? [`${counted} met by the client, retried within the bounds (those that outlasted them are left unjudged)`] : [];
-  const capped = overloaded ? [`${overloaded} × 503 without Retry-After to requests sent side by side, sent again with fewer in flight (${OVERLOAD_JUDGED})`] : [];
+  const capped = overloaded ? [`${overloaded} × 503 without Retry-After after calm answers, sent again with fewer in flight or after a wait (${OVERLOAD_JUDGED})`] : [];
   return [...waited, ...capped, ...kept].join('; ');
 }
 

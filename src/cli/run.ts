@@ -249,13 +249,13 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const overloaded = collected.traffic.overloaded;
     if (overloaded) {
       say(
-        `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} to requests sent beside others, as a gateway that limits requests in flight does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite kept fewer in flight to it and sent ${overloaded === 1 ? 'it' : 'each'} again, judging the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.\n`,
+        `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} where it had answered calmly before, as a gateway that limits requests in flight or their rate does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite sent ${overloaded === 1 ? 'it' : 'each'} again with fewer in flight or after a wait, slowing to the rate at which waiting cured them, and judged the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.\n`,
       );
     }
     const on503 = failuresOn503(report);
     if (on503) {
       say(
-        `Note: ${on503} ${on503 === 1 ? 'failure rests' : 'failures rest'} on a 503 without Retry-After. Where a gateway in front of the service limits the rate of requests (nginx's limit_req answers 503 unless told otherwise), --max-rps below that rate spares it: the suite learns a limit on requests in flight or on connections by itself, not one on the rate.\n`,
+        `Note: ${on503} ${on503 === 1 ? 'failure rests' : 'failures rest'} on a 503 without Retry-After. Where a gateway in front of the service limits the rate of requests (nginx's limit_req answers 503 unless told otherwise), --max-rps below that rate spares it: the suite learns such a limit by itself only where a 503 is cured by sending it again with fewer in flight, or after waits of 1.3 s in all.\n`,
       );
     }
     const usage = process.resourceUsage();

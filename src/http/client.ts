@@ -9,6 +9,7 @@ import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
+import { OriginPace } from './origin-pace.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -121,7 +122,7 @@ export interface ClientStats {
   unrequestedAnswers: number;
   /** The exchanges such an answer came after, the first few (Exchange.answeredAgain), for http.one-answer. */
   answeredAgain: Exchange[];
-  /** 503s without Retry-After to requests sent beside others to the origin, each sent again under a lowered cap (OriginCaps). */
+  /** 503s without Retry-After from an origin that had answered calmly, each sent again under a lowered cap (OriginCaps) or after a wait (OriginPace). */
   overloaded: number;
   /** Time during which some request waited before a retry, waits side by side counted once (see retryWaitBudgetMs). */
   waitedMs: number;
@@ -174,6 +175,13 @@ const OVERLOAD_RESENDS = 2;
  */
 const CONNECTION_RESENDS = 3;
 const CONNECTION_RESEND_WAIT_MS = 100;
+/**
+ * The waits before a 503 without Retry-After that fewer in flight did not cure (or that came to a
+ * request sent alone) is sent again, from an origin that has answered calmly before: a limit on the
+ * rate refills as they pass. One that waiting cures sets the origin's rate (OriginPace); one that
+ * outlasts them is judged, and its operation's next 503s are judged as they come.
+ */
+const PACE_WAITS_MS = [100, 300, 900];
 
 /** The longest the idle watch (ClientOptions.watchIdleCloses) holds its slot for an answer: past it, nothing is learnt. */
 const IDLE_WATCH_WAIT_MS = 2_000;
@@ -236,6 +244,9 @@ export class HttpClient {
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
   private readonly sendUnasked100 = new Set<string>();
   private readonly caps = new OriginCaps();
+  private readonly paces = new OriginPace();
+  /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
+  private readonly refusesWhenRested = new Set<string>();
   /** Connections a pool holds, where shrinkPool made it smaller than the concurrency. */
   private readonly poolSizes = new Map<string, number>();
 
@@ -270,6 +281,9 @@ export class HttpClient {
     let attempt = 0;
     let overloadResends = 0;
     let connectionResends = 0;
+    let paceResends = 0;
+    /** The origin's calm answers a second when this request was first refused, for its rate if waiting cures it. */
+    let calmRateAtRefusal = 0;
     /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
     let previous: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
@@ -305,7 +319,15 @@ export class HttpClient {
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
       const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside).mayBeLoad;
-      if (exchange.response && !refusal && !waitedOut) this.caps.calm(origin);
+      const operation = `${origin} ${label}`;
+      if (exchange.response && !refusal && !waitedOut) {
+        this.caps.calm(origin);
+        this.paces.calm(origin);
+        // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
+        if (status! >= 200 && status! < 300) this.refusesWhenRested.delete(operation);
+        // Waiting cured it: the origin limits a rate.
+        if (paceResends > 0) this.paces.limited(origin, calmRateAtRefusal);
+      }
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
         // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent again, under the cap
@@ -316,6 +338,21 @@ export class HttpClient {
           for (const stats of this.tallies(tally)) stats.overloaded++;
           continue;
         }
+        // Fewer in flight did not cure it, or it went alone: it may be a limit on the rate. Sent again
+        // after a wait, from an origin that has answered calmly, unless its operation's 503s outlast waiting.
+        if (refusal && paceResends < PACE_WAITS_MS.length && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation)) {
+          const wait = PACE_WAITS_MS[paceResends]!;
+          const from = this.waitFrom(wait, false);
+          if (from) {
+            if (paceResends === 0) calmRateAtRefusal = this.paces.calmRate(origin);
+            paceResends++;
+            previous = exchange;
+            for (const stats of this.tallies(tally)) stats.overloaded++;
+            await this.waitOut(wait, from);
+            continue;
+          }
+        }
+        if (refusal && paceResends === PACE_WAITS_MS.length) this.refusesWhenRested.add(operation);
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
@@ -458,14 +495,15 @@ export class HttpClient {
     await this.pace();
   }
 
-  /** Waits for the next request's turn under --max-rps. */
-  private async pace(): Promise<void> {
+  /** Waits for the next request's turn under --max-rps, and under the rate learnt of its origin where one is given (OriginPace). */
+  private async pace(origin?: string): Promise<void> {
     if (this.options.maxRps > 0) {
       const now = Date.now();
       const slot = Math.max(now, this.nextSlot);
       this.nextSlot = slot + 1000 / this.options.maxRps;
       if (slot > now) await sleep(slot - now);
     }
+    if (origin) await this.paces.turn(origin);
   }
 
   /** The client's counts, and the caller's own where it keeps them. */
@@ -502,6 +540,11 @@ export class HttpClient {
       await this.caps.whenFreer(url.origin, outgoing.critical);
       await this.acquire(outgoing.critical);
     }
+    // Under the origin's rate where one was learnt (OriginPace), its turn waited for without the client's slot.
+    if (this.paces.isPaced(url.origin)) {
+      this.release();
+      await this.paces.turn(url.origin, () => this.acquire(outgoing.critical));
+    }
     let started = performance.now();
     let own: Dispatcher | undefined;
     let resent = false;
@@ -537,7 +580,7 @@ export class HttpClient {
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, unrequested);
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
-        await this.pace();
+        await this.pace(url.origin);
         for (const stats of this.tallies(tally)) stats.resent++;
         resent = true;
         started = performance.now();
@@ -587,7 +630,7 @@ export class HttpClient {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
         for (const stats of this.tallies(tally)) stats.resent++;
-        await this.pace();
+        await this.pace(url.origin);
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
       const loss = resent ? undefined : lossOf(error);
@@ -654,7 +697,7 @@ export class HttpClient {
       if (!(answer.status >= 200 && answer.status < 300) && !closes(answer)) this.bodyReuse.mayRepeat(request.url.origin, kind);
       return;
     }
-    await this.pace();
+    await this.pace(request.url.origin);
     this.stats.sent++;
     if (tally) tally.sent++;
     const sentOn: { socket?: Socket } = {};

@@ -240,7 +240,7 @@ export interface Traffic {
   resent?: number;
   /** Answers the target sent on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). */
   unrequestedAnswers?: number;
-  /** 503s without Retry-After to requests sent side by side, sent again with fewer in flight (src/http/origin-caps.ts). */
+  /** 503s without Retry-After after calm answers, sent again with fewer in flight or after a wait (src/http/origin-caps.ts, origin-pace.ts). */
   overloaded?: number;
 }
 

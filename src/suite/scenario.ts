@@ -36,7 +36,7 @@ export interface ScenarioMeta {
   resent?: number;
   /** Answers the target sent to no request (see ClientStats.unrequestedAnswers). */
   unrequestedAnswers?: number;
-  /** 503s without Retry-After to requests sent beside others, sent again (see ClientStats.overloaded). */
+  /** 503s without Retry-After after calm answers, sent again (see ClientStats.overloaded). */
   overloaded?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */

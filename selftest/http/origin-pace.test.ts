@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OriginPace } from '../../src/http/origin-pace.ts';
+
+const O = 'http://127.0.0.1:1';
+
+/** `count` calm answers from O, one every `everyMs`. */
+function answerCalmly(pace: OriginPace, count: number, everyMs: number): void {
+  for (let i = 0; i < count; i++) {
+    vi.advanceTimersByTime(everyMs);
+    pace.calm(O);
+  }
+}
+
+/** Whether the promise has settled once pending timers due now have run. */
+async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await vi.advanceTimersByTimeAsync(0);
+  return done;
+}
+
+describe('OriginPace: a rate per origin, learnt from 503s without Retry-After that waiting cured', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lets every request go at once until a refusal is cured', async () => {
+    const pace = new OriginPace();
+    answerCalmly(pace, 100, 1);
+    expect(pace.isPaced(O)).toBe(false);
+    expect(pace.rateOf(O)).toBe(Infinity);
+    for (let i = 0; i < 20; i++) expect(await settled(pace.turn(O, async () => {}))).toBe(true);
+  });
+
+  it('measures the calm answers of the last second, and of less where the origin has answered for less', () => {
+    const pace = new OriginPace();
+    expect(pace.answeredCalm(O)).toBe(false);
+    answerCalmly(pace, 50, 10);
+    expect(pace.answeredCalm(O)).toBe(true);
+    expect(pace.calmRate(O)).toBeCloseTo(100, -1);
+    // Two seconds at 20 a second: the first half second's 100 a second has left the window.
+    answerCalmly(pace, 40, 50);
+    expect(pace.calmRate(O)).toBeGreaterThan(18);
+    expect(pace.calmRate(O)).toBeLessThan(23);
+  });
+
+  it('holds the rate a tenth under the calm rate at the refusal, and cuts once for refusals within a second', () => {
+    const pace = new OriginPace();
+    pace.limited(O, 200);
+    expect(pace.rateOf(O)).toBeCloseTo(180, 5);
+    vi.advanceTimersByTime(200);
+    pace.limited(O, 190);
+    // The same overshoot: no lower than 0.9 × 190, not 0.9 × 0.9 × 200.
+    expect(pace.rateOf(O)).toBeGreaterThan(170);
+    vi.advanceTimersByTime(1_500);
+    // Still refused over a second later: cut below what it had climbed to, whatever the calm rate says.
+    const before = pace.rateOf(O);
+    pace.limited(O, 1_000);
+    expect(pace.rateOf(O)).toBeCloseTo(before * 0.9, 5);
+  });
+
+  it('climbs by a fiftieth a second after it was held, and never goes under one request a second', () => {
+    const pace = new OriginPace();
+    pace.limited(O, 100);
+    vi.advanceTimersByTime(10_000);
+    expect(pace.rateOf(O)).toBeCloseTo(90 * 1.02 ** 10, 5);
+    const slow = new OriginPace();
+    slow.limited(O, 0);
+    expect(slow.rateOf(O)).toBe(1);
+  });
+
+  it("spaces the turns by a request's share of a second, each counted from when the one before went", async () => {
+    const pace = new OriginPace();
+    pace.limited(O, 100 / 0.9);
+    vi.advanceTimersByTime(1);
+    const went: number[] = [];
+    const turns = Array.from({ length: 5 }, () => pace.turn(O, async () => void went.push(performance.now())));
+    await vi.advanceTimersByTimeAsync(100);
+    await Promise.all(turns);
+    const gaps = went.slice(1).map((at, i) => at - went[i]!);
+    expect(gaps).toHaveLength(4);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(9.9);
+  });
+
+  it('gives a caller that holds its slot its turn without waiting behind one still waiting for a slot', async () => {
+    const pace = new OriginPace();
+    pace.limited(O, 10);
+    vi.advanceTimersByTime(1);
+    // A turn whose slot never comes (every slot is held, by callers like the next one).
+    const stuck = pace.turn(O, () => new Promise<void>(() => {}));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await settled(stuck)).toBe(false);
+    const holder = pace.turn(O);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await settled(holder)).toBe(true);
+  });
+});
