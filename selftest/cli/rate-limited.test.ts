@@ -71,3 +71,22 @@ describe('a message host that answers 503 with a Retry-After that says no time (
     expect(result.stdout).toMatch(/^Note: \d+ failures rest on a 503 without Retry-After\. Where a gateway .* --max-rps below that rate spares it/m);
   });
 });
+
+describe('a gateway that limits the rate of requests and answers 503 without Retry-After past it (nginx limit_req)', () => {
+  let reference: RunningReference;
+  beforeAll(async () => {
+    reference = await startReference({ apiKey: KEY, deviations: ['allowed-rate-limit-503'] });
+  });
+  afterAll(() => reference.close());
+
+  it('fails nothing: it slows to the rate at which waiting cured the 503s, and names that rate for --max-rps', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '5', '--seed', '3'], { API_KEY: KEY }, { timeoutMs: 90_000 });
+    expect(result.code, result.stdout).toBe(0);
+    const paced = result.report?.traffic?.pacedRps;
+    // 300 a second per port (reference/router.ts), held a tenth under what the port answered calmly.
+    expect(paced).toBeGreaterThan(0);
+    expect(paced).toBeLessThanOrEqual(300);
+    expect(result.report?.traffic?.overloaded).toBeGreaterThan(0);
+    expect(result.stdout).toContain(`It held one host to ${paced} requests a second at the least: --max-rps ${paced} starts there.`);
+  });
+});

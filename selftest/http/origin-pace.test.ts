@@ -72,6 +72,17 @@ describe('OriginPace: a rate per origin, learnt from 503s without Retry-After th
     expect(slow.rateOf(O)).toBe(1);
   });
 
+  it('tells the lowest rate it held any origin to', () => {
+    const pace = new OriginPace();
+    expect(pace.lowest()).toBeUndefined();
+    pace.calm(O);
+    expect(pace.lowest()).toBeUndefined();
+    pace.limited(O, 100);
+    pace.limited('http://127.0.0.1:2', 300);
+    vi.advanceTimersByTime(5_000);
+    expect(pace.lowest()).toBeCloseTo(90, 5);
+  });
+
   it("spaces the turns by a request's share of a second, each counted from when the one before went", async () => {
     const pace = new OriginPace();
     pace.limited(O, 100 / 0.9);

@@ -88,6 +88,12 @@ describe('collect: the rate-limit observation counts the answers the client retr
     expect(collect([RATE], [seen(0, 0, [])], ALL).traffic.overloaded).toBeUndefined();
   });
 
+  it('keeps the lowest rate the client held an origin to, in whole requests a second, where it held one', () => {
+    const paced = (pacedRps?: number) => ({ meta: { ...seen(0, 0, []).meta, ...(pacedRps === undefined ? {} : { pacedRps }) } });
+    expect(collect([RATE], [paced(), paced(271.9), paced(183.4)], ALL).traffic.pacedRps).toBe(183);
+    expect(collect([RATE], [paced(), paced()], ALL).traffic.pacedRps).toBeUndefined();
+  });
+
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
     expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], ALL).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
     expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');

@@ -115,6 +115,7 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     reports[1]!.traffic!.resent = 2;
     reports[0]!.traffic!.overloaded = 3;
     reports[1]!.traffic!.overloaded = 1;
+    reports[1]!.traffic!.pacedRps = 140;
     const paths = reports.map((_, i) => join(dir, `shard-${i + 1}.json`));
     await Promise.all(reports.map((report, i) => writeFile(paths[i]!, JSON.stringify(report))));
     return paths;
@@ -140,6 +141,7 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     expect(report.clauses.find((c) => c.id === 'orders.exists')).toMatchObject({ outcome: 'fail', known: { reason: 'ticket 42', expires: '2030-01-01' } });
     expect(report.traffic?.resent).toBe(2);
     expect(report.traffic?.overloaded).toBe(4);
+    expect(report.traffic?.pacedRps).toBe(140);
     const expired = await merge([...paths, '--reports', join(dir, 'expired'), '--baseline', known, '--now', '2030-06-01T00:00:00Z']);
     expect(expired.code).toBe(1);
     expect(expired.out).toContain('Baseline: 1 new failure: orders.exists');

@@ -257,6 +257,11 @@ export class HttpClient {
     setMaxListeners(0, this.closing.signal);
   }
 
+  /** The lowest rate the client held an origin to after a limit on the rate (OriginPace), requests a second. */
+  pacedRps(): number | undefined {
+    return this.paces.lowest();
+  }
+
   /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */
   idleCloseMs(origin: string): number | undefined {
     return this.idleCloses.of(origin);

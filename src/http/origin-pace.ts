@@ -81,15 +81,23 @@ export class OriginPace {
     const current = rateAt(pace, now);
     if (pace.base !== Infinity && now - pace.since < 1000) {
       pace.base = Math.max(MIN_RATE, Math.min(pace.base, BELOW * calmRate));
-      return;
+    } else {
+      pace.base = Math.max(MIN_RATE, BELOW * Math.min(current, calmRate));
+      pace.since = now;
     }
-    pace.base = Math.max(MIN_RATE, BELOW * Math.min(current, calmRate));
-    pace.since = now;
+    pace.lowest = Math.min(pace.lowest, pace.base);
   }
 
   /** Whether the origin has given any answer that was no refusal. */
   answeredCalm(origin: string): boolean {
     return this.origins.get(origin)?.firstCalm !== undefined;
+  }
+
+  /** The lowest rate held on any origin so far, requests a second (undefined: none was). */
+  lowest(): number | undefined {
+    const bases = [...this.origins.values()].map((pace) => pace.lowest);
+    const least = Math.min(...bases);
+    return least === Infinity ? undefined : least;
   }
 
   /** The origin's rate now, requests a second (Infinity: none). */
@@ -101,7 +109,7 @@ export class OriginPace {
   private of(origin: string): OriginRate {
     let pace = this.origins.get(origin);
     if (!pace) {
-      pace = { base: Infinity, since: 0, lastWent: 0, queue: Promise.resolve(), counts: new Array<number>(BUCKETS).fill(0), bucketOf: new Array<number>(BUCKETS).fill(-BUCKETS) };
+      pace = { base: Infinity, lowest: Infinity, since: 0, lastWent: 0, queue: Promise.resolve(), counts: new Array<number>(BUCKETS).fill(0), bucketOf: new Array<number>(BUCKETS).fill(-BUCKETS) };
       this.origins.set(origin, pace);
     }
     return pace;
@@ -120,6 +128,8 @@ interface OriginRate {
   /** The rate set when a refusal was cured (Infinity: none), and when. */
   base: number;
   since: number;
+  /** The lowest base so far. */
+  lowest: number;
   /** When its last paced request went out, and the turn the next waits behind. */
   lastWent: number;
   queue: Promise<void>;

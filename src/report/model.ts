@@ -242,6 +242,8 @@ export interface Traffic {
   unrequestedAnswers?: number;
   /** 503s without Retry-After after calm answers, sent again with fewer in flight or after a wait (src/http/origin-caps.ts, origin-pace.ts). */
   overloaded?: number;
+  /** The lowest rate, requests a second, the suite held an origin to after 503s that waiting cured (src/http/origin-pace.ts). */
+  pacedRps?: number;
 }
 
 export interface MergedShard {

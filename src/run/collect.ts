@@ -113,6 +113,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   let resent = 0;
   let unrequestedAnswers = 0;
   let overloaded = 0;
+  let pacedRps = Infinity;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
@@ -122,6 +123,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       resent += meta.resent ?? 0;
       unrequestedAnswers += meta.unrequestedAnswers ?? 0;
       overloaded += meta.overloaded ?? 0;
+      pacedRps = Math.min(pacedRps, meta.pacedRps ?? Infinity);
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
@@ -169,7 +171,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}) };
+  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}), ...(pacedRps !== Infinity ? { pacedRps: Math.max(1, Math.floor(pacedRps)) } : {}) };
   return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
 }
 

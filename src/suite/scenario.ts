@@ -38,6 +38,8 @@ export interface ScenarioMeta {
   unrequestedAnswers?: number;
   /** 503s without Retry-After after calm answers, sent again (see ClientStats.overloaded). */
   overloaded?: number;
+  /** The lowest rate the client had held an origin to when the scenario ended (see HttpClient.pacedRps). */
+  pacedRps?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -253,6 +255,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       if (s.stats.resent) meta.resent = s.stats.resent;
       if (s.stats.unrequestedAnswers) meta.unrequestedAnswers = s.stats.unrequestedAnswers;
       if (s.stats.overloaded) meta.overloaded = s.stats.overloaded;
+      const paced = ctx.client.pacedRps();
+      if (paced !== undefined) meta.pacedRps = paced;
       meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;
