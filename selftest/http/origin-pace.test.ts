@@ -47,6 +47,24 @@ describe('OriginPace: a rate per origin, learnt from 503s without Retry-After th
     expect(pace.calmRate(O)).toBeLessThan(23);
   });
 
+  it('measures a stretch of calm answers after a quiet second alone, and tells no rate from fewer than five', () => {
+    const pace = new OriginPace();
+    answerCalmly(pace, 200, 5);
+    vi.advanceTimersByTime(5_000);
+    answerCalmly(pace, 4, 10);
+    expect(pace.calmRate(O)).toBe(0);
+    answerCalmly(pace, 16, 10);
+    // 20 in the 190 ms since the stretch began, not 20 in the last second.
+    expect(pace.calmRate(O)).toBeGreaterThan(95);
+    expect(pace.calmRate(O)).toBeLessThan(110);
+  });
+
+  it('learns no rate from an origin back from refusing everything (no calm rate to go by)', () => {
+    const pace = new OriginPace();
+    pace.limited(O, 0);
+    expect(pace.isPaced(O)).toBe(false);
+  });
+
   it('holds the rate a tenth under the calm rate at the refusal, and cuts once for refusals within a second', () => {
     const pace = new OriginPace();
     pace.limited(O, 200);
@@ -68,7 +86,7 @@ describe('OriginPace: a rate per origin, learnt from 503s without Retry-After th
     vi.advanceTimersByTime(10_000);
     expect(pace.rateOf(O)).toBeCloseTo(90 * 1.02 ** 10, 5);
     const slow = new OriginPace();
-    slow.limited(O, 0);
+    slow.limited(O, 0.5);
     expect(slow.rateOf(O)).toBe(1);
   });
 

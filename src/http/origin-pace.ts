@@ -47,7 +47,9 @@ export class OriginPace {
   calm(origin: string): void {
     const pace = this.of(origin);
     const now = performance.now();
-    pace.firstCalm ??= now;
+    // After a second without calm answers, a new stretch of them: the rate is measured over it alone.
+    if (pace.lastCalm === undefined || now - pace.lastCalm > BUCKETS * BUCKET_MS) pace.firstCalm = now;
+    pace.lastCalm = now;
     const bucket = Math.floor(now / BUCKET_MS);
     const slot = bucket % BUCKETS;
     if (pace.bucketOf[slot] !== bucket) {
@@ -57,7 +59,10 @@ export class OriginPace {
     pace.counts[slot]!++;
   }
 
-  /** Calm answers a second from the origin over the last second (over less where it has answered for less). */
+  /**
+   * Calm answers a second from the origin over the last second (over less where its latest stretch
+   * of them is shorter); 0 where fewer than MIN_CALM came, too few to tell a rate by.
+   */
   calmRate(origin: string): number {
     const pace = this.of(origin);
     const now = performance.now();
@@ -65,6 +70,7 @@ export class OriginPace {
     const bucket = Math.floor(now / BUCKET_MS);
     let calm = 0;
     for (let slot = 0; slot < BUCKETS; slot++) if (bucket - pace.bucketOf[slot]! < BUCKETS) calm += pace.counts[slot]!;
+    if (calm < MIN_CALM) return 0;
     // The last BUCKETS - 1 windows and the current one, as far as it has gone.
     const spanMs = Math.max(BUCKET_MS, Math.min(now - pace.firstCalm, (BUCKETS - 1) * BUCKET_MS + (now % BUCKET_MS)));
     return (calm * 1000) / spanMs;
@@ -74,8 +80,11 @@ export class OriginPace {
    * A refusal that waiting cured, first refused when the origin answered `calmRate` a second: its
    * rate is held under that, and under what it was where it was last held more than a second ago
    * (it was still too fast); refusals within a second of that are one overshoot, cut for once.
+   * Nothing is learnt where the calm rate is 0 (an origin back from refusing everything, not one
+   * past a rate).
    */
   limited(origin: string, calmRate: number): void {
+    if (calmRate === 0) return;
     const pace = this.of(origin);
     const now = performance.now();
     const current = rateAt(pace, now);
@@ -123,6 +132,7 @@ const BELOW = 0.9;
 /** How much the rate climbs a second after it was held. */
 const CLIMB = 1.02;
 const MIN_RATE = 1;
+const MIN_CALM = 5;
 
 interface OriginRate {
   /** The rate set when a refusal was cured (Infinity: none), and when. */
@@ -133,7 +143,9 @@ interface OriginRate {
   /** When its last paced request went out, and the turn the next waits behind. */
   lastWent: number;
   queue: Promise<void>;
+  /** The first calm answer of the latest stretch without a second's gap, and the latest. */
   firstCalm?: number;
+  lastCalm?: number;
   /** Calm answers in each of the last BUCKETS windows of BUCKET_MS, and which window each count is of. */
   counts: number[];
   bucketOf: number[];
