@@ -228,6 +228,27 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('waits and sends again a request sent alone whose new connection is closed unanswered, where the origin has answered (it still counts connections let go)', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    // The second and third connections are closed unread, as by a gateway at its limit that has not yet read the close of one let go.
+    let connections = 0;
+    tracked.server.on('connection', (socket) => {
+      if (++connections === 2 || connections === 3) socket.destroy();
+    });
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    // A POST goes on a connection of its own until the origin shows it reads such bodies.
+    const exchange = await c.send({ method: 'POST', url, body: '{}' });
+    expect(exchange.response?.status ?? exchange.failure?.kind).toBe(201);
+    expect(connections).toBeGreaterThanOrEqual(4);
+    await c.close();
+  });
+
   it('judges a 503 without Retry-After that comes again under the lowered cap (one path whose backend is down)', async () => {
     let down = 0;
     const url = await serve((req, res) => {
@@ -480,8 +501,9 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       expect(seen.slice(0, 4).every((one) => one.socket !== seen[4]!.socket)).toBe(true);
       dropAll = true;
       expect((await post()).failure?.kind).toBe('reset');
-      // Lost on a connection of its own, it too is sent once more on another, and lost there is judged.
-      expect([c.stats.sent, c.stats.resent]).toEqual([5, 2]);
+      // Lost on a new connection of its own, to an origin that has answered: sent again three times after
+      // a wait (CONNECTION_RESENDS: it may still count connections let go), then once more on another, and lost there is judged.
+      expect([c.stats.sent, c.stats.resent]).toEqual([8, 5]);
       await c.close();
     });
 

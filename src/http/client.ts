@@ -9,7 +9,7 @@ import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
-import { OriginPace } from './origin-pace.ts';
+import { OriginPace, type Lately } from './origin-pace.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -287,8 +287,8 @@ export class HttpClient {
     let overloadResends = 0;
     let connectionResends = 0;
     let paceResends = 0;
-    /** The origin's calm answers a second when this request was first refused, for its rate if waiting cures it. */
-    let calmRateAtRefusal = 0;
+    /** The origin's answers lately when this request was first refused, for its rate if waiting cures it. */
+    let latelyAtRefusal: Lately = { calmRate: 0, refusedShare: 0 };
     /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
     let previous: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
@@ -303,12 +303,15 @@ export class HttpClient {
       if ('refused' in exchange) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
-      // connections, as a gateway that closes the ones past it has. Sent again under the lower cap;
-      // where that is not the reading (an origin down), sent again on a connection of its own and judged, as before.
+      // connections, as a gateway that closes the ones past it has. Sent again under the lower cap, or
+      // after a wait where it went alone to an origin that has answered; where neither is the reading
+      // (an origin down), sent again on a connection of its own and judged, as before.
       if (seen.freshLost) {
-        if (this.caps.refused(origin, seen.alongside).mayBeLoad) {
+        const mayBeLoad = this.caps.refused(origin, seen.alongside).mayBeLoad;
+        // Sent alone, to an origin that has answered: it may still count connections let go a moment ago.
+        if (mayBeLoad || this.paces.answeredCalm(origin)) {
           connectionResends++;
-          this.shrinkPool(origin);
+          if (mayBeLoad) this.shrinkPool(origin);
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -324,6 +327,7 @@ export class HttpClient {
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
       const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside).mayBeLoad;
+      if (refusal) this.paces.refused(origin);
       const operation = `${origin} ${label}`;
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);
@@ -331,7 +335,7 @@ export class HttpClient {
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (status! >= 200 && status! < 300) this.refusesWhenRested.delete(operation);
         // Waiting cured it: the origin limits a rate.
-        if (paceResends > 0) this.paces.limited(origin, calmRateAtRefusal);
+        if (paceResends > 0) this.paces.limited(origin, latelyAtRefusal);
       }
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
@@ -349,7 +353,7 @@ export class HttpClient {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);
           if (from) {
-            if (paceResends === 0) calmRateAtRefusal = this.paces.calmRate(origin);
+            if (paceResends === 0) latelyAtRefusal = this.paces.lately(origin);
             paceResends++;
             previous = exchange;
             for (const stats of this.tallies(tally)) stats.overloaded++;
@@ -601,7 +605,7 @@ export class HttpClient {
       } catch (error) {
         if (!this.mayResend(error, outgoing)) throw error;
         // Handed to send() rather than sent again at once on a new connection, which such a limit closes too.
-        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && this.caps.others(url.origin) > 0) {
+        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin))) {
           seen.alongside = this.caps.others(url.origin);
           seen.freshLost = true;
           throw error;

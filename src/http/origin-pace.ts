@@ -50,41 +50,49 @@ export class OriginPace {
     // After a second without calm answers, a new stretch of them: the rate is measured over it alone.
     if (pace.lastCalm === undefined || now - pace.lastCalm > BUCKETS * BUCKET_MS) pace.firstCalm = now;
     pace.lastCalm = now;
-    const bucket = Math.floor(now / BUCKET_MS);
-    const slot = bucket % BUCKETS;
-    if (pace.bucketOf[slot] !== bucket) {
-      pace.bucketOf[slot] = bucket;
-      pace.counts[slot] = 0;
-    }
-    pace.counts[slot]!++;
+    pace.counts[this.slotOf(pace, now)]!++;
+  }
+
+  /** A 503 without Retry-After (or sent again). */
+  refused(origin: string): void {
+    const pace = this.of(origin);
+    pace.refusals[this.slotOf(pace, performance.now())]!++;
   }
 
   /**
-   * Calm answers a second from the origin over the last second (over less where its latest stretch
-   * of them is shorter); 0 where fewer than MIN_CALM came, too few to tell a rate by.
+   * Over the last second (over less where its latest stretch of calm answers is shorter): calm
+   * answers a second from the origin, 0 where fewer than MIN_CALM came (too few to tell a rate by);
+   * and the share of its answers that were refusals.
    */
-  calmRate(origin: string): number {
+  lately(origin: string): Lately {
     const pace = this.of(origin);
     const now = performance.now();
-    if (pace.firstCalm === undefined) return 0;
+    if (pace.firstCalm === undefined) return { calmRate: 0, refusedShare: 1 };
     const bucket = Math.floor(now / BUCKET_MS);
     let calm = 0;
-    for (let slot = 0; slot < BUCKETS; slot++) if (bucket - pace.bucketOf[slot]! < BUCKETS) calm += pace.counts[slot]!;
-    if (calm < MIN_CALM) return 0;
+    let refused = 0;
+    for (let slot = 0; slot < BUCKETS; slot++) {
+      if (bucket - pace.bucketOf[slot]! >= BUCKETS) continue;
+      calm += pace.counts[slot]!;
+      refused += pace.refusals[slot]!;
+    }
+    const refusedShare = refused / Math.max(1, calm + refused);
+    if (calm < MIN_CALM) return { calmRate: 0, refusedShare };
     // The last BUCKETS - 1 windows and the current one, as far as it has gone.
     const spanMs = Math.max(BUCKET_MS, Math.min(now - pace.firstCalm, (BUCKETS - 1) * BUCKET_MS + (now % BUCKET_MS)));
-    return (calm * 1000) / spanMs;
+    return { calmRate: (calm * 1000) / spanMs, refusedShare };
   }
 
   /**
-   * A refusal that waiting cured, first refused when the origin answered `calmRate` a second: its
-   * rate is held under that, and under what it was where it was last held more than a second ago
-   * (it was still too fast); refusals within a second of that are one overshoot, cut for once.
-   * Nothing is learnt where the calm rate is 0 (an origin back from refusing everything, not one
-   * past a rate).
+   * A refusal that waiting cured, first refused when the origin's answers were `lately`: its rate is
+   * held under the calm rate then, and under what it was where it was last held more than a second
+   * ago (it was still too fast); refusals within a second of that are one overshoot, cut for once.
+   * Nothing is learnt where the calm rate was 0 (an origin back from refusing everything), nor where
+   * fewer than MIN_REFUSED_SHARE of the answers were refusals (now and then, whatever the rate: a
+   * lower one would not help).
    */
-  limited(origin: string, calmRate: number): void {
-    if (calmRate === 0) return;
+  limited(origin: string, { calmRate, refusedShare }: Lately): void {
+    if (calmRate === 0 || refusedShare < MIN_REFUSED_SHARE) return;
     const pace = this.of(origin);
     const now = performance.now();
     const current = rateAt(pace, now);
@@ -118,10 +126,23 @@ export class OriginPace {
   private of(origin: string): OriginRate {
     let pace = this.origins.get(origin);
     if (!pace) {
-      pace = { base: Infinity, lowest: Infinity, since: 0, lastWent: 0, queue: Promise.resolve(), counts: new Array<number>(BUCKETS).fill(0), bucketOf: new Array<number>(BUCKETS).fill(-BUCKETS) };
+      const zeros = () => new Array<number>(BUCKETS).fill(0);
+      pace = { base: Infinity, lowest: Infinity, since: 0, lastWent: 0, queue: Promise.resolve(), counts: zeros(), refusals: zeros(), bucketOf: new Array<number>(BUCKETS).fill(-BUCKETS) };
       this.origins.set(origin, pace);
     }
     return pace;
+  }
+
+  /** The bucket of `now`, emptied where it last counted an older window. */
+  private slotOf(pace: OriginRate, now: number): number {
+    const bucket = Math.floor(now / BUCKET_MS);
+    const slot = bucket % BUCKETS;
+    if (pace.bucketOf[slot] !== bucket) {
+      pace.bucketOf[slot] = bucket;
+      pace.counts[slot] = 0;
+      pace.refusals[slot] = 0;
+    }
+    return slot;
   }
 }
 
@@ -133,6 +154,13 @@ const BELOW = 0.9;
 const CLIMB = 1.02;
 const MIN_RATE = 1;
 const MIN_CALM = 5;
+/** A twentieth: a limit on the rate overshot refuses more, sporadic refusals fewer (allowed-sporadic-429 refuses every 20th). */
+const MIN_REFUSED_SHARE = 0.05;
+
+export interface Lately {
+  calmRate: number;
+  refusedShare: number;
+}
 
 interface OriginRate {
   /** The rate set when a refusal was cured (Infinity: none), and when. */
@@ -146,8 +174,9 @@ interface OriginRate {
   /** The first calm answer of the latest stretch without a second's gap, and the latest. */
   firstCalm?: number;
   lastCalm?: number;
-  /** Calm answers in each of the last BUCKETS windows of BUCKET_MS, and which window each count is of. */
+  /** Calm answers and refusals in each of the last BUCKETS windows of BUCKET_MS, and which window each count is of. */
   counts: number[];
+  refusals: number[];
   bucketOf: number[];
 }
 
