@@ -333,7 +333,7 @@ export class HttpClient {
         this.caps.calm(origin);
         this.paces.calm(origin);
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
-        if (status! >= 200 && status! < 300) this.refusesWhenRested.delete(operation);
+        if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
         // Waiting cured it: the origin limits a rate.
         if (paceResends > 0) this.paces.limited(origin, latelyAtRefusal);
       }
