@@ -102,4 +102,64 @@ describe('an answer to no request', () => {
       await client.close();
     }
   });
+
+  // Requests the suite sends to learn of the origin, never judged otherwise, are as much evidence of a
+  // second answer as any: missed there, a server answering one request in five twice went unseen.
+  it.each([
+    // Its connection is let go once it is answered: a second answer shows there only as it comes with the first.
+    ['the repeat of a refused POST (sent again on its connection to learn whether the body was read)', 'POST', 2],
+    ['the idle watch (a GET of the first URL, on a connection left idle)', 'GET', 1],
+  ])('a second answer after %s marks that exchange', async (_what, answeredTwice, nth) => {
+    const target = await rawServer((method, n, socket) => {
+      const status = method === 'POST' ? (answeredTwice === 'POST' ? 400 : 201) : 200;
+      socket.write(answer(status, '{}') + (method === answeredTwice && n === nth ? answer(404, EXTRA) : ''));
+    });
+    const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, watchIdleCloses: answeredTwice === 'GET' });
+    try {
+      const authorization = { value: 'Bearer Raw-Secret-Key', shown: 'Bearer $API_KEY' };
+      await client.send({ method: 'POST', url: target.url, headers: { 'content-type': 'application/json' }, body: '{"name":"x"}', authorization });
+      await until(() => client.stats.answeredAgain.length > 0);
+      const [marked] = client.stats.answeredAgain;
+      expect(marked?.request.method).toBe(answeredTwice);
+      expect(marked?.answeredAgain?.lastBytes).toContain('extra answer');
+      expect(JSON.stringify(marked)).not.toContain('Raw-Secret-Key');
+      expect(marked?.request.headers['Authorization'] ?? marked?.request.headers['authorization']).toBe('Bearer $API_KEY');
+    } finally {
+      await client.close();
+    }
+  });
 });
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** A server that reads each request (its head, and a body by Content-Length) and hands it to `reply` with its method and the method's count so far. */
+async function rawServer(reply: (method: string, n: number, socket: Socket) => void): Promise<{ url: string }> {
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let buffered = '';
+    socket.on('data', (data) => {
+      buffered += data.toString('latin1');
+      let end: number;
+      while ((end = buffered.indexOf('\r\n\r\n')) >= 0) {
+        const head = buffered.slice(0, end);
+        const length = Number(/^content-length: *(\d+)/im.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        const method = head.split(' ')[0] ?? '';
+        const n = (counts.get(method) ?? 0) + 1;
+        counts.set(method, n);
+        reply(method, n, socket);
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  server.on('close', () => sockets.forEach((s) => s.destroy()));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pets` };
+}
+

@@ -26,17 +26,7 @@ export interface MatrixRow {
   /** Hostile answers: what the server did, in one line of the run's output. */
   said?: string;
   problem?: string;
-  /** A fault whose catch depends on timing (TIMING_DEPENDENT), missed on its first run and caught on the second. */
-  caughtOnSecondRun?: boolean;
 }
-
-/**
- * Faults whose catch depends on timing, and why: one missed run is run once more, and a catch then
- * is shown as such in the matrix (never as a plain catch). Each is an open weakness of the suite.
- */
-const TIMING_DEPENDENT = new Map([
-  ['fault-answers-twice', 'the second answer is seen only where it finds its connection idle; before the first is seen, one that comes as the next request goes out is taken for its answer (docs/readings.md)'],
-]);
 
 export interface MatrixOptions {
   runs: number;
@@ -101,13 +91,6 @@ function onlyTimeoutsOn(report: CliResult['report'], operation: string): boolean
 const LEVELS = new Map(loadClauses().map((clause) => [clause.id, clause.level]));
 
 async function judgeDeviation(id: string, options: MatrixOptions): Promise<MatrixRow> {
-  const row = await judgeDeviationOnce(id, options);
-  if (row.ok || row.kind !== 'fault' || !TIMING_DEPENDENT.has(id)) return row;
-  const second = await judgeDeviationOnce(id, options);
-  return second.ok ? { ...second, caughtOnSecondRun: true } : row;
-}
-
-async function judgeDeviationOnce(id: string, options: MatrixOptions): Promise<MatrixRow> {
   const deviation = DEVIATIONS.find((d) => d.id === id)!;
   // A fault of a SHOULD clause is caught when it warns, and with --fail-on should the run fails.
   const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
@@ -277,8 +260,7 @@ export function renderMatrix(rows: MatrixRow[]): string {
   const lines = ['| deviation | kind | expected clause | result | failed (warned) clauses | exit | time | peak RSS |', '|---|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     const handled = row.said ? `handled: ${row.said.replaceAll('|', '\\|')}` : 'handled';
-    const caught = row.caughtOnSecondRun ? `caught on a second run (missed on the first: ${TIMING_DEPENDENT.get(row.id)})` : 'caught';
-    const verdict = row.ok ? { fault: caught, allowed: 'passed', hostile: handled }[row.kind] : `**MISSED** ${row.problem ?? ''}`;
+    const verdict = row.ok ? { fault: 'caught', allowed: 'passed', hostile: handled }[row.kind] : `**MISSED** ${row.problem ?? ''}`;
     const clauses = [...row.failed, ...row.warned.map((id) => `(${id})`)].join(', ') || '-';
     const rss = row.peakRssMb === undefined ? '-' : `${Math.round(row.peakRssMb)} MB`;
     lines.push(`| ${row.id} | ${row.kind} | ${row.expected ?? '-'} | ${verdict} | ${clauses} | ${row.exitCode} | ${(row.ms / 1000).toFixed(1)} s | ${rss} |`);

@@ -76,7 +76,8 @@ export interface ClientOptions {
    * answer) goes on a connection of its own, left idle after its answer: an origin that closes idle
    * connections sooner than IDLE_RACE_MS shows it there (IdleCloses) before any pooled connection
    * has been idle as long, so a request that races such a close later is told by it
-   * (src/http/dispatch.ts). Counted as sent, never judged.
+   * (src/http/dispatch.ts). Counted as sent, and judged only for an answer to no request after its
+   * own (http.one-answer).
    */
   watchIdleCloses?: boolean;
 }
@@ -476,19 +477,25 @@ export class HttpClient {
   }
 
   /** See ClientOptions.watchIdleCloses: in a slot of its own, on a connection left open after it. */
-  private watchIdleCloses(url: URL, sentHeaders: Record<string, string>, timeoutMs: number, tally: Omit<ClientStats, 'waitedMs'> | undefined): void {
+  private watchIdleCloses(url: URL, sentHeaders: Record<string, string>, shown: SentRequest, timeoutMs: number, tally: Omit<ClientStats, 'waitedMs'> | undefined): void {
     const own = this.connectionOfItsOwn(url);
-    const headers = Object.fromEntries(Object.entries(sentHeaders).filter(([name]) => !/^content-(type|length|encoding)$/i.test(name)));
+    const bodyless = <T>(fields: Record<string, T>) => Object.fromEntries(Object.entries(fields).filter(([name]) => !/^content-(type|length|encoding)$/i.test(name)));
+    const headers = bodyless(sentHeaders);
     const outgoing: OutgoingRequest = { method: 'GET', url: url.href, headers };
+    const sent: SentRequest = { method: 'GET', url: shown.url, headers: bodyless(shown.headers) };
     this.idleWatches.set(url.origin, own);
     const connection = { ownConnection: true, repeat: { sentOn: {} }, closeAfter: () => false };
+    // What comes after its answer tells of the origin as much as after any other (http.one-answer).
+    const stray = this.strayWatch(tally);
     void (async () => {
       await this.acquire();
       this.caps.start(url.origin);
       this.stats.sent++;
       if (tally) tally.sent++;
+      const started = performance.now();
       try {
-        await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection);
+        const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection, stray.unrequested);
+        stray.made({ request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
       } catch {
         // No answer, or the client closed: nothing is learnt.
       } finally {
@@ -520,6 +527,33 @@ export class HttpClient {
     return tally ? [this.stats, tally] : [this.stats];
   }
 
+  /**
+   * For one request: marks its exchange answered again (Exchange.answeredAgain, for http.one-answer)
+   * once both the exchange and the bytes that came after its answer are known, in either order. A
+   * repeat of `repeating` is marked as of its operation.
+   */
+  private strayWatch(tally: Omit<ClientStats, 'waitedMs'> | undefined, repeating?: Exchange): { unrequested: (stray: UnrequestedBytes) => void; made: (exchange: Exchange) => void } {
+    let made: Exchange | undefined;
+    let came: UnrequestedBytes | undefined;
+    const mark = () => {
+      if (!made || !came || made.answeredAgain) return;
+      made.answeredAgain = came;
+      if (repeating?.operationId !== undefined) made.operationId ??= repeating.operationId;
+      for (const stats of this.tallies(tally)) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(made);
+    };
+    return {
+      unrequested: (stray) => {
+        came ??= stray;
+        for (const stats of this.tallies(tally)) stats.unrequestedAnswers++;
+        mark();
+      },
+      made: (exchange) => {
+        made = exchange;
+        mark();
+      },
+    };
+  }
+
   private release(): void {
     this.active--;
     (this.waitingCritical.shift() ?? this.waiting.shift())?.();
@@ -536,7 +570,7 @@ export class HttpClient {
       headers[gateway.name] = gateway.value;
       sent.headers[gateway.name] = `$${gateway.variable}`;
     }
-    if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, plan.timeoutMs, tally);
+    if (this.options.watchIdleCloses && !this.idleWatches.has(url.origin)) this.watchIdleCloses(url, headers, sent, plan.timeoutMs, tally);
     const kind = kindOf(url, outgoing, headers);
     // An origin that answers requests never sent may have one of its answers taken for the next request's: each goes alone.
     const alone = () => !outgoing.lone && ((this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase())) || this.idleCloses.answersUnrequested(url.origin));
@@ -573,20 +607,9 @@ export class HttpClient {
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat || outgoing.lone || connection === ALONE) own = this.connectionOfItsOwn(url);
       this.stats.sent++;
-      // The exchange, once made: a second answer may come before or after it is.
-      const holder: { exchange?: Exchange; stray?: UnrequestedBytes } = {};
-      const markAnsweredAgain = () => {
-        if (!holder.exchange || !holder.stray || holder.exchange.answeredAgain) return;
-        holder.exchange.answeredAgain = holder.stray;
-        for (const stats of this.tallies(tally)) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(holder.exchange);
-      };
-      const unrequested = (stray: UnrequestedBytes) => {
-        holder.stray ??= stray;
-        for (const stats of this.tallies(tally)) stats.unrequestedAnswers++;
-        markAnsweredAgain();
-      };
+      const stray = this.strayWatch(tally);
       const dispatch = (via?: Dispatcher) =>
-        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, unrequested);
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested);
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
         await this.pace(url.origin);
@@ -626,8 +649,7 @@ export class HttpClient {
       if (resend408) response = await resendOn(this.connectionOfItsOwn(url));
       seen.alongside = this.caps.others(url.origin);
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
-      holder.exchange = exchange;
-      markAnsweredAgain();
+      stray.made(exchange);
       this.options.observe?.(exchange);
       // Answered on another connection than the one left open for it, a repeat would prove nothing: the next of its kind may.
       if (own && connection.repeat && resend408) this.bodyReuse.mayRepeat(url.origin, kind!);
@@ -690,7 +712,8 @@ export class HttpClient {
    * origin answers the same (status and Content-Type) on that same connection and keeps it open,
    * lets requests of its kind share pooled connections after that refusal (src/http/body-reuse.ts).
    * In the slot of the request it repeats, so what is in flight stays within the cap; counted with
-   * it; never judged (a creation it makes is told to `observe`, for the trail).
+   * it; judged only for an answer to no request after its own (a creation it makes is told to
+   * `observe`, for the trail).
    */
   private async repeatRefusal(
     own: Dispatcher,
@@ -712,13 +735,13 @@ export class HttpClient {
     const sentOn: { socket?: Socket } = {};
     const started = performance.now();
     const waitMs = Math.min(this.options.timeoutMs, Math.max(REPEAT_MIN_WAIT_MS, 4 * first.durationMs));
+    const stray = this.strayWatch(tally, first);
     try {
-      const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, {
-        ownConnection: true,
-        repeat: { sentOn },
-        closeAfter: () => false,
-      });
-      this.options.observe?.({ request: request.sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
+      const connection = { ownConnection: true, repeat: { sentOn }, closeAfter: () => false };
+      const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, connection, stray.unrequested);
+      const exchange: Exchange = { request: request.sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
+      stray.made(exchange);
+      this.options.observe?.(exchange);
       const same = sentOn.socket === firstSocket && !firstSocket.destroyed && response.status === answer.status && response.headers['content-type'] === answer.headers['content-type'];
       if (same && !closes(response)) this.bodyReuse.keptInStep(request.url.origin, kind, answer.status);
     } catch {

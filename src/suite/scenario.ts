@@ -16,6 +16,13 @@ import { runsHere, shardReplay } from './shard.ts';
 import { operationUrl, sendOperation, type SendOptions } from './request.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
+/**
+ * Exchanges judged for an answer that came after theirs (http.one-answer). Such an answer shows once
+ * its connection is idle, after the request was judged, and may come after its scenario ended: the
+ * next scenario to end judges it then.
+ */
+const judgedAgain = new WeakSet<Exchange>();
+
 export type { CheckRecord, Judgements, ScenarioOptions, ScenarioPlan, SendOptions };
 export type { Probe } from './property.ts';
 export type { SequenceStep } from './sequence.ts';
@@ -298,7 +305,11 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       }
     }
     // A second answer to a request shows once its connection is idle, after the request was judged.
-    for (const answered of s.stats.answeredAgain) s.verify(answered, { 'http.one-answer': {} }, { common: false });
+    for (const answered of [...s.stats.answeredAgain, ...ctx.client.stats.answeredAgain]) {
+      if (judgedAgain.has(answered)) continue;
+      judgedAgain.add(answered);
+      s.verify(answered, { 'http.one-answer': {} }, { common: false });
+    }
     // Skipped by the clock alone: a 429 the scenario met is not why.
     for (const [name, why] of excluded) if (declared.includes(name)) recorder.skip(name, why, 0);
     // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.
