@@ -249,6 +249,27 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('a request sent alone whose new connection is closed past a limit that pooled connections left idle fill: the pool gives one up and it is answered', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'), 10));
+    });
+    tracked.server.maxConnections = 3;
+    let closedUnread = 0;
+    tracked.server.on('drop', () => closedUnread++);
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 3 });
+    // Three side by side leave three pooled connections open and idle (kept alive for seconds).
+    const listings = await Promise.all(Array.from({ length: 3 }, () => c.send({ method: 'GET', url })));
+    expect(listings.map((exchange) => exchange.response?.status)).toEqual([200, 200, 200]);
+    // A POST goes on a connection of its own: a fourth.
+    const exchange = await c.send({ method: 'POST', url, body: '{}' });
+    expect(exchange.response?.status ?? exchange.failure?.kind).toBe(201);
+    expect(closedUnread).toBeGreaterThan(0);
+    await c.close();
+  });
+
   it('judges a 503 without Retry-After that comes again under the lowered cap (one path whose backend is down)', async () => {
     let down = 0;
     const url = await serve((req, res) => {

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { PACKAGE_VERSION } from '../paths.ts';
 import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
@@ -313,6 +313,8 @@ export class HttpClient {
         if (mayBeLoad || this.paces.answeredCalm(origin)) {
           connectionResends++;
           if (mayBeLoad) this.shrinkPool(origin);
+          // Alone, beside pooled connections left idle: under a limit on connections they count, and one fewer leaves room.
+          else if (this.pooledConnections(origin) > 0) this.poolAtMost(origin, Math.max(1, this.pooledConnections(origin) - 1));
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -443,15 +445,29 @@ export class HttpClient {
    * deadline runs); the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
    */
   private shrinkPool(origin: string): void {
-    void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
     const cap = this.caps.capOf(origin);
     this.caps.holdAtMost(origin, cap);
+    this.poolAtMost(origin, cap);
+  }
+
+  /**
+   * The origin's pool, made to hold at most `size` connections: a smaller one replaces it, and the
+   * old one closes its idle connections at once, the others as their requests end. The idle watch's
+   * connection is let go too: under a limit on connections, each counts.
+   */
+  private poolAtMost(origin: string, size: number): void {
+    void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
     const pool = this.pools.get(origin);
-    if (!pool || cap >= (this.poolSizes.get(origin) ?? this.options.concurrency)) return;
-    this.pools.set(origin, originDispatcher(origin, this.connectionSettings(cap), this.options.network));
-    this.poolSizes.set(origin, cap);
-    // Its requests in flight end first.
+    if (!pool || size >= (this.poolSizes.get(origin) ?? this.options.concurrency)) return;
+    this.pools.set(origin, originDispatcher(origin, this.connectionSettings(size), this.options.network));
+    this.poolSizes.set(origin, size);
     void pool.close().catch(() => undefined);
+  }
+
+  /** The connections the origin's pool holds open, busy or idle (none known through a proxy). */
+  private pooledConnections(origin: string): number {
+    const pool = this.pools.get(origin);
+    return pool instanceof Pool ? pool.stats.connected : 0;
   }
 
   private pool(origin: string): Dispatcher {
