@@ -249,24 +249,27 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
-  it('a request sent alone whose new connection is closed past a limit that pooled connections left idle fill: the pool gives one up and it is answered', async () => {
+  it('a request sent alone whose new connection is closed past a limit that pooled connections left idle fill: the pool and the cap give one up, and every request is answered in time', async () => {
+    // Each answer takes 300 ms, and the client waits 500 ms for one.
     const tracked = trackedServer((req, res) => {
       req.resume();
-      req.on('end', () => setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'), 10));
+      req.on('end', () => setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'), 300));
     });
     tracked.server.maxConnections = 3;
     let closedUnread = 0;
     tracked.server.on('drop', () => closedUnread++);
     const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
     onTestFinished(() => tracked.close());
-    const c = client({ concurrency: 3 });
+    const c = client({ concurrency: 3, timeoutMs: 500 });
+    const listings = () => Promise.all(Array.from({ length: 3 }, () => c.send({ method: 'GET', url }))).then((all) => all.map((exchange) => exchange.response?.status ?? exchange.failure?.kind));
     // Three side by side leave three pooled connections open and idle (kept alive for seconds).
-    const listings = await Promise.all(Array.from({ length: 3 }, () => c.send({ method: 'GET', url })));
-    expect(listings.map((exchange) => exchange.response?.status)).toEqual([200, 200, 200]);
+    expect(await listings()).toEqual([200, 200, 200]);
     // A POST goes on a connection of its own: a fourth.
     const exchange = await c.send({ method: 'POST', url, body: '{}' });
     expect(exchange.response?.status ?? exchange.failure?.kind).toBe(201);
     expect(closedUnread).toBeGreaterThan(0);
+    // Two pooled connections now: the third request waits for its turn outside the pool, its deadline not yet running.
+    expect(await listings()).toEqual([200, 200, 200]);
     await c.close();
   });
 

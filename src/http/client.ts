@@ -313,8 +313,14 @@ export class HttpClient {
         if (mayBeLoad || this.paces.answeredCalm(origin)) {
           connectionResends++;
           if (mayBeLoad) this.shrinkPool(origin);
-          // Alone, beside pooled connections left idle: under a limit on connections they count, and one fewer leaves room.
-          else if (this.pooledConnections(origin) > 0) this.poolAtMost(origin, Math.max(1, this.pooledConnections(origin) - 1));
+          // Alone, beside pooled connections left idle: under a limit on connections they count, so one
+          // fewer than those open leaves room, and the cap follows (a request let out past the pool's
+          // connections would wait in its queue with its deadline running).
+          else if (this.pooledConnections(origin) > 0) {
+            const size = Math.max(1, this.pooledConnections(origin) - 1);
+            this.caps.holdAtMost(origin, size);
+            this.poolAtMost(origin, size);
+          }
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -545,16 +551,14 @@ export class HttpClient {
 
   /**
    * For one request: marks its exchange answered again (Exchange.answeredAgain, for http.one-answer)
-   * once both the exchange and the bytes that came after its answer are known, in either order. A
-   * repeat of `repeating` is marked as of its operation.
+   * once both the exchange and the bytes that came after its answer are known, in either order.
    */
-  private strayWatch(tally: Omit<ClientStats, 'waitedMs'> | undefined, repeating?: Exchange): { unrequested: (stray: UnrequestedBytes) => void; made: (exchange: Exchange) => void } {
+  private strayWatch(tally: Omit<ClientStats, 'waitedMs'> | undefined): { unrequested: (stray: UnrequestedBytes) => void; made: (exchange: Exchange) => void } {
     let made: Exchange | undefined;
     let came: UnrequestedBytes | undefined;
     const mark = () => {
       if (!made || !came || made.answeredAgain) return;
       made.answeredAgain = came;
-      if (repeating?.operationId !== undefined) made.operationId ??= repeating.operationId;
       for (const stats of this.tallies(tally)) if (stats.answeredAgain.length < MAX_ANSWERED_AGAIN) stats.answeredAgain.push(made);
     };
     return {
@@ -751,7 +755,7 @@ export class HttpClient {
     const sentOn: { socket?: Socket } = {};
     const started = performance.now();
     const waitMs = Math.min(this.options.timeoutMs, Math.max(REPEAT_MIN_WAIT_MS, 4 * first.durationMs));
-    const stray = this.strayWatch(tally, first);
+    const stray = this.strayWatch(tally);
     try {
       const connection = { ownConnection: true, repeat: { sentOn }, closeAfter: () => false };
       const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, request.outgoing, request.url, request.headers, waitMs, connection, stray.unrequested);

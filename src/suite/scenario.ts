@@ -14,14 +14,11 @@ import { Recorder, type CheckRecord } from './recorder.ts';
 import { replaySteps, runSequences, type SequenceBudget, type SequenceOptions, type SequenceStep } from './sequence.ts';
 import { runsHere, shardReplay } from './shard.ts';
 import { operationUrl, sendOperation, type SendOptions } from './request.ts';
+import { SecondAnswers } from './second-answers.ts';
 import { workerContext, type WorkerContext } from './worker.ts';
 
-/**
- * Exchanges judged for an answer that came after theirs (http.one-answer). Such an answer shows once
- * its connection is idle, after the request was judged, and may come after its scenario ended: the
- * next scenario to end judges it then.
- */
-const judgedAgain = new WeakSet<Exchange>();
+/** One per worker, as its client is. */
+const secondAnswers = new SecondAnswers();
 
 export type { CheckRecord, Judgements, ScenarioOptions, ScenarioPlan, SendOptions };
 export type { Probe } from './property.ts';
@@ -160,6 +157,7 @@ export class Scenario {
    */
   require(exchange: Exchange, judgements: Judgements, options: Pick<JudgeOptions, 'common'> = {}): void {
     const failures = this.recorder.apply(exchange, judge(this.ctx, exchange, judgements, { ...options, excluded: this.excluded, declared: this.declared }));
+    if (exchange.answeredAgain && (options.common !== false || 'http.one-answer' in judgements)) secondAnswers.judgedMarked(exchange);
     if (failures) throw failures;
   }
 
@@ -291,6 +289,7 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       skip(reason ?? 'the run budget ran out');
       return;
     }
+    secondAnswers.started(s.stats);
     try {
       await body(s);
     } catch (error) {
@@ -303,13 +302,10 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
         finish();
         throw error;
       }
+    } finally {
+      secondAnswers.ended(s.stats);
     }
-    // A second answer to a request shows once its connection is idle, after the request was judged.
-    for (const answered of [...s.stats.answeredAgain, ...ctx.client.stats.answeredAgain]) {
-      if (judgedAgain.has(answered)) continue;
-      judgedAgain.add(answered);
-      s.verify(answered, { 'http.one-answer': {} }, { common: false });
-    }
+    for (const answered of secondAnswers.due(s.stats, ctx.client.stats.answeredAgain)) s.verify(answered, { 'http.one-answer': {} }, { common: false });
     // Skipped by the clock alone: a 429 the scenario met is not why.
     for (const [name, why] of excluded) if (declared.includes(name)) recorder.skip(name, why, 0);
     // A check nothing bore on, in a scenario some of whose requests were held back, may be down to those.
