@@ -21,35 +21,17 @@ afterEach(async () => {
  * server that answered one request twice would have it arrive.
  */
 async function doubleAnswering(first = answer(404, EXTRA)): Promise<{ url: string; connections: () => number; closeAsked: boolean[] }> {
-  let requests = 0;
-  let connections = 0;
   const closeAsked: boolean[] = [];
-  const sockets = new Set<Socket>();
-  server = createServer((socket) => {
-    connections++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    let extraOwed = false;
-    let buffered = '';
-    socket.on('data', (data) => {
-      buffered += data.toString('latin1');
-      let end: number;
-      while ((end = buffered.indexOf('\r\n\r\n')) >= 0) {
-        const head = buffered.slice(0, end);
-        buffered = buffered.slice(end + 4);
-        const n = ++requests;
-        closeAsked.push(/^connection: *close/im.test(head));
-        if (extraOwed) socket.write(answer(404, EXTRA));
-        extraOwed = n === 2;
-        socket.write(answer(200, `{"n":${n}}`));
-        if (n === 1) setTimeout(() => socket.destroyed || socket.write(first), 30);
-      }
-    });
-    socket.on('error', () => undefined);
+  const extraOwed = new WeakSet<Socket>();
+  const target = await rawServer(({ head, n }, socket) => {
+    closeAsked.push(/^connection: *close/im.test(head));
+    if (extraOwed.has(socket)) socket.write(answer(404, EXTRA));
+    if (n === 2) extraOwed.add(socket);
+    else extraOwed.delete(socket);
+    socket.write(answer(200, `{"n":${n}}`));
+    if (n === 1) setTimeout(() => socket.destroyed || socket.write(first), 30);
   });
-  server.on('close', () => sockets.forEach((s) => s.destroy()));
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pets`, connections: () => connections, closeAsked };
+  return { ...target, closeAsked };
 }
 
 describe('an answer to no request', () => {
@@ -110,9 +92,9 @@ describe('an answer to no request', () => {
     ['the repeat of a refused POST (sent again on its connection to learn whether the body was read)', 'POST', 2],
     ['the idle watch (a GET of the first URL, on a connection left idle)', 'GET', 1],
   ])('a second answer after %s marks that exchange', async (_what, answeredTwice, nth) => {
-    const target = await rawServer((method, n, socket) => {
+    const target = await rawServer(({ method, ofMethod }, socket) => {
       const status = method === 'POST' ? (answeredTwice === 'POST' ? 400 : 201) : 200;
-      socket.write(answer(status, '{}') + (method === answeredTwice && n === nth ? answer(404, EXTRA) : ''));
+      socket.write(answer(status, '{}') + (method === answeredTwice && ofMethod === nth ? answer(404, EXTRA) : ''));
     });
     const client = new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, watchIdleCloses: answeredTwice === 'GET' });
     try {
@@ -134,11 +116,17 @@ async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** A server that reads each request (its head, and a body by Content-Length) and hands it to `reply` with its method and the method's count so far. */
-async function rawServer(reply: (method: string, n: number, socket: Socket) => void): Promise<{ url: string }> {
+/**
+ * A server that reads each request (its head, and a body by Content-Length) and hands it to `reply`
+ * with its count among all requests and among those of its method.
+ */
+async function rawServer(reply: (request: { method: string; head: string; n: number; ofMethod: number }, socket: Socket) => void): Promise<{ url: string; connections: () => number }> {
+  let requests = 0;
+  let connections = 0;
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   server = createServer((socket) => {
+    connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     let buffered = '';
@@ -151,15 +139,14 @@ async function rawServer(reply: (method: string, n: number, socket: Socket) => v
         if (buffered.length < end + 4 + length) return;
         buffered = buffered.slice(end + 4 + length);
         const method = head.split(' ')[0] ?? '';
-        const n = (counts.get(method) ?? 0) + 1;
-        counts.set(method, n);
-        reply(method, n, socket);
+        const ofMethod = (counts.get(method) ?? 0) + 1;
+        counts.set(method, ofMethod);
+        reply({ method, head, n: ++requests, ofMethod }, socket);
       }
     });
     socket.on('error', () => undefined);
   });
   server.on('close', () => sockets.forEach((s) => s.destroy()));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pets` };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pets`, connections: () => connections };
 }
-
