@@ -273,6 +273,36 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('grows the pool back with the cap once a limit on connections is lifted', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }, 25);
+    });
+    tracked.server.maxConnections = 4;
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 8 });
+    const burst = () => Promise.all(Array.from({ length: 8 }, () => c.send({ method: 'GET', url }))).then((all) => all.every((exchange) => exchange.response?.status === 200));
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    expect(await burst()).toBe(true);
+    most = 0;
+    expect(await burst()).toBe(true);
+    expect(most).toBeLessThanOrEqual(4);
+    // The gateway's limit is lifted: after a long calm the cap, and the pool with it, rise past the cut.
+    tracked.server.maxConnections = 100;
+    for (let i = 0; i < 40; i++) await burst();
+    most = 0;
+    expect(await burst()).toBe(true);
+    expect(most).toBeGreaterThan(4);
+    await c.close();
+  });
+
   it('judges a 503 without Retry-After that comes again under the lowered cap (one path whose backend is down)', async () => {
     let down = 0;
     const url = await serve((req, res) => {

@@ -104,17 +104,32 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s w
     expect(caps.capOf(O)).toBe(Infinity);
   });
 
-  it('never lets the cap rise past what holdAtMost says, down or calm (a pool of that many connections)', () => {
-    const caps = withInFlight(8);
+  it('cuts once for one overshoot: the refusals of requests sent before the cut, draining with fewer beside them, cut it no further', () => {
+    const caps = withInFlight(12);
     caps.calm(O);
-    caps.refused(O, 7);
-    caps.holdAtMost(O, 4);
-    for (let i = 0; i < 500; i++) caps.calm(O);
+    const before = caps.cutsOf(O);
+    caps.refused(O, 11, before);
+    expect(caps.capOf(O)).toBe(6);
+    // Their fellows, refused as they drain, each with fewer beside them: no further cut, nor a lower ceiling.
+    for (let alongside = 10; alongside >= 1; alongside--) expect(caps.refused(O, alongside, before).mayBeLoad).toBe(true);
+    expect(caps.capOf(O)).toBe(6);
+    for (let i = 0; i < 12; i++) caps.landed(O);
+    // A refusal of a request sent under the cut cap cuts again.
+    for (let i = 0; i < 6; i++) caps.tryStart(O);
+    caps.refused(O, 5, caps.cutsOf(O));
+    expect(caps.capOf(O)).toBe(3);
+  });
+
+  it('limitedTo: the cap goes to that size and climbs no higher until the long calm (a limit on connections met beside idle ones)', () => {
+    const caps = withInFlight(1);
+    caps.calm(O);
+    caps.landed(O);
+    caps.limitedTo(O, 3);
+    expect(caps.capOf(O)).toBe(3);
+    for (let i = 0; i < 8 * 3 - 1; i++) caps.calm(O);
+    expect(caps.capOf(O)).toBe(3);
+    for (let i = 0; i < 3; i++) caps.calm(O);
     expect(caps.capOf(O)).toBe(4);
-    const fresh = new OriginCaps();
-    fresh.holdAtMost(O, 3);
-    fresh.refused(O, 0);
-    expect(fresh.capOf(O)).toBe(3);
   });
 
   it('keeps each origin apart', () => {

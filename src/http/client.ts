@@ -160,6 +160,8 @@ async function within(promise: Promise<void>, ms: number): Promise<void> {
  */
 interface SendSeen {
   alongside: number;
+  /** The origin's cap cuts when it started (OriginCaps.cutsOf). */
+  cutsAtStart?: number;
   freshLost: boolean;
   handBackFreshLoss: boolean;
 }
@@ -248,7 +250,7 @@ export class HttpClient {
   private readonly paces = new OriginPace();
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
-  /** Connections a pool holds, where shrinkPool made it smaller than the concurrency. */
+  /** Connections a pool holds, where fitPool made it other than the concurrency. */
   private readonly poolSizes = new Map<string, number>();
 
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
@@ -308,19 +310,14 @@ export class HttpClient {
       // after a wait where it went alone to an origin that has answered; where neither is the reading
       // (an origin down), sent again on a connection of its own and judged, as before.
       if (seen.freshLost) {
-        const mayBeLoad = this.caps.refused(origin, seen.alongside).mayBeLoad;
+        const mayBeLoad = this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
         // Sent alone, to an origin that has answered: it may still count connections let go a moment ago.
         if (mayBeLoad || this.paces.answeredCalm(origin)) {
           connectionResends++;
-          if (mayBeLoad) this.shrinkPool(origin);
-          // Alone, beside pooled connections left idle: under a limit on connections they count, so one
-          // fewer than those open leaves room, and the cap follows (a request let out past the pool's
-          // connections would wait in its queue with its deadline running).
-          else if (this.pooledConnections(origin) > 0) {
-            const size = Math.max(1, this.pooledConnections(origin) - 1);
-            this.caps.holdAtMost(origin, size);
-            this.poolAtMost(origin, size);
-          }
+          // Alone, beside pooled connections left idle: under a limit on connections they count, so the
+          // cap goes to one fewer than those open, leaving room.
+          if (!mayBeLoad && this.pooledConnections(origin) > 0) this.caps.limitedTo(origin, this.pooledConnections(origin) - 1);
+          this.fitPool(origin);
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -335,11 +332,12 @@ export class HttpClient {
       // A 429, or a 503 that says when to come back, is waited out below and teaches the caps nothing:
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
-      const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside).mayBeLoad;
+      const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
       if (refusal) this.paces.refused(origin);
       const operation = `${origin} ${label}`;
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);
+        this.fitPool(origin);
         this.paces.calm(origin);
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
@@ -450,21 +448,20 @@ export class HttpClient {
    * run (a request the cap let out past the pool's connections would wait in its queue, where its
    * deadline runs); the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
    */
-  private shrinkPool(origin: string): void {
-    const cap = this.caps.capOf(origin);
-    this.caps.holdAtMost(origin, cap);
-    this.poolAtMost(origin, cap);
-  }
-
   /**
-   * The origin's pool, made to hold at most `size` connections: a smaller one replaces it, and the
-   * old one closes its idle connections at once, the others as their requests end. The idle watch's
-   * connection is let go too: under a limit on connections, each counts.
+   * The origin's pool made to hold as many connections as its cap lets requests be in flight (at most
+   * the concurrency): a pool of another size replaces it, and the old one closes its idle connections
+   * at once, the others as their requests end (under a limit on connections, idle ones count; and a
+   * request let out past the pool's connections would wait in its queue with its deadline running).
+   * Made smaller, it lets the idle watch's connection go too.
    */
-  private poolAtMost(origin: string, size: number): void {
-    void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+  private fitPool(origin: string): void {
     const pool = this.pools.get(origin);
-    if (!pool || size >= (this.poolSizes.get(origin) ?? this.options.concurrency)) return;
+    if (!pool) return;
+    const size = Math.min(this.caps.capOf(origin), this.options.concurrency);
+    const now = this.poolSizes.get(origin) ?? this.options.concurrency;
+    if (size === now) return;
+    if (size < now) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
     this.pools.set(origin, originDispatcher(origin, this.connectionSettings(size), this.options.network));
     this.poolSizes.set(origin, size);
     void pool.close().catch(() => undefined);
@@ -603,6 +600,7 @@ export class HttpClient {
       await this.caps.whenFreer(url.origin, outgoing.critical);
       await this.acquire(outgoing.critical);
     }
+    seen.cutsAtStart = this.caps.cutsOf(url.origin);
     // Under the origin's rate where one was learnt (OriginPace), its turn waited for without the client's slot.
     if (this.paces.isPaced(url.origin)) {
       this.release();

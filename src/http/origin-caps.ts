@@ -2,9 +2,9 @@
  * Per origin, how many requests may be in flight at once: no bound of its own until the origin
  * answers 503 without Retry-After to requests sent side by side, as a gateway limiting requests in
  * flight does (nginx's limit_conn answers so by default), or closes a new connection unanswered while
- * others are open (a limit on connections). The cap then halves to what was in flight and creeps back
- * by one after as many calm answers as it allows, below the fewest in flight at which the origin
- * refused; that ceiling is tried one higher after a long calm.
+ * others are open (a limit on connections). The cap then halves to what was in flight, once per
+ * overshoot, and creeps back by one after as many calm answers as it allows, below the fewest in
+ * flight at which the origin refused; that ceiling is tried one higher after a long calm.
  */
 export class OriginCaps {
   private readonly origins = new Map<string, OriginLoad>();
@@ -46,20 +46,42 @@ export class OriginCaps {
    * nor once an origin that has answered nothing else refuses one that did (it is down, not loaded,
    * and goes uncapped).
    */
-  refused(origin: string, alongside: number): { mayBeLoad: boolean } {
+  refused(origin: string, alongside: number, cutsAtStart?: number): { mayBeLoad: boolean } {
     const load = this.of(origin);
     if (!load.calmSeen && alongside === 0) load.down = true;
-    if (load.down && load.cap !== load.most) {
-      load.cap = load.most;
+    if (load.down && load.cap !== Infinity) {
+      load.cap = Infinity;
       this.wake(load);
     }
     if (load.down || alongside === 0) return { mayBeLoad: false };
     const inFlight = alongside + 1;
     load.sinceRefusal = 0;
-    load.refusedAt = Math.min(load.refusedAt, inFlight);
-    if (inFlight <= load.cap) load.cap = Math.max(1, Math.floor(inFlight / 2));
     load.calm = 0;
+    // Sent before the cap was last cut: part of the overshoot that cut it (its fellows drain and are
+    // refused with fewer and fewer beside them), which says nothing of the cap since.
+    if (cutsAtStart !== undefined && cutsAtStart < load.cuts) return { mayBeLoad: true };
+    load.refusedAt = Math.min(load.refusedAt, inFlight);
+    if (inFlight <= load.cap) this.cutTo(load, Math.floor(inFlight / 2));
     return { mayBeLoad: true };
+  }
+
+  /** A limit met some other way (a new connection closed beside pooled ones left idle): the cap goes to `size`, and stays below one more. */
+  limitedTo(origin: string, size: number): void {
+    const load = this.of(origin);
+    load.sinceRefusal = 0;
+    load.refusedAt = Math.min(load.refusedAt, size + 1);
+    if (size < load.cap) this.cutTo(load, size);
+  }
+
+  /** How many times the cap on the origin has been cut: a request notes it as it starts (see refused). */
+  cutsOf(origin: string): number {
+    return this.of(origin).cuts;
+  }
+
+  private cutTo(load: OriginLoad, cap: number): void {
+    load.cap = Math.max(1, cap);
+    load.cuts++;
+    load.calm = 0;
   }
 
   /** Any other answer: after as many in a row as the cap allows, one more may go, below the ceiling. */
@@ -73,17 +95,10 @@ export class OriginCaps {
       load.refusedAt++;
       load.sinceRefusal = 0;
     }
-    if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt || load.cap + 1 > load.most) return;
+    if (++load.calm < load.cap || load.cap + 1 >= load.refusedAt) return;
     load.cap++;
     load.calm = 0;
     this.wake(load);
-  }
-
-  /** The cap never rises above `most` again (a pool of that many connections serves the origin). */
-  holdAtMost(origin: string, most: number): void {
-    const load = this.of(origin);
-    load.most = Math.min(load.most, most);
-    load.cap = Math.min(load.cap, load.most);
   }
 
   /** The cap on the origin now (Infinity: none). */
@@ -102,7 +117,7 @@ export class OriginCaps {
   private of(origin: string): OriginLoad {
     let load = this.origins.get(origin);
     if (!load) {
-      load = { inFlight: 0, cap: Infinity, most: Infinity, refusedAt: Infinity, calm: 0, sinceRefusal: 0, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
+      load = { inFlight: 0, cap: Infinity, cuts: 0, refusedAt: Infinity, calm: 0, sinceRefusal: 0, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
       this.origins.set(origin, load);
     }
     return load;
@@ -119,8 +134,8 @@ interface OriginLoad {
   /** Requests to the origin out now (each holds a slot under the client's cap too). */
   inFlight: number;
   cap: number;
-  /** The most the cap may be (holdAtMost). */
-  most: number;
+  /** How many times the cap was cut. */
+  cuts: number;
   /** The fewest in flight at which the origin refused: the cap stays below it. */
   refusedAt: number;
   /** Calm answers since the cap last moved, and since the last refusal. */
