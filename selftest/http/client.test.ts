@@ -273,6 +273,25 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('under a limit of one connection, a POST sent on a connection of its own beside the pooled one left idle: the pool lets it go, and the POST is answered', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    tracked.server.maxConnections = 1;
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 4 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const post = await c.send({ method: 'POST', url, body: '{}' });
+    expect(post.response?.status ?? post.failure?.kind).toBe(201);
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    // Another kind of request with a body goes on a connection of its own too, with the pool now of one.
+    const other = await c.send({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(other.response?.status ?? other.failure?.kind).toBe(201);
+    await c.close();
+  });
+
   it('grows the pool back with the cap once a limit on connections is lifted', async () => {
     let inFlight = 0;
     let most = 0;

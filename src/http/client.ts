@@ -162,6 +162,8 @@ interface SendSeen {
   alongside: number;
   /** The origin's cap cuts when it started (OriginCaps.cutsOf). */
   cutsAtStart?: number;
+  /** Whether the idle watch held a connection to the origin as this one was lost. */
+  watching?: boolean;
   freshLost: boolean;
   handBackFreshLoss: boolean;
 }
@@ -198,6 +200,8 @@ const LOST_LONE =
 const ALONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
+
+const connectedOf = (dispatcher: Dispatcher | undefined) => (dispatcher instanceof Pool ? dispatcher.stats.connected : 0);
 
 /** The request as reports show it: the key replaced by its shown form. */
 export function shownRequest(outgoing: OutgoingRequest): SentRequest {
@@ -311,13 +315,18 @@ export class HttpClient {
       // (an origin down), sent again on a connection of its own and judged, as before.
       if (seen.freshLost) {
         const mayBeLoad = this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
-        // Sent alone, to an origin that has answered: it may still count connections let go a moment ago.
-        if (mayBeLoad || this.paces.answeredCalm(origin)) {
+        // Sent alone, to an origin that has answered (or while the idle watch held a connection to it): it
+        // may still count connections let go a moment ago.
+        if (mayBeLoad || this.paces.answeredCalm(origin) || seen.watching) {
           connectionResends++;
           // Alone, beside pooled connections left idle: under a limit on connections they count, so the
           // cap goes to one fewer than those open, leaving room.
-          if (!mayBeLoad && this.pooledConnections(origin) > 0) this.caps.limitedTo(origin, this.pooledConnections(origin) - 1);
-          this.fitPool(origin);
+          const besideIdle = !mayBeLoad && this.pooledConnections(origin) > 0;
+          if (besideIdle) this.caps.limitedTo(origin, this.pooledConnections(origin) - 1);
+          // A pool already as small is replaced all the same (a limit of one connection), its idle one let
+          // go; so is the idle watch's connection, which counts as much.
+          this.fitPool(origin, besideIdle);
+          if (!mayBeLoad) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -453,15 +462,15 @@ export class HttpClient {
    * the concurrency): a pool of another size replaces it, and the old one closes its idle connections
    * at once, the others as their requests end (under a limit on connections, idle ones count; and a
    * request let out past the pool's connections would wait in its queue with its deadline running).
-   * Made smaller, it lets the idle watch's connection go too.
+   * Made smaller, it lets the idle watch's connection go too. `renew`: replaced even at the same size.
    */
-  private fitPool(origin: string): void {
+  private fitPool(origin: string, renew = false): void {
     const pool = this.pools.get(origin);
     if (!pool) return;
     const size = Math.min(this.caps.capOf(origin), this.options.concurrency);
     const now = this.poolSizes.get(origin) ?? this.options.concurrency;
-    if (size === now) return;
-    if (size < now) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+    if (size === now && !renew) return;
+    if (size <= now) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
     this.pools.set(origin, originDispatcher(origin, this.connectionSettings(size), this.options.network));
     this.poolSizes.set(origin, size);
     void pool.close().catch(() => undefined);
@@ -469,8 +478,12 @@ export class HttpClient {
 
   /** The connections the origin's pool holds open, busy or idle (none known through a proxy). */
   private pooledConnections(origin: string): number {
-    const pool = this.pools.get(origin);
-    return pool instanceof Pool ? pool.stats.connected : 0;
+    return connectedOf(this.pools.get(origin));
+  }
+
+  /** Whether the idle watch's connection to the origin is open (it counts under a limit on connections). */
+  private watching(origin: string): boolean {
+    return connectedOf(this.idleWatches.get(origin)) > 0;
   }
 
   private pool(origin: string): Dispatcher {
@@ -646,7 +659,8 @@ export class HttpClient {
       } catch (error) {
         if (!this.mayResend(error, outgoing)) throw error;
         // Handed to send() rather than sent again at once on a new connection, which such a limit closes too.
-        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin))) {
+        seen.watching = this.watching(url.origin);
+        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching)) {
           seen.alongside = this.caps.others(url.origin);
           seen.freshLost = true;
           throw error;
