@@ -110,7 +110,7 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s w
     const before = caps.cutsOf(O);
     caps.refused(O, 11, before);
     expect(caps.capOf(O)).toBe(6);
-    // Their fellows, refused as they drain, each with fewer beside them: no further cut, nor a lower ceiling.
+    // Their fellows, refused as they drain, each with fewer beside them: no further cut.
     for (let alongside = 10; alongside >= 1; alongside--) expect(caps.refused(O, alongside, before).mayBeLoad).toBe(true);
     expect(caps.capOf(O)).toBe(6);
     for (let i = 0; i < 12; i++) caps.landed(O);
@@ -118,6 +118,17 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s w
     for (let i = 0; i < 6; i++) caps.tryStart(O);
     caps.refused(O, 5, caps.cutsOf(O));
     expect(caps.capOf(O)).toBe(3);
+  });
+
+  it('keeps the ceiling of the first refusal of an overshoot: the cap climbs back to just below it', () => {
+    const caps = withInFlight(12);
+    caps.calm(O);
+    const before = caps.cutsOf(O);
+    caps.refused(O, 11, before);
+    for (let alongside = 10; alongside >= 1; alongside--) caps.refused(O, alongside, before);
+    for (let i = 0; i < 12; i++) caps.landed(O);
+    for (let i = 0; i < 60; i++) caps.calm(O);
+    expect(caps.capOf(O)).toBe(11);
   });
 
   it('limitedTo: the cap goes to that size and climbs no higher until the long calm (a limit on connections met beside idle ones)', () => {

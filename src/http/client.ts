@@ -314,7 +314,9 @@ export class HttpClient {
       // after a wait where it went alone to an origin that has answered; where neither is the reading
       // (an origin down), sent again on a connection of its own and judged, as before.
       if (seen.freshLost) {
-        const mayBeLoad = this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
+        // Each such loss cuts the cap, a burst's included: the pooled connections left idle hold the
+        // origin's connections until the pool is made smaller (a 503 cuts it once per overshoot).
+        const mayBeLoad = this.caps.refused(origin, seen.alongside).mayBeLoad;
         // Sent alone, to an origin that has answered (or while the idle watch held a connection to it): it
         // may still count connections let go a moment ago.
         if (mayBeLoad || this.paces.answeredCalm(origin) || seen.watching) {
@@ -325,8 +327,8 @@ export class HttpClient {
           if (besideIdle) this.caps.limitedTo(origin, this.pooledConnections(origin) - 1);
           // A pool already as small is replaced all the same (a limit of one connection), its idle one let
           // go; so is the idle watch's connection, which counts as much.
-          this.fitPool(origin, besideIdle);
-          if (!mayBeLoad) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+          this.fitPool(origin, { renew: besideIdle });
+          void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
           // The origin counts a connection until it has read its close: the ones let go may still count.
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
@@ -342,6 +344,7 @@ export class HttpClient {
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
       const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
+      if (refusal) this.fitPool(origin);
       if (refusal) this.paces.refused(origin);
       const operation = `${origin} ${label}`;
       if (exchange.response && !refusal && !waitedOut) {
@@ -452,25 +455,21 @@ export class HttpClient {
   }
 
   /**
-   * After a limit on connections: a pool holding more connections than the origin's cap now allows
-   * in flight is let go for one that holds no more, and the cap stays within it for the rest of the
-   * run (a request the cap let out past the pool's connections would wait in its queue, where its
-   * deadline runs); the idle watch's connection (ClientOptions.watchIdleCloses) is let go too.
-   */
-  /**
    * The origin's pool made to hold as many connections as its cap lets requests be in flight (at most
    * the concurrency): a pool of another size replaces it, and the old one closes its idle connections
    * at once, the others as their requests end (under a limit on connections, idle ones count; and a
    * request let out past the pool's connections would wait in its queue with its deadline running).
-   * Made smaller, it lets the idle watch's connection go too. `renew`: replaced even at the same size.
+   * Made smaller only after a new connection was closed unanswered (`connectionLost`: a 503 limits
+   * requests in flight, which the cap keeps to), and then replaced even at the same size where
+   * `renew` says.
    */
-  private fitPool(origin: string, renew = false): void {
+  private fitPool(origin: string, connectionLost?: { renew: boolean }): void {
     const pool = this.pools.get(origin);
     if (!pool) return;
     const size = Math.min(this.caps.capOf(origin), this.options.concurrency);
     const now = this.poolSizes.get(origin) ?? this.options.concurrency;
-    if (size === now && !renew) return;
-    if (size <= now) void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+    if (size < now && !connectionLost) return;
+    if (size === now && !connectionLost?.renew) return;
     this.pools.set(origin, originDispatcher(origin, this.connectionSettings(size), this.options.network));
     this.poolSizes.set(origin, size);
     void pool.close().catch(() => undefined);

@@ -2,9 +2,10 @@
  * Per origin, how many requests may be in flight at once: no bound of its own until the origin
  * answers 503 without Retry-After to requests sent side by side, as a gateway limiting requests in
  * flight does (nginx's limit_conn answers so by default), or closes a new connection unanswered while
- * others are open (a limit on connections). The cap then halves to what was in flight, once per
- * overshoot, and creeps back by one after as many calm answers as it allows, below the fewest in
- * flight at which the origin refused; that ceiling is tried one higher after a long calm.
+ * others are open (a limit on connections). The cap then halves to what was in flight (once per
+ * overshoot where the caller gives `cutsAtStart`), and creeps back by one after as many calm answers
+ * as it allows, below the fewest in flight at which the origin refused; that ceiling is tried one
+ * higher after a long calm.
  */
 export class OriginCaps {
   private readonly origins = new Map<string, OriginLoad>();
