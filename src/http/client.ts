@@ -323,8 +323,9 @@ export class HttpClient {
           connectionResends++;
           // Alone, beside pooled connections left idle: under a limit on connections they count, so the
           // cap goes to one fewer than those open, leaving room.
-          const besideIdle = !mayBeLoad && this.pooledConnections(origin) > 0;
-          if (besideIdle) this.caps.limitedTo(origin, this.pooledConnections(origin) - 1);
+          const pooled = this.pooledConnections(origin);
+          const besideIdle = !mayBeLoad && pooled > 0;
+          if (besideIdle) this.caps.limitedTo(origin, pooled - 1);
           // A pool already as small is replaced all the same (a limit of one connection), its idle one let
           // go; so is the idle watch's connection, which counts as much.
           this.fitPool(origin, { renew: besideIdle });
@@ -344,8 +345,10 @@ export class HttpClient {
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
       const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
-      if (refusal) this.fitPool(origin);
-      if (refusal) this.paces.refused(origin);
+      if (refusal) {
+        this.fitPool(origin);
+        this.paces.refused(origin);
+      }
       const operation = `${origin} ${label}`;
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);
