@@ -1,6 +1,7 @@
 // Response writing, request body reading and content-type checks shared by all routes.
 
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Ctx } from './context.ts';
 import { allowed, fault, switches, type Deviation } from './deviation.ts';
@@ -15,6 +16,7 @@ export const HTTP_DEVIATIONS = [
   fault('fault-answers-twice', 'http.one-answer', 'Every 5th listing (GET /v1/pets) is followed at once, on its connection, by a second answer (a 404 Error) to no request, as a handler that answers twice would send it: a kept-alive client takes it for the next request\'s answer.'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
   allowed('allowed-connection-limit', 'Each port keeps at most 4 connections open at once and closes one more as it opens, unread, as a gateway with a cap on connections per client does (the spec shows no such limit, §8): the suite holds more open at its default concurrency.'),
+  allowed('allowed-one-connection-at-a-time', 'Each port serves one connection at a time, as a single-threaded server with keep-alive does (Python\'s http.server HTTPServer speaking HTTP/1.1): a connection opened while another is open waits, accepted but unread, until that one closes (RFC 9112 §9.4 asks clients to limit their connections; the spec shows no limit, §8).'),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
   allowed('allowed-gzip-by-default', 'JSON bodies are gzip-coded unless Accept-Encoding excludes gzip (RFC 9110 §12.5.3: no Accept-Encoding accepts any coding).'),
@@ -30,6 +32,32 @@ const CONNECTION_LIMIT = 4;
 
 export function limitConnections(ctx: Ctx, server: Server): void {
   if (on(ctx, 'allowed-connection-limit')) server.maxConnections = CONNECTION_LIMIT;
+  if (on(ctx, 'allowed-one-connection-at-a-time')) serveOneAtATime(server);
+}
+
+/** allowed-one-connection-at-a-time: each connection is accepted paused (net.Server's pauseOnConnect) and read only once the one before it has closed. */
+export function serveOneAtATime(server: Server): void {
+  (server as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  const waiting: Socket[] = [];
+  let serving: Socket | undefined;
+  const next = () => {
+    while (!serving && waiting.length > 0) {
+      const socket = waiting.shift()!;
+      if (socket.destroyed) continue;
+      serving = socket;
+      socket.resume();
+    }
+  };
+  server.on('connection', (socket: Socket) => {
+    socket.once('close', () => {
+      const at = waiting.indexOf(socket);
+      if (at >= 0) waiting.splice(at, 1);
+      if (serving === socket) serving = undefined;
+      next();
+    });
+    waiting.push(socket);
+    next();
+  });
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -3,9 +3,10 @@ import type { Socket } from 'node:net';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from 'node:worker_threads';
+import { serveOneAtATime } from '../../reference/http.ts';
 import { listen, trackedServer, urlOf } from '../../reference/lifecycle.ts';
 import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
-import { IDLE_RACE_MS } from '../../src/http/dispatch.ts';
+import { IDLE_RACE_MS, STALL_MS } from '../../src/http/dispatch.ts';
 import { isNoEvidence } from '../../src/http/exchange.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
@@ -289,6 +290,44 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     // Another kind of request with a body goes on a connection of its own too, with the pool now of one.
     const other = await c.send({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(other.response?.status ?? other.failure?.kind).toBe(201);
+    await c.close();
+  });
+
+  it('a server that serves one connection at a time: the idle connections it waits on are let go, every request is answered, and later ones on connections of their own do not wait', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    serveOneAtATime(tracked.server);
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    // The idle watch's connection, left open, is the one the server serves first.
+    const c = client({ concurrency: 4, timeoutMs: 3_000, watchIdleCloses: true });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 4 }, () => c.send({ method: 'GET', url })));
+    expect(burst.map((exchange) => exchange.response?.status ?? exchange.failure?.kind)).toEqual([200, 200, 200, 200]);
+    // Known now: the pool's idle connection is let go before one of a request's own is opened.
+    const started = performance.now();
+    const alone = await c.send({ method: 'POST', url, body: '{}', lone: true });
+    expect(alone.response?.status ?? alone.failure?.kind).toBe(201);
+    expect(performance.now() - started).toBeLessThan(STALL_MS);
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    expect(c.servedConnections()).toBe(1);
+    await c.close();
+  });
+
+  it('a server slow to answer anything is not taken for one that serves so many connections at a time', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), STALL_MS + 300));
+    });
+    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
+    onTestFinished(() => tracked.close());
+    const c = client({ concurrency: 4, timeoutMs: 5_000, watchIdleCloses: true });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 4 }, () => c.send({ method: 'GET', url })));
+    expect(burst.map((exchange) => exchange.response?.status ?? exchange.failure?.kind)).toEqual([200, 200, 200, 200]);
+    expect(c.servedConnections()).toBeUndefined();
     await c.close();
   });
 

@@ -143,6 +143,15 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s w
     expect(caps.capOf(O)).toBe(4);
   });
 
+  it('limitedTo for good: the cap never climbs past it, however long the calm (a server that serves so many connections at a time)', () => {
+    const caps = withInFlight(1);
+    caps.calm(O);
+    caps.landed(O);
+    caps.limitedTo(O, 1, true);
+    for (let i = 0; i < 200; i++) caps.calm(O);
+    expect([caps.capOf(O), caps.lastingOf(O)]).toEqual([1, 1]);
+  });
+
   it('keeps each origin apart', () => {
     const caps = withInFlight(6);
     caps.calm(O);

@@ -328,6 +328,29 @@ const PROBES: Record<string, Probe> = {
     for (const socket of sockets) socket.destroy();
     return closed.filter(Boolean).length;
   },
+  'allowed-one-connection-at-a-time': async (s) => {
+    const ask = 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: probe\r\nAuthorization: ' + AUTH + '\r\n\r\n';
+    const answered = (socket: ReturnType<typeof connect>) => new Promise<boolean>((resolve) => {
+      socket.once('data', () => resolve(true));
+      socket.once('error', () => resolve(false));
+    });
+    const port = Number(new URL(s.baseUrl).port);
+    const first = connect(port, '127.0.0.1');
+    const second = connect(port, '127.0.0.1');
+    try {
+      first.write(ask);
+      await answered(first);
+      second.write(ask);
+      // The second is read once the first, kept alive and idle, closes.
+      const whileOpen = await Promise.race([answered(second), new Promise<string>((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+      if (whileOpen === true) return [whileOpen];
+      first.destroy();
+      return [whileOpen, await Promise.race([answered(second), new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 2_000))])];
+    } finally {
+      first.destroy();
+      second.destroy();
+    }
+  },
   'allowed-in-flight-limit': async (s) => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => call(pets(s))));
     return answers.filter((answer) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text)).length;

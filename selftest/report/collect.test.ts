@@ -94,6 +94,12 @@ describe('collect: the rate-limit observation counts the answers the client retr
     expect(collect([RATE], [paced(), paced()], ALL).traffic.pacedRps).toBeUndefined();
   });
 
+  it('keeps the fewest connections at a time a host served, where one was seen to serve so few', () => {
+    const served = (servedConnections?: number) => ({ meta: { ...seen(0, 0, []).meta, ...(servedConnections === undefined ? {} : { servedConnections }) } });
+    expect(collect([RATE], [served(), served(2), served(1)], ALL).traffic.servedConnections).toBe(1);
+    expect(collect([RATE], [served(), served()], ALL).traffic.servedConnections).toBeUndefined();
+  });
+
   it('keeps what was judged beside the counts, and "none reached" when nothing was retried', () => {
     expect(collect([RATE], [seen(2, 0, ['429 with Retry-After: 9'])], ALL).clauses[0]!.checks[0]!.note).toMatch(/^2 × 429 met by the client.*; 429 with Retry-After: 9$/);
     expect(collect([RATE], [seen(0, 0, ['no 429 reached the suite'])], ALL).clauses[0]!.checks[0]!.note).toBe('no 429 reached the suite');

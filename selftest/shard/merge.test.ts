@@ -116,6 +116,7 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     reports[0]!.traffic!.overloaded = 3;
     reports[1]!.traffic!.overloaded = 1;
     reports[1]!.traffic!.pacedRps = 140;
+    reports[0]!.traffic!.servedConnections = 1;
     const paths = reports.map((_, i) => join(dir, `shard-${i + 1}.json`));
     await Promise.all(reports.map((report, i) => writeFile(paths[i]!, JSON.stringify(report))));
     return paths;
@@ -142,6 +143,7 @@ describe('merge --baseline: the merged verdict judged against known failures, as
     expect(report.traffic?.resent).toBe(2);
     expect(report.traffic?.overloaded).toBe(4);
     expect(report.traffic?.pacedRps).toBe(140);
+    expect(report.traffic?.servedConnections).toBe(1);
     const expired = await merge([...paths, '--reports', join(dir, 'expired'), '--baseline', known, '--now', '2030-06-01T00:00:00Z']);
     expect(expired.code).toBe(1);
     expect(expired.out).toContain('Baseline: 1 new failure: orders.exists');

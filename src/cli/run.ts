@@ -254,6 +254,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
         `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} where it had answered calmly before, as a gateway that limits requests in flight or their rate does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite sent ${overloaded === 1 ? 'it' : 'each'} again with fewer in flight or after a wait, slowing to the rate at which waiting cured them, and judged the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.${rate}\n`,
       );
     }
+    const served = collected.traffic.servedConnections;
+    if (served) {
+      say(
+        `Note: the target served ${served === 1 ? 'one connection' : `${served} connections`} at a time: a new connection was left unread until an idle one of the suite's was closed, as a single-threaded server with keep-alive does. The suite closed its idle connections and held its requests to that host to ${served === 1 ? 'one connection' : `${served} connections`} (RFC 9112 §9.4), one request at a time on each: the run is slower for it, more so far from the target.\n`,
+      );
+    }
     const on503 = failuresOn503(report);
     if (on503) {
       say(

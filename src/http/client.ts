@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
-import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher, type UnrequestedBytes } from './dispatch.ts';
+import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher, type StallWatch, type UnrequestedBytes } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
@@ -129,6 +129,9 @@ export interface ClientStats {
   waitedMs: number;
 }
 
+/** An answer this soon after the idle connections were let go under its stalled request shows the origin was waiting on them. */
+const UNSTALLED_WITHIN_MS = 500;
+
 /** Exchanges kept per tally that a second answer followed: the first few tell it, and each holds its body. */
 const MAX_ANSWERED_AGAIN = 5;
 
@@ -202,6 +205,8 @@ const ALONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
 const connectedOf = (dispatcher: Dispatcher | undefined) => (dispatcher instanceof Pool ? dispatcher.stats.connected : 0);
+/** Its connections open with no request on them. */
+const freeOf = (dispatcher: Dispatcher | undefined) => (dispatcher instanceof Pool ? dispatcher.stats.free : 0);
 
 /** The request as reports show it: the key replaced by its shown form. */
 export function shownRequest(outgoing: OutgoingRequest): SentRequest {
@@ -254,6 +259,8 @@ export class HttpClient {
   private readonly paces = new OriginPace();
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
+  /** Per origin, how long the head of its answers usually takes to come after the request is written, ms (a moving average). */
+  private readonly answerMs = new Map<string, number>();
   /** Connections a pool holds, where fitPool made it other than the concurrency. */
   private readonly poolSizes = new Map<string, number>();
 
@@ -269,14 +276,70 @@ export class HttpClient {
     return this.paces.lowest();
   }
 
+  /** The fewest connections at a time an origin was seen to serve (see stallWatch), if any was. */
+  servedConnections(): number | undefined {
+    const fewest = Math.min(...[...this.pools.keys()].map((origin) => this.caps.lastingOf(origin)));
+    return fewest === Infinity ? undefined : fewest;
+  }
+
   /** The shortest idle time after which `origin` has been seen to close a connection (see IdleCloses). */
   idleCloseMs(origin: string): number | undefined {
     return this.idleCloses.of(origin);
   }
 
-  /** One connection to the origin, not pooled: the caller destroys it. */
+  /**
+   * One connection to the origin, not pooled: the caller destroys it. Where the origin serves only so
+   * many connections at a time (stallWatch), the pool's idle ones are let go first to make room.
+   */
   private connectionOfItsOwn(url: URL): Dispatcher {
+    const lasting = this.caps.lastingOf(url.origin);
+    if (lasting !== Infinity && this.pooledConnections(url.origin) + 1 > lasting) this.fitPool(url.origin, { renew: true });
     return originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
+  }
+
+  /**
+   * For one request (src/http/dispatch.ts StallWatch). A server that serves a fixed number of
+   * connections at a time (one, for a single-threaded server with keep-alive) reads nothing from a
+   * new connection while those it serves stay open, idle in the pool or the idle watch's included,
+   * and only the client can end that (RFC 9112 §9.4 asks a client to limit its connections). So a
+   * request waiting first on its connection, with nothing of its answer for STALL_MS and four of the
+   * origin's usual answers, lets the idle ones go. An answer that comes at once after shows the origin
+   * was waiting on them: it keeps, for good, a cap of the connections it was then serving, those left
+   * idle.
+   */
+  private stallWatch(origin: string): StallWatch {
+    let stalled = false;
+    let unstalled: { at: number; serving: number } | undefined;
+    return {
+      stalled: (waitedMs) => {
+        // Only an origin that has answered can be waiting on a connection it served; one slow to answer anything is not stalled.
+        const usual = this.answerMs.get(origin);
+        if (usual === undefined || waitedMs < 4 * usual) return;
+        stalled = true;
+        unstalled = this.unstall(origin) ?? unstalled;
+      },
+      answered: (afterMs) => {
+        if (!stalled) this.answeredIn(origin, afterMs);
+        if (!unstalled || performance.now() - unstalled.at > UNSTALLED_WITHIN_MS) return;
+        this.caps.limitedTo(origin, unstalled.serving, true);
+        this.fitPool(origin, { renew: false });
+      },
+    };
+  }
+
+  /** The head of an answer came so long after its request was written: the origin's usual answer time follows it. */
+  private answeredIn(origin: string, ms: number): void {
+    const usual = this.answerMs.get(origin);
+    this.answerMs.set(origin, usual === undefined ? ms : usual + (ms - usual) / 8);
+  }
+
+  /** Lets go the origin's idle connections (the pool's, the idle watch's), if any: when, and how many. */
+  private unstall(origin: string): { at: number; serving: number } | undefined {
+    const serving = freeOf(this.pools.get(origin)) + freeOf(this.idleWatches.get(origin));
+    if (serving === 0) return undefined;
+    this.fitPool(origin, { renew: true });
+    void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+    return { at: performance.now(), serving };
   }
 
   /** `tally`: the caller's own counts (one scenario's, where several share the client), kept besides the client's. */
@@ -528,7 +591,7 @@ export class HttpClient {
       if (tally) tally.sent++;
       const started = performance.now();
       try {
-        const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection, stray.unrequested);
+        const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection, stray.unrequested, this.stallWatch(url.origin));
         stray.made({ request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
       } catch {
         // No answer, or the client closed: nothing is learnt.
@@ -642,7 +705,7 @@ export class HttpClient {
       this.stats.sent++;
       const stray = this.strayWatch(tally);
       const dispatch = (via?: Dispatcher) =>
-        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested);
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin));
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
         await this.pace(url.origin);

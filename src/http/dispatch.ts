@@ -246,6 +246,20 @@ function watchSockets(): void {
  * both ends and the round trip between them).
  */
 export const IDLE_RACE_MS = 1_000;
+/**
+ * How long the first request on a connection waits with nothing of its answer before the client is
+ * told (dispatchRequest's onStall), and again each time as long after: a server that serves a fixed
+ * number of connections at a time leaves a new one unread while those it serves stay open.
+ */
+export const STALL_MS = 1_000;
+
+/** Told of a request's wait for its answer (see STALL_MS). */
+export interface StallWatch {
+  /** Each STALL_MS it waits, first on its connection, with nothing of its answer: how long since it was written. */
+  stalled: (waitedMs: number) => void;
+  /** The head of its answer came, so long after it was written. */
+  answered: (afterMs: number) => void;
+}
 /** The close that races a request comes about a round trip after it: one later is an answer refused. */
 const LOST_WITHIN_MS = 1_000;
 const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
@@ -295,7 +309,7 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
  * up to the cap (the rest dropped with the connection), the whole exchange bounded in time. A
  * request with a body goes on a connection of its own (kept open for a repeat where `connection`
  * says so), or on a pooled one that an answer that may have left the body unread closes
- * (`connection`, src/http/body-reuse.ts).
+ * (`connection`, src/http/body-reuse.ts). `onStall`: see STALL_MS.
  */
 export function dispatchRequest(
   pool: (origin: string) => Dispatcher,
@@ -308,6 +322,7 @@ export function dispatchRequest(
   timeoutMs: number,
   connection: BodyConnection,
   onUnrequested?: (stray: UnrequestedBytes) => void,
+  stallWatch?: StallWatch,
 ): Promise<ReceivedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
   return new Promise((resolve, reject) => {
@@ -332,6 +347,7 @@ export function dispatchRequest(
       if (settled) return;
       settled = true;
       deadlines.delete(deadline);
+      if (stall) deadlines.delete(stall);
       if (error) reject(error);
       else resolve({ status, headers: responseHeaders, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated });
     };
@@ -344,6 +360,19 @@ export function dispatchRequest(
       },
     };
     deadlines.watch(deadline);
+    // Checked every STALL_MS until it settles: written first on its connection and nothing of the answer come.
+    const stall: Deadline | undefined = stallWatch && {
+      at: performance.now() + STALL_MS,
+      expire: () => {
+        if (sentOn.writtenAt !== undefined && (sentOn.idleMs !== undefined || status !== 0)) {
+          deadlines.delete(stall!);
+          return;
+        }
+        stall!.at = performance.now() + STALL_MS;
+        if (sentOn.writtenAt !== undefined) stallWatch.stalled(performance.now() - sentOn.writtenAt);
+      },
+    };
+    if (stall) deadlines.watch(stall);
     const handler: DispatchHandler = {
       onRequestStart(c) {
         controller = c;
@@ -351,6 +380,7 @@ export function dispatchRequest(
         if (settled) c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
       },
       onResponseStart(c, statusCode, raw) {
+        if (status === 0 && sentOn.writtenAt !== undefined) stallWatch?.answered(performance.now() - sentOn.writtenAt);
         status = statusCode;
         responseHeaders = {};
         for (const name in raw) {

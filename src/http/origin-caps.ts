@@ -50,8 +50,8 @@ export class OriginCaps {
   refused(origin: string, alongside: number, cutsAtStart?: number): { mayBeLoad: boolean } {
     const load = this.of(origin);
     if (!load.calmSeen && alongside === 0) load.down = true;
-    if (load.down && load.cap !== Infinity) {
-      load.cap = Infinity;
+    if (load.down && load.cap !== load.lasting) {
+      load.cap = load.lasting;
       this.wake(load);
     }
     if (load.down || alongside === 0) return { mayBeLoad: false };
@@ -66,9 +66,14 @@ export class OriginCaps {
     return { mayBeLoad: true };
   }
 
-  /** A limit met some other way (a new connection closed beside pooled ones left idle): the cap goes to `size`, and stays below one more. */
-  limitedTo(origin: string, size: number): void {
+  /**
+   * A limit met some other way (a new connection closed beside pooled ones left idle): the cap goes to
+   * `size`, and stays below one more. `lasting`: for good, never tried higher (a new connection left
+   * unread until one left idle was closed: each try would cost a stall).
+   */
+  limitedTo(origin: string, size: number, lasting = false): void {
     const load = this.of(origin);
+    if (lasting) load.lasting = Math.min(load.lasting, Math.max(1, size));
     load.sinceRefusal = 0;
     load.refusedAt = Math.min(load.refusedAt, size + 1);
     if (size < load.cap) this.cutTo(load, size);
@@ -92,7 +97,7 @@ export class OriginCaps {
     load.down = false;
     if (load.cap === Infinity) return;
     load.sinceRefusal++;
-    if (load.cap + 1 >= load.refusedAt && load.sinceRefusal >= PROBE_AFTER * load.cap) {
+    if (load.cap + 1 >= load.refusedAt && load.sinceRefusal >= PROBE_AFTER * load.cap && load.refusedAt <= load.lasting) {
       load.refusedAt++;
       load.sinceRefusal = 0;
     }
@@ -100,6 +105,11 @@ export class OriginCaps {
     load.cap++;
     load.calm = 0;
     this.wake(load);
+  }
+
+  /** The cap limitedTo set for good (Infinity: none). */
+  lastingOf(origin: string): number {
+    return this.of(origin).lasting;
   }
 
   /** The cap on the origin now (Infinity: none). */
@@ -118,7 +128,7 @@ export class OriginCaps {
   private of(origin: string): OriginLoad {
     let load = this.origins.get(origin);
     if (!load) {
-      load = { inFlight: 0, cap: Infinity, cuts: 0, refusedAt: Infinity, calm: 0, sinceRefusal: 0, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
+      load = { inFlight: 0, cap: Infinity, lasting: Infinity, cuts: 0, refusedAt: Infinity, calm: 0, sinceRefusal: 0, calmSeen: false, down: false, waiting: [], waitingCritical: [] };
       this.origins.set(origin, load);
     }
     return load;
@@ -135,6 +145,8 @@ interface OriginLoad {
   /** Requests to the origin out now (each holds a slot under the client's cap too). */
   inFlight: number;
   cap: number;
+  /** The cap never rises above this. */
+  lasting: number;
   /** How many times the cap was cut. */
   cuts: number;
   /** The fewest in flight at which the origin refused: the cap stays below it. */

@@ -187,7 +187,7 @@ export function toCanonicalJson(report: RunReport): Json {
     ['engineErrors', [...report.engineErrors]],
     ['verdict', report.verdict],
     ['exitCode', report.exitCode],
-    ['traffic', report.traffic && ordered([['requests', report.traffic.requests], ['rateLimited', report.traffic.rateLimited], ['unavailable', report.traffic.unavailable], ['retryAfter', report.traffic.retryAfter], ['resent', report.traffic.resent], ['unrequestedAnswers', report.traffic.unrequestedAnswers], ['overloaded', report.traffic.overloaded], ['pacedRps', report.traffic.pacedRps]])],
+    ['traffic', report.traffic && ordered([['requests', report.traffic.requests], ['rateLimited', report.traffic.rateLimited], ['unavailable', report.traffic.unavailable], ['retryAfter', report.traffic.retryAfter], ['resent', report.traffic.resent], ['unrequestedAnswers', report.traffic.unrequestedAnswers], ['overloaded', report.traffic.overloaded], ['pacedRps', report.traffic.pacedRps], ['servedConnections', report.traffic.servedConnections]])],
     ['shard', report.shard && ordered([['index', report.shard.index], ['count', report.shard.count]])],
     [
       'merged',

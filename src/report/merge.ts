@@ -135,11 +135,12 @@ export function mergeShards(shards: RunReport[], context: MergeContext): RunRepo
   });
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
-  const sums: Required<Omit<Traffic, 'pacedRps'>> = { requests: 0, rateLimited: 0, unavailable: 0, retryAfter: 0, resent: 0, unrequestedAnswers: 0, overloaded: 0 };
+  const sums: Required<Omit<Traffic, 'pacedRps' | 'servedConnections'>> = { requests: 0, rateLimited: 0, unavailable: 0, retryAfter: 0, resent: 0, unrequestedAnswers: 0, overloaded: 0 };
   for (const report of sorted) for (const key of Object.keys(sums) as (keyof typeof sums)[]) sums[key] += report.traffic?.[key] ?? 0;
   const pacedRps = Math.min(...sorted.map((r) => r.traffic?.pacedRps ?? Infinity));
+  const servedConnections = Math.min(...sorted.map((r) => r.traffic?.servedConnections ?? Infinity));
   const { resent, unrequestedAnswers, overloaded, ...counted } = sums;
-  const traffic: Traffic = { ...counted, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}), ...(pacedRps !== Infinity ? { pacedRps } : {}) };
+  const traffic: Traffic = { ...counted, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}), ...(pacedRps !== Infinity ? { pacedRps } : {}), ...(servedConnections !== Infinity ? { servedConnections } : {}) };
   const label = (r: RunReport) => (r.shard ? `shard ${r.shard.index}/${r.shard.count}: ` : '');
   const engineErrors = sorted.flatMap((r) => r.engineErrors.map((error) => `${label(r)}${error}`));
   const runs = first.runs * (first.shard?.count ?? 1);

@@ -244,6 +244,8 @@ export interface Traffic {
   overloaded?: number;
   /** The lowest rate, requests a second, the suite held an origin to after 503s that waiting cured (src/http/origin-pace.ts). */
   pacedRps?: number;
+  /** The fewest connections at a time a host served: a new connection was left unread until an idle one of the suite's was let go (src/http/client.ts stallWatch). */
+  servedConnections?: number;
 }
 
 export interface MergedShard {

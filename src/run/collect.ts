@@ -114,6 +114,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   let unrequestedAnswers = 0;
   let overloaded = 0;
   let pacedRps = Infinity;
+  let servedConnections = Infinity;
   const retryAfter: string[] = [];
   for (const { meta, engineError } of scenarios) {
     if (meta) {
@@ -124,6 +125,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
       unrequestedAnswers += meta.unrequestedAnswers ?? 0;
       overloaded += meta.overloaded ?? 0;
       pacedRps = Math.min(pacedRps, meta.pacedRps ?? Infinity);
+      servedConnections = Math.min(servedConnections, meta.servedConnections ?? Infinity);
       retryAfter.push(...meta.retryAfter);
       for (const record of meta.checks) {
         byCheck.set(record.check, mergeCheck(byCheck.get(record.check), record));
@@ -171,7 +173,7 @@ export function collect(catalogue: Clause[], scenarios: ScenarioOutcome[], optio
   const summary: RunSummary = { pass: 0, fail: 0, warn: 0, partial: 0, skip: 0, observe: 0, error: 0 };
   for (const clause of clauses) summary[clause.outcome]++;
   const timings = scenarios.flatMap(({ meta }) => (meta?.startedAt === undefined || meta.ms === undefined ? [] : [{ title: meta.scenario, startedAt: meta.startedAt, ms: meta.ms, requests: meta.requests }]));
-  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}), ...(pacedRps !== Infinity ? { pacedRps: Math.max(1, Math.floor(pacedRps)) } : {}) };
+  const traffic: Traffic = { requests, rateLimited, unavailable, retryAfter: retryAfter.length, ...(resent ? { resent } : {}), ...(unrequestedAnswers ? { unrequestedAnswers } : {}), ...(overloaded ? { overloaded } : {}), ...(pacedRps !== Infinity ? { pacedRps: Math.max(1, Math.floor(pacedRps)) } : {}), ...(servedConnections !== Infinity ? { servedConnections } : {}) };
   return { clauses, summary, capabilities: capabilities(clauses, catalogue, traffic), engineErrors, requests, traffic, scenarios: timings };
 }
 

@@ -44,6 +44,8 @@ export interface ScenarioMeta {
   overloaded?: number;
   /** The lowest rate the client had held an origin to when the scenario ended (see HttpClient.pacedRps). */
   pacedRps?: number;
+  /** The fewest connections at a time an origin served, by the time the scenario ended (see HttpClient.servedConnections). */
+  servedConnections?: number;
   engineError?: string;
   /** With --dry-run: what the scenario would judge, and why it would be skipped (nothing is sent). */
   plan?: ScenarioPlan;
@@ -262,6 +264,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       if (s.stats.overloaded) meta.overloaded = s.stats.overloaded;
       const paced = ctx.client.pacedRps();
       if (paced !== undefined) meta.pacedRps = paced;
+      const served = ctx.client.servedConnections();
+      if (served !== undefined) meta.servedConnections = served;
       meta.retryAfter = [...s.stats.retryAfterSeen];
       meta.startedAt = startedAt;
       meta.ms = Date.now() - startedAt;
