@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { shellQuote } from '../http/curl.ts';
 import { stringifyJson } from '../json/lossless.ts';
 import { redactText } from '../secrets.ts';
 import { failuresOf } from './failures.ts';
-import type { RunReport } from './model.ts';
+import type { RunReport, StoryEvidence } from './model.ts';
 
 /** Where the replay function a regression test calls lives, from the package root. */
 const REPLAY_MODULE = 'tests/support/sequence/regression.ts';
@@ -11,6 +12,29 @@ const REPLAY_MODULE = 'tests/support/sequence/regression.ts';
 /** A file name from a clause id and a seed: `state.id-keeps-naming-1234`. */
 function baseName(clause: string, seed: number): string {
   return `${clause.replace(/[^a-z0-9.-]/gi, '_')}-${seed}`;
+}
+
+const CREATED_ID = /^2\d\d\b[^{]*\{.*?"id"\s*:\s*"?(\d+)/;
+
+/**
+ * The story's curl lines as a shell script: each echoed before it runs, as shown (the key stays
+ * `$API_KEY`: no `set -x`, which would print it), and each id an answer gave to a created animal
+ * read from that answer and used in the steps after it, so the story runs on the ids it is given now.
+ */
+export function storyScript(clauseId: string, story: StoryEvidence): string {
+  const answers = story.steps.flatMap((step) => step.requests.map((request) => request.answer));
+  const ids: { id: string; variable: string }[] = [];
+  const lines = story.curl.flatMap((line, i) => {
+    let command = line;
+    for (const { id, variable } of ids) command = command.replace(new RegExp(`/pets/${id}(?=['?/#])`, 'g'), `/pets/'"$${variable}"'`);
+    const created = /^curl .* -X POST '[^']*\/pets'/.test(line) ? CREATED_ID.exec(answers[i] ?? '')?.[1] : undefined;
+    if (!created) return [`echo ${shellQuote(`+ ${command}`)}`, command];
+    const variable = `id${ids.length + 1}`;
+    ids.push({ id: created, variable });
+    return [`echo ${shellQuote(`+ ${command}`)}`, `answer=$(${command})`, 'printf \'%s\\n\' "$answer"', `${variable}=$(printf '%s' "$answer" | sed -n 's/.*"id"[[:space:]]*:[[:space:]]*"\\{0,1\\}\\([0-9][0-9]*\\).*/\\1/p' | head -n 1)`];
+  });
+  const header = `# The story that broke ${clauseId}, as this run sent it; reads the key from $API_KEY.${ids.length ? ' Each animal it creates is asked for by the id its answer gives now.' : ''}`;
+  return ['#!/bin/sh', header, ...lines, ''].join('\n');
 }
 
 /**
@@ -40,7 +64,7 @@ export async function writeRegressions(report: RunReport, reportsDir: string, pa
         `regression(${JSON.stringify(clause.id)}, ${report.seed}, ${JSON.stringify(stringifyJson(story.calls))});`,
         '',
       ].join('\n');
-      const script = ['#!/bin/sh', `# The story that broke ${clause.id}, as this run sent it (the ids are those it was given); reads the key from $API_KEY.`, 'set -x', ...story.curl, ''].join('\n');
+      const script = storyScript(clause.id, story);
       await writeFile(testFile, redactText(test, secrets));
       await writeFile(join(dir, `${name}.sh`), redactText(script, secrets), { mode: 0o755 });
       written.push(testFile);
