@@ -120,7 +120,7 @@ describe('action.yml: its shell steps, run in bash as a runner runs them', () =>
   it('checks the embedded reference server with no target: exit 0 kept, summary appended, reports where the output says', async () => {
     const { machine, npmLog } = machineWithNpm();
     mkdirSync(join(machine.workspace, 'app'));
-    const run = await runCompositeAction(action, PACKAGE_ROOT, { runs: '2', seed: '7', 'api-key': KEY, 'working-directory': 'app', args: `--only '4.1,5' --max-rps "0"` }, machine);
+    const run = await runCompositeAction(action, PACKAGE_ROOT, { runs: '2', seed: '7', 'working-directory': 'app', args: `--only '4.1,5' --max-rps "0"` }, machine);
     const failed = run.steps.filter((step) => step.state === 'ran' && step.code !== 0).map((step) => `${step.name}: ${step.stderr}`);
     expect(failed).toEqual([]);
     expect(run.code).toBe(0);
@@ -133,6 +133,16 @@ describe('action.yml: its shell steps, run in bash as a runner runs them', () =>
     expect(run.steps.find((step) => step.with?.path)?.with?.path).toBe(run.outputs.reports);
     const stdout = run.steps.find((step) => step.name === 'Run the conformance suite')!.stdout;
     expect(stdout).toMatch(/embedded reference server .*seed 7 · runs 2/);
+    expect(keySightings(run, machine)).toEqual([]);
+  });
+
+  it('a key from a secret with no base URL (a variable unset or misspelt) is exit 2, not a pass of the embedded server', async () => {
+    const { machine } = machineWithNpm();
+    const run = await runCompositeAction(action, PACKAGE_ROOT, { runs: '2', seed: '7', 'api-key': KEY, args: '--only 5' }, machine);
+    expect(run.outputs['exit-code']).toBe('2');
+    expect(run.code).not.toBe(0);
+    const stderr = run.steps.find((step) => step.name === 'Run the conformance suite')!.stderr;
+    expect(stderr).toMatch(/API_KEY is set but no target is: set BASE_URL/);
     expect(keySightings(run, machine)).toEqual([]);
   });
 

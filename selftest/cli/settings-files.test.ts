@@ -39,8 +39,9 @@ describe('settings files are read with a size cap', () => {
     const dir = tempDir('asc-key-cap-');
     writeFileSync(join(dir, 'big'), 'k'.repeat(5 * 1024));
     writeFileSync(join(dir, 'fits'), `${'k'.repeat(4 * 1024 - 1)}\n`);
-    expect(() => resolveSettings(['--api-key-file', join(dir, 'big')], {}, cwd)).toThrow(/is longer than 4 KB, read no further/);
-    expect(resolveSettings(['--api-key-file', join(dir, 'fits')], {}, cwd).apiKey).toHaveLength(4 * 1024 - 1);
+    const target = ['--base-url', 'https://api.example.com'];
+    expect(() => resolveSettings(['--api-key-file', join(dir, 'big'), ...target], {}, cwd)).toThrow(/is longer than 4 KB, read no further/);
+    expect(resolveSettings(['--api-key-file', join(dir, 'fits'), ...target], {}, cwd).apiKey).toHaveLength(4 * 1024 - 1);
   });
 
   it('a FIFO nobody writes to reads as empty rather than hanging', { timeout: 10_000 }, () => {

@@ -29,6 +29,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
     ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /^--env is production: set BASE_URL/],
     ['STAGING_BASE_URL without --env staging (it would check the embedded server)', [], { STAGING_BASE_URL: 'https://staging.example.com', API_KEY: 'k' }, /^STAGING_BASE_URL \(environment\) is set but the environment is not staging: add --env staging/],
+    ['a key with no target (a CI variable unset or misspelt: the embedded server would pass in its place)', [], { API_KEY: 'k', BASE_UR: 'https://api.example.com' }, /^API_KEY is set but no target is: set BASE_URL/],
     ['a bad --now', ['--now', 'yesterday'], {}, /--now: "yesterday" is not an ISO 8601 date/],
     ['a bad --fail-on', ['--fail-on', 'may'], {}, /--fail-on: expected must or should/],
     ['a word in --category-ids', ['--category-ids', '1,cats'], {}, /^--category-ids: expected integers separated by commas \(e\.g\. 1,2,5\), got "1,cats"$/],
@@ -62,9 +63,11 @@ describe('settings: one line naming the setting, exit 2', () => {
     await writeFile(other, 'key-from-file\n');
     expect(() => resolveSettings(['--api-key-file', empty], {}, cwd)).toThrow(new UsageError(`--api-key-file (${empty}): the file is empty`));
     expect(() => resolveSettings(['--api-key-file', other], { API_KEY: 'key-from-env' }, cwd)).toThrow(new UsageError(`API_KEY and --api-key-file (${other}) give two different keys: keep one`));
-    const same = resolveSettings(['--api-key-file', other], { API_KEY: 'key-from-file' }, cwd);
+    const target = ['--base-url', 'https://api.example.com'];
+    const same = resolveSettings(['--api-key-file', other, ...target], { API_KEY: 'key-from-file' }, cwd);
     expect([same.apiKey, same.keySource]).toEqual(['key-from-file', `--api-key-file (${other})`]);
-    expect(resolveSettings([], { API_KEY: 'k' }, cwd).keySource).toBe('API_KEY');
+    expect(resolveSettings(target, { API_KEY: 'k' }, cwd).keySource).toBe('API_KEY');
+    expect(() => resolveSettings(['--api-key-file', other], {}, cwd)).toThrow(`--api-key-file (${other}) is set but no target is`);
   });
 
   it('names the .env file for a value read from it, and the flag when a flag gave it', async () => {

@@ -177,6 +177,11 @@ export function resolveSettings(argv: string[], environment: NodeJS.ProcessEnv =
     apiKey = fromFile;
   }
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('API_KEY: the key holds a line break');
+  // The embedded server makes a key of its own: a key set with no target is a target forgotten (a CI
+  // variable unset or misspelt), and the embedded server would pass in its place.
+  if (checksTarget && !target && apiKey) {
+    throw new UsageError(`${keySource} is set but no target is: set BASE_URL (or --base-url), or STAGING_BASE_URL with --env staging; without one the run would check the embedded reference server, not your deployment (to check the embedded server, run without a key)`);
+  }
   // A dry run sends nothing, so the plan needs no key.
   if (checksTarget && target && !apiKey && raw['dry-run'] !== true) throw new UsageError('API_KEY: a target is configured but no key is set (API_KEY, .env or --api-key-file)');
 

@@ -144,6 +144,7 @@ function propertiesXml(report: RunReport): string {
     ['target.baseUrl', report.target.baseUrl],
     ['target.messagesBaseUrl', report.target.messagesBaseUrl],
     ['target.env', report.target.env],
+    ['target.embedded', String(report.target.embedded)],
     ['seed', String(report.seed)],
     ['runs', String(report.runs)],
     ['now', report.now],

@@ -113,7 +113,7 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   );
   out.push('');
   out.push(
-    `${md(report.tool.name)} ${md(report.tool.version)} against ${code(report.target.baseUrl)} (${md(report.target.env)}) · seed ${code(String(report.seed))} · ${report.runs} runs · ${md(formatDuration(report.durationMs))} · --fail-on ${report.failOn}`,
+    `${md(report.tool.name)} ${md(report.tool.version)} against ${report.target.embedded ? `the embedded reference server (${code(report.target.baseUrl)}), not a deployment` : `${code(report.target.baseUrl)} (${md(report.target.env)})`} · seed ${code(String(report.seed))} · ${report.runs} runs · ${md(formatDuration(report.durationMs))} · --fail-on ${report.failOn}`,
   );
   out.push('');
   const shard = shardLine(report);

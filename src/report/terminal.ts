@@ -160,7 +160,8 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
   const ships = report.verdict === 'pass';
   out.push(
     paint('bold', paint(ships ? 'green' : 'red', `Verdict: ${verdictText(report).toUpperCase()}`)) +
-      paint('dim', ` (--fail-on ${report.failOn}, exit code ${report.exitCode})`),
+      paint('dim', ` (--fail-on ${report.failOn}, exit code ${report.exitCode})`) +
+      (report.target.embedded ? ' — the embedded reference server, not a deployment (no BASE_URL set)' : ''),
   );
   const warningsFail = report.failOn === 'should' && report.summary.warn > 0 ? ` (with --fail-on should, the warnings fail the run)` : '';
   out.push(`${totalOf(counts)} clauses: ${countsPhrase(counts)}${warningsFail}${report.engineErrors.length ? `; ${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}` : ''}`);
