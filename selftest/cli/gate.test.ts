@@ -38,6 +38,10 @@ describe('gate controls', () => {
     expect(result.code).toBe(1);
     expect(result.report?.clauses.find((c) => c.id === 'orders.exists')?.outcome).toBe('fail');
     expect(result.report?.clauses.find((c) => c.id === 'create.location')?.outcome).toBe('warn');
+    // Each FAIL line names the clauses its scenario failed, not only the scenario's title.
+    const failLines = result.stdout.split('\n').filter((line) => line.startsWith('FAIL '));
+    expect(failLines.length).toBeGreaterThan(0);
+    for (const line of failLines) expect(line).toMatch(/ — failed: orders\.exists$/);
   });
 
   it('passes when the failure is a known, unexpired baseline entry, and still shows it, marked known in every artifact', async () => {

@@ -157,10 +157,11 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const suite = await runSuite(config, {
       files: settings.replay,
       maxWorkers: settings.workers,
-      onProgress: ({ title, state, done }) => {
+      onProgress: ({ title, state, done, failed }) => {
         if (settings.quiet) return;
         if (io.isTty) io.out(`\r\x1b[2K[${done}] ${title.slice(0, 100)}`);
-        else if (state !== 'skipped') say(`${state === 'failed' ? 'FAIL' : 'ok  '} ${title}\n`);
+        // A scenario judges several clauses: the line names those that failed, which may not be the one its title tells.
+        else if (state !== 'skipped') say(`${state === 'failed' ? 'FAIL' : 'ok  '} ${title}${state === 'failed' && failed.length ? ` — failed: ${failed.join(', ')}` : ''}\n`);
       },
     });
     if (io.isTty && !settings.quiet) io.out('\r\x1b[2K');

@@ -14,7 +14,8 @@ export interface SuiteRun {
   timedOut: boolean;
 }
 
-export type ProgressListener = (event: { title: string; state: string; done: number }) => void;
+/** A scenario ended: `failed`, the clauses it failed (a scenario fails when any clause it judges does). */
+export type ProgressListener = (event: { title: string; state: string; done: number; failed: string[] }) => void;
 
 /**
  * The conformance tests as the build bundled them (dist/tests) while that is fresh, else their
@@ -43,7 +44,8 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
   const progress: Reporter = {
     onTestCaseResult(testCase: TestCase) {
       done++;
-      options.onProgress?.({ title: testCase.name, state: testCase.result().state, done });
+      const failed = [...new Set(testCase.meta().conformance?.checks.filter((check) => check.outcome === 'fail').map((check) => check.clause))];
+      options.onProgress?.({ title: testCase.name, state: testCase.result().state, done, failed });
     },
   };
   const include = options.files?.length ? [...options.files] : testFiles(config.concurrent);
