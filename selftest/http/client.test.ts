@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from 'node:worker_threads';
@@ -328,6 +328,36 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const burst = await Promise.all(Array.from({ length: 4 }, () => c.send({ method: 'GET', url })));
     expect(burst.map((exchange) => exchange.response?.status ?? exchange.failure?.kind)).toEqual([200, 200, 200, 200]);
     expect(c.servedConnections()).toBeUndefined();
+    await c.close();
+  });
+
+  it('under a limit on connections that holds the one past it 1.3 s before closing it unread (Envoy\'s connection_limit delay), every request of a burst is answered', async () => {
+    const tracked = trackedServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    });
+    let open = 0;
+    const front = createServer({ pauseOnConnect: true }, (socket) => {
+      socket.on('error', () => undefined);
+      if (open >= 4) {
+        setTimeout(() => socket.destroy(), 1_300);
+        return;
+      }
+      open++;
+      socket.once('close', () => open--);
+      tracked.server.emit('connection', socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    onTestFinished(async () => {
+      front.close();
+      await tracked.close();
+    });
+    const c = client({ concurrency: 8, timeoutMs: 5_000 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => c.send({ method: 'GET', url })));
+    expect(burst.map((exchange) => exchange.response?.status ?? exchange.failure?.kind)).toEqual(Array(8).fill(200));
     await c.close();
   });
 

@@ -271,9 +271,10 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  * request, and the connection closed or reset soon after, before any of the answer came;
  * `busy-closed`, the same on a connection idle for less (a server may close a kept-alive connection
  * right after an answer, without saying so, as the next request is on its way: RFC 9112 §9.5);
- * `unused-closed`, the first request on a connection, lost the same way (a server may let go a
- * connection that has brought no request for a while, a header-read timeout, and the client's own
- * work, or the handshake far away, may hold up the first request that long);
+ * `unused-closed`, the first request on a connection, closed or reset before any of the answer came,
+ * however long after (a server may let go a connection that has brought no request for a while, a
+ * header-read timeout, and the client's own work, or the handshake far away, may hold up the first
+ * request that long; a limit on connections may hold the one past it a while, unread, before closing it);
  * `unasked-100`, dropped by undici itself as a `100 Continue` came that the request had not asked
  * for (see src/http/node-http.ts).
  */
@@ -299,9 +300,12 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
   const lostAfter = sentOn.writtenAt === undefined ? Infinity : performance.now() - sentOn.writtenAt;
   const learnt = sentOn.origin === undefined ? undefined : sentOn.idleCloses?.of(sentOn.origin);
   const raceFrom = Math.min(IDLE_RACE_MS, learnt === undefined ? Infinity : learnt / 2);
-  if (status !== 0 || lostAfter > LOST_WITHIN_MS) return undefined;
-  if (sentOn.idleMs !== undefined) return sentOn.idleMs >= raceFrom ? 'idle-closed' : 'busy-closed';
-  return 'unused-closed';
+  if (status !== 0) return undefined;
+  // A new connection closed with nothing of its answer come, however late: a limit on connections may
+  // hold the one past it a while before closing it unread (Envoy's connection_limit `delay`).
+  if (sentOn.idleMs === undefined) return 'unused-closed';
+  if (lostAfter > LOST_WITHIN_MS) return undefined;
+  return sentOn.idleMs >= raceFrom ? 'idle-closed' : 'busy-closed';
 }
 
 /**
