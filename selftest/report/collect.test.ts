@@ -85,6 +85,7 @@ describe('collect: the rate-limit observation counts the answers the client retr
       '1 × 429 met by the client, retried within the bounds (those that outlasted them are left unjudged); 5 × 503 without Retry-After after calm answers, sent again with fewer in flight or after a wait (a 503 that came again was judged)',
     );
     expect(collected.traffic.overloaded).toBe(5);
+    expect(collected.capabilities.find((c) => c.title.startsWith('503 without Retry-After'))?.value).toBe('5 × 503');
     expect(collect([RATE], [seen(0, 0, [])], ALL).traffic.overloaded).toBeUndefined();
   });
 
@@ -96,7 +97,9 @@ describe('collect: the rate-limit observation counts the answers the client retr
 
   it('keeps the fewest connections at a time a host served, where one was seen to serve so few', () => {
     const served = (servedConnections?: number) => ({ meta: { ...seen(0, 0, []).meta, ...(servedConnections === undefined ? {} : { servedConnections }) } });
-    expect(collect([RATE], [served(), served(2), served(1)], ALL).traffic.servedConnections).toBe(1);
+    const collected = collect([RATE], [served(), served(2), served(1)], ALL);
+    expect(collected.traffic.servedConnections).toBe(1);
+    expect(collected.capabilities.find((c) => c.title.startsWith('Connections served at a time'))?.value).toBe('1');
     expect(collect([RATE], [served(), served()], ALL).traffic.servedConnections).toBeUndefined();
   });
 

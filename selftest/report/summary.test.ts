@@ -19,6 +19,15 @@ describe('renderSummary', () => {
     expect(renderSummary(makeReport({ verdict: 'pass', exitCode: 0 })).split('\n')[0]).toContain('✅');
   });
 
+  it('says what the verdicts rest on besides first answers: 503s and lost connections sent again, a target serving one connection at a time', () => {
+    expect(md).not.toContain('**Sent again:**');
+    const traffic = { requests: 900, rateLimited: 0, unavailable: 0, retryAfter: 0, overloaded: 170, resent: 1, servedConnections: 1 };
+    const line = renderSummary(makeReport({ traffic })).split('\n').find((text) => text.startsWith('> **Sent again:**'));
+    expect(line).toBe(
+      '> **Sent again:** 170 requests answered 503 without Retry-After, as a gateway limiting load answers, were sent again with fewer in flight or after a wait, and judged on what came then; 1 request was sent once more after a connection lost under it (a close the request may have crossed) or a 408; the target served one connection at a time, and the run held to that.',
+    );
+  });
+
   it('has a counts table by section with a total row', () => {
     expect(md).toContain('| Section | Pass | Fail | Warn | Partial | Skip | Observe | Error |');
     expect(md).toContain('| §4.1 List animals: GET /pets | 2 | 0 | 0 | 0 | 0 | 1 | 0 |');

@@ -94,6 +94,21 @@ function capped(lines: string[], max: number, noun: string): string[] {
   ];
 }
 
+/**
+ * What the verdicts rest on besides first answers: requests the target refused with 503 and no
+ * Retry-After, or lost with their connection, each judged on the answer to its sending again; and a
+ * target that served few connections at a time. A reader deciding whether the build ships sees them.
+ */
+function sentAgainText(report: RunReport): string | undefined {
+  const { overloaded, resent, servedConnections } = report.traffic ?? {};
+  const parts = [
+    overloaded ? `${overloaded} ${overloaded === 1 ? 'request' : 'requests'} answered 503 without Retry-After, as a gateway limiting load answers, were sent again with fewer in flight or after a wait, and judged on what came then` : '',
+    resent ? `${resent} ${resent === 1 ? 'request was' : 'requests were'} sent once more after a connection lost under ${resent === 1 ? 'it' : 'them'} (a close the request may have crossed) or a 408` : '',
+    servedConnections ? `the target served ${servedConnections === 1 ? 'one connection' : `${servedConnections} connections`} at a time, and the run held to that` : '',
+  ].filter(Boolean);
+  return parts.length ? `${parts.map(md).join('; ')}.` : undefined;
+}
+
 /** A `### heading`, its lines, and the blank lines around them. */
 function section(heading: string, lines: string[]): string[] {
   return [`### ${heading}`, '', ...lines, ''];
@@ -124,6 +139,8 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
       (report.engineErrors.length > 0 ? ` · **${report.engineErrors.length} engine error${report.engineErrors.length === 1 ? '' : 's'}**` : ''),
   );
   out.push('');
+  const sentAgain = sentAgainText(report);
+  if (sentAgain) out.push(`> **Sent again:** ${sentAgain}`, '');
   const unchecked = uncheckedMust(report);
   const partial = report.clauses.filter((c) => c.outcome === 'partial');
   const uncheckedText = uncheckedMustText(report);

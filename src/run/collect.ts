@@ -196,7 +196,7 @@ function noteWaitedOut(clauses: ClauseResult[], met: { rateLimited: number; unav
 }
 
 /** Where the spec leaves a choice open, what this server chose (the clauses' `profile` in spec/clauses.yaml). */
-export function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { rateLimited, retryAfter, unavailable }: Omit<Traffic, 'requests'>): Capability[] {
+export function capabilities(clauses: ClauseResult[], catalogue: readonly Clause[], { rateLimited, retryAfter, unavailable, overloaded, servedConnections }: Omit<Traffic, 'requests'>): Capability[] {
   const found: Capability[] = [];
   for (const { id, profile } of catalogue) {
     const clause = clauses.find((c) => c.id === id);
@@ -213,5 +213,9 @@ export function capabilities(clauses: ClauseResult[], catalogue: readonly Clause
   if (unavailable > 0) {
     found.push({ id: 'limits.rate-limit', title: '503 with Retry-After (retried like a 429)', value: `${unavailable} × 503` });
   }
+  if (overloaded) {
+    found.push({ id: 'limits.rate-limit', title: '503 without Retry-After after calm answers (sent again with fewer in flight or after a wait, judged on what came then)', value: `${overloaded} × 503` });
+  }
+  if (servedConnections) found.push({ id: 'limits.rate-limit', title: 'Connections served at a time (a new one left unread while others stayed open)', value: String(servedConnections) });
   return found;
 }
