@@ -106,7 +106,7 @@ describe('a MUST clause judged before and skipped now', () => {
     expect(text).toContain('## Comparison: no new failures; 2 MUST clauses no longer checked');
     const group = text.slice(text.indexOf('### No longer checked (2)'), text.indexOf('### Other changes'));
     expect(group).toContain('- create.echo (§2.1, MUST) The created Pet carries the submitted fields: pass → skip (MESSAGES_BASE_URL is not configured)');
-    expect(group).toContain('- create.invalid-400 (§4.2, MUST) An invalid NewPet is refused with 400 and an Error: fail → skip (writes are off against production)');
+    expect(group).toContain('- create.invalid-400 (§4.2, MUST) An invalid NewPet is refused with 400 (its Error body judged by errors.shape): fail → skip (writes are off against production)');
     expect(group).not.toContain('list.invalid-query-handling');
   });
 

@@ -65,7 +65,8 @@ describe('renderSummary', () => {
       `- **\`auth.required\`** (§5, MUST) on \`createPet\`: expected \`${AUTH_HOLES.createPet.expected}\` · actual \`${AUTH_HOLES.createPet.actual}\` (seed 1234567, path "0:0")`,
       `- **\`auth.required\`** (§5, MUST) on \`sendMessage\`: expected \`${AUTH_HOLES.sendMessage.expected}\` · actual \`${AUTH_HOLES.sendMessage.actual}\` (seed 1234567, path "0:1")`,
     ]);
-    expect(lines).toContain('### Failures (4)');
+    // One clause failed on two operations: the heading counts both, and the clauses apart.
+    expect(lines).toContain('### Failures (4, on 3 clauses)');
     r.clauses.find((c) => c.id === 'auth.required')!.checks[0]!.moreFailures = 2;
     expect(renderSummary(r)).toContain('- **`auth.required`**: _…and 2 more operations it failed on; report.html and junit.xml list those shown_');
   });

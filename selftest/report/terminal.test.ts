@@ -70,7 +70,7 @@ describe('renderTerminal', () => {
   it('marks a failure the baseline accepts as known', () => {
     const out = renderTerminal(makeKnownFailureReport(), { color: false });
     expect(out).toContain('  ✖ list.limit-max Never more than 100 animals, whatever limit says [MUST] — known, accepted by the baseline: clamps (PETS-123) <b> (expires 2025-06-30)');
-    expect(out).toContain('  ✖ create.invalid-400 An invalid NewPet is refused with 400 and an Error [MUST]\n');
+    expect(out).toContain('  ✖ create.invalid-400 An invalid NewPet is refused with 400 (its Error body judged by errors.shape) [MUST]\n');
   });
 
   it('says a run that could not judge (exit 3) or that the engine broke under (exit 4) does not ship, without calling it a failure', () => {

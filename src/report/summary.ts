@@ -167,7 +167,9 @@ export function renderSummary(input: RunReport, options: RenderOptions = {}): st
   const failing = report.clauses.filter((c) => isFailing(c.outcome) && !c.known);
   if (failing.length > 0) {
     const { lines, count } = problemLines(failing);
-    out.push(...section(`Failures (${count})`, capped(lines, SUMMARY_MAX_FAILURES, 'failure')));
+    // A clause fails once per operation it failed on: the count of clauses above is the smaller number.
+    const clauses = count === failing.length ? '' : `, on ${failing.length} clause${failing.length === 1 ? '' : 's'}`;
+    out.push(...section(`Failures (${count}${clauses})`, capped(lines, SUMMARY_MAX_FAILURES, 'failure')));
   }
   if (accepted.length > 0) {
     out.push(...section(`Known failures (accepted by the baseline) (${accepted.length})`, capped(knownLines(accepted), SUMMARY_MAX_FAILURES, 'known failure line')));
