@@ -9,6 +9,7 @@ import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
+import { SlowedRefusals } from './slowed-refusals.ts';
 import { OriginPace, type Lately } from './origin-pace.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
@@ -259,6 +260,8 @@ export class HttpClient {
   private readonly paces = new OriginPace();
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
+  /** Operations whose 503s without Retry-After went on as often once their origin was paced (see SlowedRefusals). */
+  private readonly slowed = new SlowedRefusals();
   /** Per origin, how long the head of its answers usually takes to come after the request is written, ms (a moving average). */
   private readonly answerMs = new Map<string, number>();
   /** Connections a pool holds, where fitPool made it other than the concurrency. */
@@ -413,20 +416,22 @@ export class HttpClient {
         this.paces.refused(origin);
       }
       const operation = `${origin} ${label}`;
+      if (exchange.response && !waitedOut && this.paces.isPaced(origin)) this.slowed.answered(origin, label, refusal);
+      const failingSlowed = refusal && this.slowed.failsWhenSlowed(origin, label);
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);
         this.fitPool(origin);
         this.paces.calm(origin);
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
-        // Waiting cured it: the origin limits a rate.
-        if (paceResends > 0) this.paces.limited(origin, latelyAtRefusal);
+        // Waiting cured it: the origin limits a rate (unless this operation's refusals are its own).
+        if (paceResends > 0 && !this.slowed.failsWhenSlowed(origin, label)) this.paces.limited(origin, latelyAtRefusal);
       }
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
         // requests in flight: "a temporary overload" (RFC 9110 §15.6.4). Sent again, under the cap
         // that answer lowered (which holds it back until fewer are in flight), and judged on what that gets.
-        if (mayBeLoad && overloadResends < OVERLOAD_RESENDS && !outgoing.lone) {
+        if (mayBeLoad && overloadResends < OVERLOAD_RESENDS && !outgoing.lone && !failingSlowed) {
           overloadResends++;
           previous = exchange;
           for (const stats of this.tallies(tally)) stats.overloaded++;
@@ -434,7 +439,7 @@ export class HttpClient {
         }
         // Fewer in flight did not cure it, or it went alone: it may be a limit on the rate. Sent again
         // after a wait, from an origin that has answered calmly, unless its operation's 503s outlast waiting.
-        if (refusal && paceResends < PACE_WAITS_MS.length && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation)) {
+        if (refusal && paceResends < PACE_WAITS_MS.length && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation) && !failingSlowed) {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);
           if (from) {
