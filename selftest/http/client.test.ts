@@ -11,7 +11,7 @@ import { isNoEvidence } from '../../src/http/exchange.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
-const servers: LoopbackServer[] = [];
+const servers: Pick<LoopbackServer, 'url' | 'close'>[] = [];
 
 async function serve(handler: Handler): Promise<string> {
   let count = 0;
@@ -40,6 +40,16 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port
 `;
 
 const client = (overrides: Partial<typeof DEFAULT_CLIENT_OPTIONS> = {}) => new HttpClient({ ...DEFAULT_CLIENT_OPTIONS, ...overrides });
+
+/** A loopback server that reads each request whole, then answers JSON `body`, 201 to a POST and 200 otherwise, `delayMs` later. */
+async function readThenAnswer(body: string, delayMs = 0): Promise<LoopbackServer> {
+  const server = await serveOnLoopback((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(body), delayMs));
+  });
+  onTestFinished(() => server.close());
+  return server;
+}
 
 /** Answers 429 with the Retry-After `retryAfter` gives for the request's count, else 200 with an empty listing. */
 const limitedWhere =
@@ -275,13 +285,8 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('under a limit of one connection, a POST sent on a connection of its own beside the pooled one left idle: the pool lets it go, and the POST is answered', async () => {
-    const tracked = trackedServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
-    });
-    tracked.server.maxConnections = 1;
-    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
-    onTestFinished(() => tracked.close());
+    const { url, server } = await readThenAnswer('{}');
+    server.maxConnections = 1;
     const c = client({ concurrency: 4 });
     expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
     const post = await c.send({ method: 'POST', url, body: '{}' });
@@ -294,13 +299,8 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('a server that serves one connection at a time: the idle connections it waits on are let go, every request is answered, and later ones on connections of their own do not wait', async () => {
-    const tracked = trackedServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'));
-    });
-    serveOneAtATime(tracked.server);
-    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
-    onTestFinished(() => tracked.close());
+    const { url, server } = await readThenAnswer('{}');
+    serveOneAtATime(server);
     // The idle watch's connection, left open, is the one the server serves first.
     const c = client({ concurrency: 4, timeoutMs: 3_000, watchIdleCloses: true });
     expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
@@ -317,12 +317,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('a server slow to answer anything is not taken for one that serves so many connections at a time', async () => {
-    const tracked = trackedServer((req, res) => {
-      req.resume();
-      req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), STALL_MS + 300));
-    });
-    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
-    onTestFinished(() => tracked.close());
+    const { url } = await readThenAnswer('[]', STALL_MS + 300);
     const c = client({ concurrency: 4, timeoutMs: 5_000, watchIdleCloses: true });
     expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
     const burst = await Promise.all(Array.from({ length: 4 }, () => c.send({ method: 'GET', url })));
@@ -332,10 +327,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('under a limit on connections that holds the one past it 1.3 s before closing it unread (Envoy\'s connection_limit delay), every request of a burst is answered', async () => {
-    const tracked = trackedServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
-    });
+    const { server } = await readThenAnswer('[]');
     let open = 0;
     const front = createServer({ pauseOnConnect: true }, (socket) => {
       socket.on('error', () => undefined);
@@ -345,15 +337,12 @@ describe('HttpClient: bounded, never following, never leaking', () => {
       }
       open++;
       socket.once('close', () => open--);
-      tracked.server.emit('connection', socket);
+      server.emit('connection', socket);
       socket.resume();
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    onTestFinished(async () => {
-      front.close();
-      await tracked.close();
-    });
+    onTestFinished(() => void front.close());
     const c = client({ concurrency: 8, timeoutMs: 5_000 });
     expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
     const burst = await Promise.all(Array.from({ length: 8 }, () => c.send({ method: 'GET', url })));

@@ -248,7 +248,7 @@ function watchSockets(): void {
 export const IDLE_RACE_MS = 1_000;
 /**
  * How long the first request on a connection waits with nothing of its answer before the client is
- * told (dispatchRequest's onStall), and again each time as long after: a server that serves a fixed
+ * told (dispatchRequest's stallWatch), and again each time as long after: a server that serves a fixed
  * number of connections at a time leaves a new one unread while those it serves stay open.
  */
 export const STALL_MS = 1_000;
@@ -313,7 +313,7 @@ function classifyLoss(error: Error, started: boolean, status: number, sentOn: Se
  * up to the cap (the rest dropped with the connection), the whole exchange bounded in time. A
  * request with a body goes on a connection of its own (kept open for a repeat where `connection`
  * says so), or on a pooled one that an answer that may have left the body unread closes
- * (`connection`, src/http/body-reuse.ts). `onStall`: see STALL_MS.
+ * (`connection`, src/http/body-reuse.ts). `stallWatch`: see STALL_MS.
  */
 export function dispatchRequest(
   pool: (origin: string) => Dispatcher,
