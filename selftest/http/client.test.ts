@@ -393,14 +393,46 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const broken = await c.send({ method: 'GET', url: new URL('/down', url).href });
     await Promise.all(listings);
     expect(broken.response?.status).toBe(503);
+    expect(broken.heldAsLimit).toBeUndefined();
     // Sent beside the listings, then at most twice more (OVERLOAD_RESENDS), each with fewer in flight,
-    // then three times after a wait (PACE_WAITS_MS): then judged, and the path's next 503 at once.
-    expect(down).toBeGreaterThanOrEqual(5);
-    expect(down).toBeLessThanOrEqual(6);
+    // then three times after a wait (PACE_WAITS_MS), then once in a rest of the whole client
+    // (RestGate): then judged, and the path's next 503 at once.
+    expect(down).toBeGreaterThanOrEqual(6);
+    expect(down).toBeLessThanOrEqual(7);
     const again = performance.now();
     expect((await c.send({ method: 'GET', url: new URL('/down', url).href })).response?.status).toBe(503);
     expect(performance.now() - again).toBeLessThan(90);
-    expect(down).toBeLessThanOrEqual(7);
+    expect(down).toBeLessThanOrEqual(8);
+    await c.close();
+  });
+
+  it('sends a 503 without Retry-After that outlasts the waits once more after resting every request, and takes what comes then (a limit the others kept spent)', async () => {
+    // A limit only a rest cures: the path refuses while the suite's other requests came within 500 ms.
+    let lastOther = -Infinity;
+    let limitedServedAfter = -1;
+    const url = await serve((req, res) => {
+      req.resume();
+      if (req.url === '/limited') {
+        const quiet = performance.now() - lastOther;
+        if (quiet < 500) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+        limitedServedAfter = quiet;
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }
+      lastOther = performance.now();
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 30);
+    });
+    const c = client({ concurrency: 4 });
+    let done = false;
+    const others = (async () => {
+      for (let i = 0; i < 200 && !done; i++) expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const limited = await c.send({ method: 'GET', url: new URL('/limited', url).href });
+    done = true;
+    await others;
+    expect(limited.response?.status).toBe(200);
+    // The listings were held back for the rest: none came within a second before it was served.
+    expect(limitedServedAfter).toBeGreaterThanOrEqual(1_000);
     await c.close();
   });
 

@@ -22,6 +22,9 @@ export function rateLimitNote(judged: string | undefined, met: { rateLimited: nu
   return [...waited, ...capped, ...kept].join('; ');
 }
 
+/** A 503 without Retry-After that outlasted the waits with the run's rests spent (src/http/rest-gate.ts). */
+const HELD_AS_LIMIT = '503 without Retry-After held as a limit on the rate: it outlasted the waits, and the run had no rest left';
+
 /** What becomes of a 503 without Retry-After that the client sent again. */
 const OVERLOAD_JUDGED = 'a 503 that came again was judged';
 
@@ -31,6 +34,7 @@ export const rateLimitSeen = defineCheck({
     if (!exchange.response) return NOT_APPLICABLE;
     const retryAfter = header(exchange, 'retry-after');
     if (exchange.response.status === 503 && isWaitedOut(503, retryAfter)) return { outcome: 'observe', value: quoted(`503 with Retry-After: ${retryAfter}`) };
+    if (exchange.heldAsLimit) return { outcome: 'observe', value: HELD_AS_LIMIT };
     if (exchange.response.status !== 429) return { outcome: 'observe', value: NO_429_JUDGED };
     return { outcome: 'observe', value: retryAfter ? quoted(`429 with Retry-After: ${retryAfter}`) : '429 without Retry-After' };
   },
@@ -41,6 +45,7 @@ export const rateLimitSeen = defineCheck({
       { why: 'a 429 with Retry-After', ex: exchange(429, errorBody(429), { 'retry-after': '5' }), value: '429 with Retry-After: 5' },
       { why: 'a 429 without Retry-After', ex: exchange(429, errorBody(429)), value: '429 without Retry-After' },
       { why: 'a 503 with a Retry-After the client waits out', ex: exchange(503, errorBody(503), { 'retry-after': '1' }), value: '503 with Retry-After: 1' },
+      { why: 'a 503 without Retry-After the client held as a limit', ex: { ...exchange(503, errorBody(503)), heldAsLimit: true }, value: HELD_AS_LIMIT },
       { why: 'a 503 whose Retry-After reads as no time (judged as a 5xx)', ex: exchange(503, errorBody(503), { 'retry-after': 'soon' }), value: 'no 429 reached the suite' },
     ],
     na: [{ why: 'a transport failure', ex: failed() }],

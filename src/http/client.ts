@@ -11,6 +11,7 @@ import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
 import { SlowedRefusals } from './slowed-refusals.ts';
 import { OriginPace, type Lately } from './origin-pace.ts';
+import { RestGate } from './rest-gate.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
 import { gatewayHeadersFor, type NetworkOptions } from './network-options.ts';
@@ -170,6 +171,8 @@ interface SendSeen {
   watching?: boolean;
   freshLost: boolean;
   handBackFreshLoss: boolean;
+  /** Sent in a rest of the whole client (RestGate): it passes the gate that holds the others back. */
+  inRest?: boolean;
 }
 
 /**
@@ -188,7 +191,9 @@ const CONNECTION_RESEND_WAIT_MS = 100;
  * The waits before a 503 without Retry-After that fewer in flight did not cure (or that came to a
  * request sent alone) is sent again, from an origin that has answered calmly before: a limit on the
  * rate refills as they pass. One that waiting cures sets the origin's rate (OriginPace); one that
- * outlasts them is judged, and its operation's next 503s are judged as they come.
+ * outlasts them is sent once more in a rest of the whole client (RestGate), and judged on what that
+ * gets: refused then, its operation's next 503s are judged as they come; with the run's rests spent,
+ * it is handed back held as a limit (Exchange.heldAsLimit), unjudged.
  */
 const PACE_WAITS_MS = [100, 300, 900];
 
@@ -258,6 +263,7 @@ export class HttpClient {
   private readonly sendUnasked100 = new Set<string>();
   private readonly caps = new OriginCaps();
   private readonly paces = new OriginPace();
+  private readonly rests = new RestGate(() => this.active === 0);
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
   /** Operations whose 503s without Retry-After went on as often once their origin was paced (see SlowedRefusals). */
@@ -347,6 +353,16 @@ export class HttpClient {
 
   /** `tally`: the caller's own counts (one scenario's, where several share the client), kept besides the client's. */
   async send(outgoing: OutgoingRequest, tally?: Omit<ClientStats, 'waitedMs'>): Promise<Exchange> {
+    const rest: { reopen?: () => void } = {};
+    try {
+      return await this.sendUntilAnswered(outgoing, tally, rest);
+    } finally {
+      rest.reopen?.();
+    }
+  }
+
+  /** `rest.reopen`: set while a rest of the whole client (RestGate) holds the others back for this request's next send. */
+  private async sendUntilAnswered(outgoing: OutgoingRequest, tally: Omit<ClientStats, 'waitedMs'> | undefined, rest: { reopen?: () => void }): Promise<Exchange> {
     let url: URL;
     try {
       url = new URL(outgoing.url);
@@ -372,7 +388,14 @@ export class HttpClient {
       seen.alongside = 0;
       seen.freshLost = false;
       seen.handBackFreshLoss = connectionResends < CONNECTION_RESENDS;
-      const exchange = await this.sendOnce(outgoing, url, plan, label, tally, seen);
+      seen.inRest = rest.reopen !== undefined;
+      let exchange: Exchange | Refusal;
+      try {
+        exchange = await this.sendOnce(outgoing, url, plan, label, tally, seen);
+      } finally {
+        rest.reopen?.();
+        delete rest.reopen;
+      }
       if ('refused' in exchange) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
@@ -438,8 +461,9 @@ export class HttpClient {
           continue;
         }
         // Fewer in flight did not cure it, or it went alone: it may be a limit on the rate. Sent again
-        // after a wait, from an origin that has answered calmly, unless its operation's 503s outlast waiting.
-        if (refusal && paceResends < PACE_WAITS_MS.length && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation) && !failingSlowed) {
+        // after a wait, from an origin that has answered calmly, unless its operation's 503s outlast a rest.
+        const mayBeRate = refusal && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation) && !failingSlowed;
+        if (mayBeRate && paceResends < PACE_WAITS_MS.length) {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);
           if (from) {
@@ -451,7 +475,26 @@ export class HttpClient {
             continue;
           }
         }
-        if (refusal && paceResends === PACE_WAITS_MS.length) this.refusesWhenRested.add(operation);
+        // The waits did not cure it while the suite's other requests went on (or the run's waiting is
+        // spent): sent once more after a rest of the whole client, and judged on what that gets.
+        if (mayBeRate && seen.inRest) this.refusesWhenRested.add(operation);
+        else if (mayBeRate) {
+          if (paceResends === 0) latelyAtRefusal = this.paces.lately(origin);
+          rest.reopen = await this.rests.rest();
+          // Another request's rest may have shown the operation refused rested meanwhile.
+          if (rest.reopen && this.refusesWhenRested.has(operation)) {
+            rest.reopen();
+            delete rest.reopen;
+            return exchange;
+          }
+          paceResends = PACE_WAITS_MS.length;
+          previous = exchange;
+          for (const stats of this.tallies(tally)) stats.overloaded++;
+          if (rest.reopen) continue;
+          // The run's rests are spent: a limit the suite could not wait out says nothing of the rest (§8).
+          for (const stats of this.tallies(tally)) stats.gaveUp429++;
+          return { ...exchange, heldAsLimit: true };
+        }
         if (exchange.response) this.givenUpOn.delete(origin);
         return exchange;
       }
@@ -607,9 +650,16 @@ export class HttpClient {
     })();
   }
 
-  private async acquire(critical = false): Promise<void> {
-    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => (critical ? this.waitingCritical : this.waiting).push(resolve));
-    this.active++;
+  /** A slot among --concurrency; `inRest`: for the one request a rest sends (RestGate), which the rest holds no other back from. */
+  private async acquire(critical = false, inRest = false): Promise<void> {
+    for (;;) {
+      if (!inRest) await this.rests.passed();
+      if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => (critical ? this.waitingCritical : this.waiting).push(resolve));
+      this.active++;
+      if (inRest || !this.rests.isResting()) break;
+      // Handed a slot while a rest began: handed on, and asked for again once the rest is over.
+      this.release();
+    }
     await this.pace();
   }
 
@@ -676,16 +726,17 @@ export class HttpClient {
     const alone = () => !outgoing.lone && ((this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase())) || this.idleCloses.answersUnrequested(url.origin));
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
-    await this.acquire(outgoing.critical);
+    await this.acquire(outgoing.critical, seen.inRest);
     // Under the origin's own cap too (OriginCaps), waited for without holding the client's slot.
     while (!this.caps.tryStart(url.origin)) {
       this.release();
       await this.caps.whenFreer(url.origin, outgoing.critical);
-      await this.acquire(outgoing.critical);
+      await this.acquire(outgoing.critical, seen.inRest);
     }
     seen.cutsAtStart = this.caps.cutsOf(url.origin);
     // Under the origin's rate where one was learnt (OriginPace), its turn waited for without the client's slot.
-    if (this.paces.isPaced(url.origin)) {
+    // A rest spaces its request more than any rate (and the turns queued ahead of it wait on the rest).
+    if (this.paces.isPaced(url.origin) && !seen.inRest) {
       this.release();
       await this.paces.turn(url.origin, () => this.acquire(outgoing.critical));
     }
@@ -851,3 +902,4 @@ export class HttpClient {
     }
   }
 }
+

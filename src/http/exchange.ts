@@ -62,6 +62,11 @@ export interface Exchange {
    * by http.one-answer.
    */
   answeredAgain?: { afterMs: number; lastBytes: string };
+  /**
+   * A 503 without Retry-After the client took for a limit on the rate it could neither wait out nor
+   * rest for, its rests spent (src/http/rest-gate.ts): judged as a 429 is, a rate limit (§8).
+   */
+  heldAsLimit?: true;
 }
 
 /**

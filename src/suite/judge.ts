@@ -94,9 +94,9 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     result.unjudged = judged.filter((name) => !partly(name));
     result.unjudgedBecause = unread;
   }
-  // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back,
-  // that outlasted the retries says nothing about the rest.
-  const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after'));
+  // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back (or
+  // one held as a limit), that outlasted the retries says nothing about the rest.
+  const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after')) || exchange.heldAsLimit === true;
   for (const name of cut ? judged.filter(partly) : judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);

@@ -148,7 +148,7 @@ export class Scenario {
     const response = exchange.response;
     if (exchange.failure?.kind === 'left-out') this.firstLeftOut ??= operationId;
     else if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
-    else if (response && isWaitedOut(response.status, response.headers['retry-after'])) this.rateLimitedOn[operationId] = (this.rateLimitedOn[operationId] ?? 0) + 1;
+    else if (response && (isWaitedOut(response.status, response.headers['retry-after']) || exchange.heldAsLimit)) this.rateLimitedOn[operationId] = (this.rateLimitedOn[operationId] ?? 0) + 1;
     else if (response) this.answered.add(operationId);
     return exchange;
   }
