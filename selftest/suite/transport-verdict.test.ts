@@ -51,3 +51,24 @@ describe('a request that got no answer', () => {
     expect(judge(context(), leftOut, { 'create.invalid-400': { rule: 'name missing' } })).toEqual({ verdicts: [], unjudged: [], rateLimited: [] });
   });
 });
+
+describe('a 503 without Retry-After the client held as a limit (its rests spent)', () => {
+  const refused: Exchange = {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: {} },
+    response: { status: 503, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body>503</body></html>'), truncated: false },
+    durationMs: 3,
+  };
+
+  it('is judged as a 429 is, a rate limit (§8): no verdict but the observation of it', () => {
+    const held = judge(context(), { ...refused, heldAsLimit: true }, { 'create.201-pet': {} });
+    expect(held.verdicts.map((v) => v.name)).toEqual(['limits.rate-limit']);
+    expect(held.rateLimited).toContain('create.201-pet');
+    expect(held.rateLimited).toContain('errors.no-5xx');
+  });
+
+  it('not held, the same 503 fails errors.no-5xx', () => {
+    const judged = judge(context(), refused, { 'create.201-pet': {} });
+    expect(judged.verdicts.filter((v) => v.verdict.outcome === 'fail').map((v) => v.name)).toContain('errors.no-5xx');
+    expect(judged.rateLimited).toEqual([]);
+  });
+});
