@@ -480,8 +480,10 @@ export class HttpClient {
         if (mayBeRate && seen.inRest) this.refusesWhenRested.add(operation);
         else if (mayBeRate) {
           if (paceResends === 0) latelyAtRefusal = this.paces.lately(origin);
+          // Another request's rest may show the operation refused rested meanwhile: this one is judged as it is.
+          await this.rests.passed();
+          if (this.refusesWhenRested.has(operation)) return exchange;
           rest.reopen = await this.rests.rest();
-          // Another request's rest may have shown the operation refused rested meanwhile.
           if (rest.reopen && this.refusesWhenRested.has(operation)) {
             rest.reopen();
             delete rest.reopen;
@@ -902,4 +904,3 @@ export class HttpClient {
     }
   }
 }
-
