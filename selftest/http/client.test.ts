@@ -436,6 +436,43 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('sends a rest\'s request whatever the origin\'s cap: the paced requests the rest holds back hold its places', { timeout: 20_000 }, async () => {
+    // Listings under a token bucket of 5 refilled at 100 a second (the origin gets a rate and a cap),
+    // and a path refused while other requests came within 500 ms (only a rest cures it).
+    let tokens = 5;
+    let last = performance.now();
+    let lastOther = -Infinity;
+    const url = await serve((req, res) => {
+      req.resume();
+      const now = performance.now();
+      if (req.url === '/limited') {
+        if (now - lastOther < 500) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }
+      lastOther = now;
+      tokens = Math.min(5, tokens + ((now - last) * 100) / 1000);
+      last = now;
+      if (tokens < 1) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+      tokens--;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    let done = false;
+    const listings = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < 100 && !done; i++) await c.send({ method: 'GET', url });
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(c.pacedRps()).toBeDefined();
+    const limited = await c.send({ method: 'GET', url: new URL('/limited', url).href });
+    done = true;
+    await listings;
+    expect(limited.response?.status).toBe(200);
+    await c.close();
+  });
+
   it('keeps under a limit on the rate it meets as 503s without Retry-After that waiting cures (nginx limit_req), judging no refusal', async () => {
     // A token bucket of 5 refilled at 100 a second, as nginx's limit_req with burst=5 answers past it.
     let tokens = 5;

@@ -729,8 +729,10 @@ export class HttpClient {
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
     await this.acquire(outgoing.critical, seen.inRest);
-    // Under the origin's own cap too (OriginCaps), waited for without holding the client's slot.
-    while (!this.caps.tryStart(url.origin)) {
+    // Under the origin's own cap too (OriginCaps), waited for without holding the client's slot. A rest's
+    // request goes whatever the cap: the requests the rest holds back may hold the origin's places.
+    if (seen.inRest) this.caps.start(url.origin);
+    else while (!this.caps.tryStart(url.origin)) {
       this.release();
       await this.caps.whenFreer(url.origin, outgoing.critical);
       await this.acquire(outgoing.critical, seen.inRest);
@@ -802,7 +804,7 @@ export class HttpClient {
       // "If the client has an outstanding request in transit, it MAY repeat that request" (RFC 9110 §15.5.9).
       const resend408 = response.status === 408 && !resent && !outgoing.lone;
       if (resend408) response = await resendOn(this.connectionOfItsOwn(url));
-      seen.alongside = this.caps.others(url.origin);
+      seen.alongside = seen.inRest ? 0 : this.caps.others(url.origin);
       const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
       stray.made(exchange);
       this.options.observe?.(exchange);
