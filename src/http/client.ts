@@ -484,11 +484,8 @@ export class HttpClient {
           await this.rests.passed();
           if (this.refusesWhenRested.has(operation)) return exchange;
           rest.reopen = await this.rests.rest();
-          if (rest.reopen && this.refusesWhenRested.has(operation)) {
-            rest.reopen();
-            delete rest.reopen;
-            return exchange;
-          }
+          // send() lets the others go again once this returns.
+          if (rest.reopen && this.refusesWhenRested.has(operation)) return exchange;
           paceResends = PACE_WAITS_MS.length;
           previous = exchange;
           for (const stats of this.tallies(tally)) stats.overloaded++;
