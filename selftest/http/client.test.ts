@@ -509,6 +509,70 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('judges none of the refusals of a limit on one path only (nginx limit_req on POST), while the other paths are never refused', { timeout: 30_000 }, async () => {
+    // POSTs share a token bucket of 5 refilled at 40 a second; listings go unlimited.
+    let tokens = 5;
+    let last = performance.now();
+    let refused = 0;
+    const url = await serve((req, res) => {
+      req.resume();
+      if (req.method === 'POST') {
+        const now = performance.now();
+        tokens = Math.min(5, tokens + ((now - last) * 40) / 1000);
+        last = now;
+        if (tokens < 1) {
+          refused++;
+          return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+        }
+        tokens--;
+        return void res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      }
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 5);
+    });
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    let done = false;
+    const listings = (async () => {
+      for (let i = 0; i < 5_000 && !done; i++) expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    })();
+    const exchanges = await Promise.all(Array.from({ length: 120 }, () => c.send({ method: 'POST', url, body: '{}', headers: { 'content-type': 'application/json' } })));
+    done = true;
+    await listings;
+    expect(refused).toBeGreaterThan(0);
+    // Its host is paced as a whole, so the POSTs left at the end outrun the limit: those the rests
+    // cannot cure come back held as a limit, unjudged; none is judged as the service's answer.
+    const judged = exchanges.filter((exchange) => exchange.response?.status === 503 && !exchange.heldAsLimit);
+    expect(judged).toEqual([]);
+    expect(exchanges.filter((exchange) => exchange.response?.status === 201).length).toBeGreaterThan(60);
+    await c.close();
+  });
+
+  it('judges the 503s of an operation refused every 5th request however slowly it is sent, beside others never refused, once slowing down shows it', { timeout: 30_000 }, async () => {
+    let posts = 0;
+    const url = await serve((req, res) => {
+      req.resume();
+      if (req.method === 'POST' && ++posts % 5 === 0) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const c = client({ concurrency: 8 });
+    expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const started = performance.now();
+    let judged = 0;
+    // One at a time, as a property sends them: the creates run alone.
+    for (let i = 0; i < 400 && judged === 0; i++) {
+      const exchange = await c.send({ method: 'POST', url, body: '{}', headers: { 'content-type': 'application/json' } });
+      if (exchange.response?.status === 503 && !exchange.heldAsLimit) judged++;
+    }
+    expect(judged).toBe(1);
+    // Before 2026-12-06 this waited for 50 answers to other operations, which never came here.
+    expect(performance.now() - started).toBeLessThan(15_000);
+    // Its host goes unpaced again: the pace was taught by this operation's own refusals.
+    const next = performance.now();
+    for (let i = 0; i < 20; i++) await c.send({ method: 'GET', url });
+    expect(performance.now() - next).toBeLessThan(1_000);
+    await c.close();
+  });
+
   it('hands back a 503 that outlasts the retries, and the next 503s at once until another answer', async () => {
     let unavailable = true;
     const url = await serve((_req, res) => (unavailable ? res.writeHead(503, { 'retry-after': '0' }).end() : res.writeHead(200).end()));

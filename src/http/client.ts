@@ -266,7 +266,7 @@ export class HttpClient {
   private readonly rests = new RestGate(() => this.active === 0);
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
-  /** Operations whose 503s without Retry-After went on as often once their origin was paced (see SlowedRefusals). */
+  /** Operations whose 503s without Retry-After went on as often, served slower, once their origin was paced (see SlowedRefusals). */
   private readonly slowed = new SlowedRefusals();
   /** Per origin, how long the head of its answers usually takes to come after the request is written, ms (a moving average). */
   private readonly answerMs = new Map<string, number>();
@@ -439,7 +439,7 @@ export class HttpClient {
         this.paces.refused(origin);
       }
       const operation = `${origin} ${label}`;
-      if (exchange.response && !waitedOut && this.paces.isPaced(origin)) this.slowed.answered(origin, label, refusal);
+      if (exchange.response && !waitedOut && this.slowed.answered(origin, label, refusal, this.paces.isPaced(origin))) this.paces.forget(origin);
       const failingSlowed = refusal && this.slowed.failsWhenSlowed(origin, label);
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);

@@ -105,6 +105,12 @@ export class OriginPace {
     pace.lowest = Math.min(pace.lowest, pace.base);
   }
 
+  /** The origin's rate was taught by refusals of an operation that fails on its own (SlowedRefusals): it goes unpaced again. */
+  forget(origin: string): void {
+    const pace = this.origins.get(origin);
+    if (pace) pace.base = pace.lowest = Infinity;
+  }
+
   /** Whether the origin has given any answer that was no refusal. */
   answeredCalm(origin: string): boolean {
     return this.origins.get(origin)?.firstCalm !== undefined;
