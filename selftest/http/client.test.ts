@@ -547,6 +547,52 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('sends again the first requests to a host refused by a limit it shares with another host the suite keeps spent, rather than judging a host that never answered otherwise', { timeout: 30_000 }, async () => {
+    // One limit in front of both hosts: the base host's token bucket (10, refilled at 100 a second); the
+    // message host refuses while the base host's requests find the bucket empty (within 300 ms of that).
+    let tokens = 10;
+    let last = performance.now();
+    let baseRefusedAt = -Infinity;
+    const base = await serve((req, res) => {
+      req.resume();
+      const now = performance.now();
+      tokens = Math.min(10, tokens + ((now - last) * 100) / 1000);
+      last = now;
+      if (tokens < 1) {
+        baseRefusedAt = now;
+        return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+      }
+      tokens--;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const messages = await serve((req, res) => {
+      req.resume();
+      if (performance.now() - baseRefusedAt < 300) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    });
+    const c = client({ concurrency: 8 });
+    let done = false;
+    const listings = (async () => {
+      for (let i = 0; i < 3_000 && !done; i++) await Promise.all(Array.from({ length: 6 }, () => c.send({ method: 'GET', url: base })));
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = await c.send({ method: 'POST', url: messages, body: '{}', headers: { 'content-type': 'application/json' } });
+    done = true;
+    await listings;
+    expect(baseRefusedAt).toBeGreaterThan(0);
+    // Sent again after a wait, in which the base host was not refused.
+    expect(first.response?.status).toBe(201);
+    // A host that answers nothing but 503, beside the limited one, is still judged: after the waits and a rest.
+    const down = await serve((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
+    });
+    const judged = await c.send({ method: 'POST', url: down, body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(judged.response?.status).toBe(503);
+    expect(judged.heldAsLimit).toBeUndefined();
+    await c.close();
+  });
+
   it('judges the 503s of an operation refused every 5th request however slowly it is sent, beside others never refused, once slowing down shows it', { timeout: 30_000 }, async () => {
     let posts = 0;
     const url = await serve((req, res) => {

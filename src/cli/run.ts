@@ -264,7 +264,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const on503 = failuresOn503(report);
     if (on503) {
       say(
-        `Note: ${on503} ${on503 === 1 ? 'failure rests' : 'failures rest'} on a 503 without Retry-After. Where a gateway in front of the service limits the rate of requests (nginx's limit_req answers 503 unless told otherwise), --max-rps below that rate spares it: before judging such a 503 the suite sends the request again with fewer in flight, after waits, and once after a second in which it sends nothing else (unless the host never answered otherwise, the request was one a clause rests on alone, or the operation's 503s went on as often when slowed).\n`,
+        `Note: ${on503} ${on503 === 1 ? 'failure rests' : 'failures rest'} on a 503 without Retry-After. Where a gateway in front of the service limits the rate of requests (nginx's limit_req answers 503 unless told otherwise), --max-rps below that rate spares it: before judging such a 503 the suite sends the request again with fewer in flight, after waits, and once after a second in which it sends nothing else (unless the host never answered otherwise while no other host was limited, the request was one a clause rests on alone, or the operation's 503s went on as often when slowed).\n`,
       );
     }
     const usage = process.resourceUsage();

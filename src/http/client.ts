@@ -461,8 +461,9 @@ export class HttpClient {
           continue;
         }
         // Fewer in flight did not cure it, or it went alone: it may be a limit on the rate. Sent again
-        // after a wait, from an origin that has answered calmly, unless its operation's 503s outlast a rest.
-        const mayBeRate = refusal && !outgoing.lone && this.paces.answeredCalm(origin) && !this.refusesWhenRested.has(operation) && !failingSlowed;
+        // after a wait, from an origin that has answered calmly (or beside another origin a limit
+        // refuses, which may share it), unless its operation's 503s outlast a rest.
+        const mayBeRate = refusal && !outgoing.lone && (this.paces.answeredCalm(origin) || this.paces.anotherLimited(origin)) && !this.refusesWhenRested.has(operation) && !failingSlowed;
         if (mayBeRate && paceResends < PACE_WAITS_MS.length) {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);

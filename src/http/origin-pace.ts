@@ -116,6 +116,21 @@ export class OriginPace {
     return this.origins.get(origin)?.firstCalm !== undefined;
   }
 
+  /**
+   * Whether another origin that has answered calmly is held to a rate, or refused in the last second:
+   * one gateway may limit both hosts together, and refuse the first requests to one while the other's
+   * keep the limit spent.
+   */
+  anotherLimited(origin: string): boolean {
+    const bucket = Math.floor(performance.now() / BUCKET_MS);
+    return [...this.origins].some(
+      ([other, pace]) =>
+        other !== origin &&
+        pace.firstCalm !== undefined &&
+        (pace.base !== Infinity || pace.refusals.some((refused, slot) => refused > 0 && bucket - pace.bucketOf[slot]! < BUCKETS)),
+    );
+  }
+
   /** The lowest rate held on any origin so far, requests a second (undefined: none was). */
   lowest(): number | undefined {
     const bases = [...this.origins.values()].map((pace) => pace.lowest);
