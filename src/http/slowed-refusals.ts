@@ -95,8 +95,9 @@ const HEAVY = 0.1;
 const SLOWER = 2;
 /**
  * A gap this long between the operation's answers starts its series again: a window across it would
- * count time nothing was sent in (a rest, a pause between scenarios) as time a limit served little in.
+ * count time nothing was sent in (a rest holds every request this long) as time a limit served little
+ * in. Shorter gaps are the client's own waits, or a loaded machine's.
  */
-const PAUSE_MS = 250;
+const PAUSE_MS = 1_000;
 /** The share of the other operations' answers refused at most, for an operation's refusals to be its own. */
 const OTHERS_AT_MOST = 0.01;
