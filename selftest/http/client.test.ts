@@ -24,6 +24,22 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/** A token bucket of `burst` refilled at `perSecond`, full at first, as nginx's limit_req keeps: `take()` is false past it. */
+function tokenBucket(burst: number, perSecond: number): { take(): boolean } {
+  let tokens = burst;
+  let last = performance.now();
+  return {
+    take() {
+      const now = performance.now();
+      tokens = Math.min(burst, tokens + ((now - last) * perSecond) / 1000);
+      last = now;
+      if (tokens < 1) return false;
+      tokens--;
+      return true;
+    },
+  };
+}
+
 /** Closes (FIN) each connection that has brought no request within 100 ms; answers the others (201 to a POST). Plain JS, for a Worker. */
 const IMPATIENT_SERVER = `
 const { parentPort } = require('node:worker_threads');
@@ -439,8 +455,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   it('sends a rest\'s request whatever the origin\'s cap: the paced requests the rest holds back hold its places', { timeout: 20_000 }, async () => {
     // Listings under a token bucket of 5 refilled at 100 a second (the origin gets a rate and a cap),
     // and a path refused while other requests came within 500 ms (only a rest cures it).
-    let tokens = 5;
-    let last = performance.now();
+    const bucket = tokenBucket(5, 100);
     let lastOther = -Infinity;
     const url = await serve((req, res) => {
       req.resume();
@@ -450,10 +465,7 @@ describe('HttpClient: bounded, never following, never leaking', () => {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       }
       lastOther = now;
-      tokens = Math.min(5, tokens + ((now - last) * 100) / 1000);
-      last = now;
-      if (tokens < 1) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
-      tokens--;
+      if (!bucket.take()) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     const c = client({ concurrency: 8 });
@@ -475,21 +487,16 @@ describe('HttpClient: bounded, never following, never leaking', () => {
 
   it('keeps under a limit on the rate it meets as 503s without Retry-After that waiting cures (nginx limit_req), judging no refusal', async () => {
     // A token bucket of 5 refilled at 100 a second, as nginx's limit_req with burst=5 answers past it.
-    let tokens = 5;
-    let last = performance.now();
+    const bucket = tokenBucket(5, 100);
     let refused = 0;
     let served = 0;
     const url = await serve((req, res) => {
-      const now = performance.now();
-      tokens = Math.min(5, tokens + ((now - last) * 100) / 1000);
-      last = now;
       req.resume();
-      if (tokens < 1) {
+      if (!bucket.take()) {
         refused++;
         res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
         return;
       }
-      tokens--;
       served++;
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
@@ -511,20 +518,15 @@ describe('HttpClient: bounded, never following, never leaking', () => {
 
   it('judges none of the refusals of a limit on one path only (nginx limit_req on POST), while the other paths are never refused', { timeout: 30_000 }, async () => {
     // POSTs share a token bucket of 5 refilled at 40 a second; listings go unlimited.
-    let tokens = 5;
-    let last = performance.now();
+    const bucket = tokenBucket(5, 40);
     let refused = 0;
     const url = await serve((req, res) => {
       req.resume();
       if (req.method === 'POST') {
-        const now = performance.now();
-        tokens = Math.min(5, tokens + ((now - last) * 40) / 1000);
-        last = now;
-        if (tokens < 1) {
+        if (!bucket.take()) {
           refused++;
           return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
         }
-        tokens--;
         return void res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
       }
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'), 5);
@@ -550,19 +552,14 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   it('sends again the first requests to a host refused by a limit it shares with another host the suite keeps spent, rather than judging a host that never answered otherwise', { timeout: 30_000 }, async () => {
     // One limit in front of both hosts: the base host's token bucket (10, refilled at 100 a second); the
     // message host refuses while the base host's requests find the bucket empty (within 300 ms of that).
-    let tokens = 10;
-    let last = performance.now();
+    const bucket = tokenBucket(10, 100);
     let baseRefusedAt = -Infinity;
     const base = await serve((req, res) => {
       req.resume();
-      const now = performance.now();
-      tokens = Math.min(10, tokens + ((now - last) * 100) / 1000);
-      last = now;
-      if (tokens < 1) {
-        baseRefusedAt = now;
+      if (!bucket.take()) {
+        baseRefusedAt = performance.now();
         return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503</body></html>');
       }
-      tokens--;
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     const messages = await serve((req, res) => {
