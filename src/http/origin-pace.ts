@@ -122,13 +122,7 @@ export class OriginPace {
    * keep the limit spent.
    */
   anotherLimited(origin: string): boolean {
-    const bucket = Math.floor(performance.now() / BUCKET_MS);
-    return [...this.origins].some(
-      ([other, pace]) =>
-        other !== origin &&
-        pace.firstCalm !== undefined &&
-        (pace.base !== Infinity || pace.refusals.some((refused, slot) => refused > 0 && bucket - pace.bucketOf[slot]! < BUCKETS)),
-    );
+    return [...this.origins].some(([other, pace]) => other !== origin && pace.firstCalm !== undefined && (pace.base !== Infinity || this.lately(other).refusedShare > 0));
   }
 
   /** The lowest rate held on any origin so far, requests a second (undefined: none was). */
