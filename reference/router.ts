@@ -19,6 +19,7 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
   allowed('allowed-in-flight-limit', 'Each port serves at most 4 requests at once, each held 5 ms; one more is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_conn does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-rate-limit-503', 'Each port admits 300 requests a second with bursts of up to 10 (a token bucket); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
+  allowed('allowed-path-rate-limit-503', 'POST /v1/pets alone is admitted 100 times a second with bursts of up to 10 (a token bucket on one path); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req in one location block does, while every other operation answers at any rate (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-cold-start-503', 'The first GET /v1/store/orders answers 503 with an HTML page and Retry-After: 1, as a gateway starting the service would; the suite retries it (§8 shows no availability promise, and a retried 503 is no answer of the service).'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-waf-user-agent', 'Every request without a User-Agent header is refused 403 with an HTML page (Server: awselb/2.0), as a WAF in front of the service would (AWS WAF\'s core rule set); RFC 9110 §10.1.5: a user agent SHOULD send User-Agent.'),
@@ -30,6 +31,8 @@ const IN_FLIGHT_LIMIT = 4;
 /** allowed-rate-limit-503: requests a second, and the most let through at once after a pause. */
 const RATE_LIMIT = 300;
 const RATE_BURST = 10;
+/** allowed-path-rate-limit-503: creates a second. */
+const PATH_RATE_LIMIT = 100;
 const NGINX_503 = '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 const on = switches(ROUTER_DEVIATIONS, AUTH_DEVIATIONS, STORE_ORDERS_DEVIATIONS);
@@ -57,6 +60,20 @@ function routedPath(pathname: string, ctx: Ctx): string {
   return path;
 }
 
+/** A token bucket: whether one more request is admitted now. */
+function tokenBucket(perSecond: number, burst: number): () => boolean {
+  let tokens = burst;
+  let refilledAt = performance.now();
+  return () => {
+    const now = performance.now();
+    tokens = Math.min(burst, tokens + ((now - refilledAt) * perSecond) / 1000);
+    refilledAt = now;
+    if (tokens < 1) return false;
+    tokens--;
+    return true;
+  };
+}
+
 /** allowed-cookie-flood: 200 cookies of about 200 bytes each, about 40 KB of response headers. */
 const COOKIE_FLOOD = Array.from({ length: 200 }, (_, i) => `lb_affinity_${i}=${'c'.repeat(180)}; Path=/; HttpOnly`);
 
@@ -64,18 +81,13 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
   let served = 0;
   let coldStarted = false;
   let serving = 0;
-  let tokens = RATE_BURST;
-  let refilledAt = performance.now();
+  const bucket = tokenBucket(RATE_LIMIT, RATE_BURST);
+  const createsBucket = tokenBucket(PATH_RATE_LIMIT, RATE_BURST);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (on(ctx, 'allowed-rate-limit-503')) {
-      const now = performance.now();
-      tokens = Math.min(RATE_BURST, tokens + ((now - refilledAt) * RATE_LIMIT) / 1000);
-      refilledAt = now;
-      if (tokens < 1) {
-        sendRaw(res, 503, 'text/html', NGINX_503);
-        return;
-      }
-      tokens--;
+    const limited = on(ctx, 'allowed-rate-limit-503') || (on(ctx, 'allowed-path-rate-limit-503') && req.method === 'POST' && req.url?.split('?')[0] === '/v1/pets');
+    if (limited && !(on(ctx, 'allowed-rate-limit-503') ? bucket : createsBucket)()) {
+      sendRaw(res, 503, 'text/html', NGINX_503);
+      return;
     }
     if (on(ctx, 'allowed-in-flight-limit')) {
       if (serving >= IN_FLIGHT_LIMIT) {

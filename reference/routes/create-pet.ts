@@ -14,6 +14,7 @@ export const CREATE_PET_DEVIATIONS = [
   allowed('allowed-status-moved-on-create', 'A workflow moves every animal to the next status once it is created (available, pending, sold, available): the 201 shows the status sent, every later read the next one (§3: "Transitions: not shown").'),
   fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
   fault('fault-create-503-every-5th', 'errors.no-5xx', 'Every 5th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, as a backend failing a fifth of its writes: sent again, the next succeeds, and slowed down, the share refused stays the same.'),
+  fault('fault-create-503-every-10th', 'errors.no-5xx', 'Every 10th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, while every other operation answers: fewer refusals than the host-wide share a limit on the rate shows, and each cured by sending it again.'),
   fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
   fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
   fault('fault-create-lenient-utf8', 'create.not-utf8', 'A POST /v1/pets body is decoded leniently: bytes that are not UTF-8 become U+FFFD (Go\'s encoding/json, Express\'s body-parser) and the animal is created.'),
@@ -192,15 +193,16 @@ function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
   sendJson(res, ctx, on(ctx, 'fault-create-200') ? 200 : 201, body, headers);
 }
 
-/** fault-create-503-every-5th: authenticated creates, per server. */
+/** fault-create-503-every-5th and -10th: authenticated creates, per server. */
 const CREATES = new WeakMap<Ctx, number>();
 
 export const createPet: Handler = async (req, res, ctx) => {
   if (!authenticate(req, res, ctx, 'create-pet')) return;
-  if (on(ctx, 'fault-create-503-every-5th')) {
+  const refusedEvery = on(ctx, 'fault-create-503-every-5th') ? 5 : on(ctx, 'fault-create-503-every-10th') ? 10 : 0;
+  if (refusedEvery > 0) {
     const creates = (CREATES.get(ctx) ?? 0) + 1;
     CREATES.set(ctx, creates);
-    if (creates % 5 === 0) {
+    if (creates % refusedEvery === 0) {
       req.resume();
       sendRaw(res, 503, 'text/html', '<html><body><h1>503 Service Unavailable</h1><p>write failed</p></body></html>');
       return;

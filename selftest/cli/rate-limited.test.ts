@@ -87,6 +87,6 @@ describe('a gateway that limits the rate of requests and answers 503 without Ret
     expect(paced).toBeGreaterThan(0);
     expect(paced).toBeLessThanOrEqual(300);
     expect(result.report?.traffic?.overloaded).toBeGreaterThan(0);
-    expect(result.stdout).toContain(`It held one host to ${paced} requests a second at the least: --max-rps ${paced} starts there.`);
+    expect(result.stdout).toContain(`It held the requests to one host, or to one operation on it, to ${paced} a second at the least: --max-rps ${paced} starts there.`);
   });
 });

@@ -152,6 +152,25 @@ describe('OriginCaps: a cap per origin on requests in flight, learnt from 503s w
     expect([caps.capOf(O), caps.lastingOf(O)]).toEqual([1, 1]);
   });
 
+  it('forgive: the cap goes back to none, or to the one set for good, and those waiting go', async () => {
+    const caps = withInFlight(8);
+    caps.calm(O);
+    caps.refused(O, 7);
+    expect(caps.capOf(O)).toBe(4);
+    const waiting = caps.whenFreer(O);
+    caps.forgive(O);
+    await waiting;
+    expect(caps.capOf(O)).toBe(Infinity);
+    expect(caps.tryStart(O)).toBe(true);
+    const lasting = withInFlight(1);
+    lasting.calm(O);
+    lasting.limitedTo(O, 2, true);
+    lasting.refused(O, 1);
+    expect(lasting.capOf(O)).toBe(1);
+    lasting.forgive(O);
+    expect(lasting.capOf(O)).toBe(2);
+  });
+
   it('keeps each origin apart', () => {
     const caps = withInFlight(6);
     caps.calm(O);

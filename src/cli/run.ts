@@ -250,7 +250,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const overloaded = collected.traffic.overloaded;
     const paced = collected.traffic.pacedRps;
     if (overloaded) {
-      const rate = paced ? ` It held one host to ${paced} requests a second at the least: --max-rps ${paced} starts there.` : '';
+      const rate = paced ? ` It held the requests to one host, or to one operation on it, to ${paced} a second at the least: --max-rps ${paced} starts there.` : '';
       say(
         `Note: the target answered 503 without Retry-After ${overloaded === 1 ? "once" : `${overloaded} times`} where it had answered calmly before, as a gateway that limits requests in flight or their rate does (nginx's limit_conn and limit_req answer 503 unless told otherwise): the suite sent ${overloaded === 1 ? 'it' : 'each'} again with fewer in flight or after a wait, slowing to the rate at which waiting cured them, and judged the answer that came then (RFC 9110 §15.6.4: "a temporary overload"). To spare such a target, set --concurrency, or --max-rps for a limit on the rate.${rate}\n`,
       );

@@ -10,7 +10,7 @@ import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } fro
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
 import { SlowedRefusals } from './slowed-refusals.ts';
-import { OriginPace, type Lately } from './origin-pace.ts';
+import { OriginPace, type LatelyAround } from './origin-pace.ts';
 import { RestGate } from './rest-gate.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
@@ -173,6 +173,8 @@ interface SendSeen {
   handBackFreshLoss: boolean;
   /** Sent in a rest of the whole client (RestGate): it passes the gate that holds the others back. */
   inRest?: boolean;
+  /** The rate it was held to as it went, requests a second (OriginPace; Infinity: none). */
+  pace?: number;
 }
 
 /**
@@ -190,10 +192,10 @@ const CONNECTION_RESEND_WAIT_MS = 100;
 /**
  * The waits before a 503 without Retry-After that fewer in flight did not cure (or that came to a
  * request sent alone) is sent again, from an origin that has answered calmly before: a limit on the
- * rate refills as they pass. One that waiting cures sets the origin's rate (OriginPace); one that
- * outlasts them is sent once more in a rest of the whole client (RestGate), and judged on what that
- * gets: refused then, its operation's next 503s are judged as they come; with the run's rests spent,
- * it is handed back held as a limit (Exchange.heldAsLimit), unjudged.
+ * rate refills as they pass. One that waiting cures sets its origin's rate, or its operation's
+ * (OriginPace); one that outlasts them is sent once more in a rest of the whole client (RestGate), and
+ * judged on what that gets: refused then, its operation's next 503s are judged as they come; with the
+ * run's rests spent, it is handed back held as a limit (Exchange.heldAsLimit), unjudged.
  */
 const PACE_WAITS_MS = [100, 300, 900];
 
@@ -280,7 +282,7 @@ export class HttpClient {
     setMaxListeners(0, this.closing.signal);
   }
 
-  /** The lowest rate the client held an origin to after a limit on the rate (OriginPace), requests a second. */
+  /** The lowest rate the client held an origin, or one operation on it, to after a limit on the rate (OriginPace), requests a second. */
   pacedRps(): number | undefined {
     return this.paces.lowest();
   }
@@ -377,7 +379,7 @@ export class HttpClient {
     let connectionResends = 0;
     let paceResends = 0;
     /** The origin's answers lately when this request was first refused, for its rate if waiting cures it. */
-    let latelyAtRefusal: Lately = { calmRate: 0, refusedShare: 0 };
+    let latelyAtRefusal: LatelyAround | undefined;
     /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
     let previous: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
@@ -433,22 +435,31 @@ export class HttpClient {
       // A 429, or a 503 that says when to come back, is waited out below and teaches the caps nothing:
       // gateways send those for a rate, or now and then, which fewer in flight would not help.
       const refusal = status === 503 && !waitedOut;
-      const mayBeLoad = refusal && this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
+      // An operation held to a rate of its own was refused while its origin's others were answered: not
+      // a limit on requests in flight to the origin, and its refusals teach the caps nothing.
+      const mayBeLoad = refusal && !this.paces.refusedAlone(origin, label) && this.caps.refused(origin, seen.alongside, seen.cutsAtStart).mayBeLoad;
       if (refusal) {
         this.fitPool(origin);
-        this.paces.refused(origin);
+        this.paces.refused(origin, label, performance.now() - exchange.durationMs);
       }
       const operation = `${origin} ${label}`;
-      if (exchange.response && !waitedOut && this.slowed.answered(origin, label, refusal, this.paces.isPaced(origin))) this.paces.forget(origin);
+      if (exchange.response && !waitedOut && this.slowed.answered(origin, label, refusal, seen.pace ?? Infinity)) this.paces.forget(origin, label);
       const failingSlowed = refusal && this.slowed.failsWhenSlowed(origin, label);
       if (exchange.response && !refusal && !waitedOut) {
         this.caps.calm(origin);
         this.fitPool(origin);
-        this.paces.calm(origin);
+        this.paces.calm(origin, label);
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
         // Waiting cured it: the origin limits a rate (unless this operation's refusals are its own).
-        if (paceResends > 0 && !this.slowed.failsWhenSlowed(origin, label)) this.paces.limited(origin, latelyAtRefusal);
+        if (latelyAtRefusal && !this.slowed.failsWhenSlowed(origin, label)) {
+          const hadOwnRate = this.paces.hasOwnRate(origin, label);
+          this.paces.limited(origin, label, latelyAtRefusal);
+          if (!hadOwnRate && this.paces.hasOwnRate(origin, label)) {
+            this.caps.forgive(origin);
+            this.fitPool(origin);
+          }
+        }
       }
       if (!waitedOut) {
         // A 503 that names no time, to a request sent beside others, may be the origin's limit on
@@ -468,7 +479,7 @@ export class HttpClient {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);
           if (from) {
-            if (paceResends === 0) latelyAtRefusal = this.paces.lately(origin);
+            if (paceResends === 0) latelyAtRefusal = this.paces.latelyAround(origin, label, performance.now() - exchange.durationMs);
             paceResends++;
             previous = exchange;
             for (const stats of this.tallies(tally)) stats.overloaded++;
@@ -480,7 +491,7 @@ export class HttpClient {
         // spent): sent once more after a rest of the whole client, and judged on what that gets.
         if (mayBeRate && seen.inRest) this.refusesWhenRested.add(operation);
         else if (mayBeRate) {
-          if (paceResends === 0) latelyAtRefusal = this.paces.lately(origin);
+          if (paceResends === 0) latelyAtRefusal = this.paces.latelyAround(origin, label, performance.now() - exchange.durationMs);
           // Another request's rest may show the operation refused rested meanwhile: this one is judged as it is.
           await this.rests.passed();
           if (this.refusesWhenRested.has(operation)) return exchange;
@@ -663,15 +674,15 @@ export class HttpClient {
     await this.pace();
   }
 
-  /** Waits for the next request's turn under --max-rps, and under the rate learnt of its origin where one is given (OriginPace). */
-  private async pace(origin?: string): Promise<void> {
+  /** Waits for the next request's turn under --max-rps, and under the rates learnt of its origin and operation where they are given (OriginPace). */
+  private async pace(origin?: string, label?: string): Promise<void> {
     if (this.options.maxRps > 0) {
       const now = Date.now();
       const slot = Math.max(now, this.nextSlot);
       this.nextSlot = slot + 1000 / this.options.maxRps;
       if (slot > now) await sleep(slot - now);
     }
-    if (origin) await this.paces.turn(origin);
+    if (origin && label !== undefined) await this.paces.turn(origin, label);
   }
 
   /** The client's counts, and the caller's own where it keeps them. */
@@ -736,12 +747,13 @@ export class HttpClient {
       await this.acquire(outgoing.critical, seen.inRest);
     }
     seen.cutsAtStart = this.caps.cutsOf(url.origin);
-    // Under the origin's rate where one was learnt (OriginPace), its turn waited for without the client's slot.
+    // Under the rates learnt of its origin and operation (OriginPace), its turn waited for without the client's slot.
     // A rest spaces its request more than any rate (and the turns queued ahead of it wait on the rest).
-    if (this.paces.isPaced(url.origin) && !seen.inRest) {
+    if (this.paces.isPaced(url.origin, label) && !seen.inRest) {
       this.release();
-      await this.paces.turn(url.origin, () => this.acquire(outgoing.critical));
+      await this.paces.turn(url.origin, label, () => this.acquire(outgoing.critical));
     }
+    seen.pace = seen.inRest ? Infinity : this.paces.heldTo(url.origin, label);
     let started = performance.now();
     let own: Dispatcher | undefined;
     let resent = false;
@@ -766,7 +778,7 @@ export class HttpClient {
         dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin));
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
-        await this.pace(url.origin);
+        await this.pace(url.origin, label);
         for (const stats of this.tallies(tally)) stats.resent++;
         resent = true;
         started = performance.now();

@@ -79,6 +79,19 @@ export class OriginCaps {
     if (size < load.cap) this.cutTo(load, size);
   }
 
+  /**
+   * The 503s that cut the cap were one operation's, held to a rate of its own since (OriginPace): no
+   * limit on requests in flight. The cap goes back to what a limit on connections left (none, mostly).
+   */
+  forgive(origin: string): void {
+    const load = this.of(origin);
+    load.cap = load.lasting;
+    load.refusedAt = load.lasting === Infinity ? Infinity : load.lasting + 1;
+    load.calm = 0;
+    load.sinceRefusal = 0;
+    this.wake(load);
+  }
+
   /** How many times the cap on the origin has been cut: a request notes it as it starts (see refused). */
   cutsOf(origin: string): number {
     return this.of(origin).cuts;
