@@ -362,6 +362,12 @@ const PROBES: Record<string, Probe> = {
     await new Promise((resolve) => setTimeout(resolve, 100));
     return [refused > 0, await status(call(pets(s)))];
   },
+  'allowed-path-rate-limit-503': async (s) => {
+    const nginx503 = (answer: { status: number; text: string; headers: Record<string, unknown> }) => answer.status === 503 && !answer.headers['retry-after'] && /nginx/.test(answer.text);
+    const creates = await Promise.all(Array.from({ length: 20 }, () => call(pets(s), { body: JSON.stringify(validPet) })));
+    const lists = await Promise.all(Array.from({ length: 20 }, () => call(pets(s))));
+    return [creates.filter(nginx503).length > 0, lists.filter(nginx503).length];
+  },
   'allowed-sporadic-429': async (s) => {
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push(await status(call(pets(s))));
