@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { serveOneAtATime } from '../../reference/http.ts';
 import { listen, trackedServer, urlOf } from '../../reference/lifecycle.ts';
-import { DEFAULT_CLIENT_OPTIONS, HttpClient } from '../../src/http/client.ts';
+import { DEFAULT_CLIENT_OPTIONS, HttpClient, NOT_SENT_PAST_BUDGET } from '../../src/http/client.ts';
 import { IDLE_RACE_MS, STALL_MS } from '../../src/http/dispatch.ts';
 import { isNoEvidence } from '../../src/http/exchange.ts';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
@@ -1402,6 +1402,37 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     const started = performance.now();
     for (let i = 0; i < 5; i++) await c.send({ method: 'GET', url });
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    await c.close();
+  });
+
+  it('sends nothing past sendBefore (--max-duration): a turn --max-rps puts later is handed back not sent, without waiting for it', async () => {
+    let arrived = 0;
+    const url = await serve((_req, res, count) => {
+      arrived = count;
+      res.end('[]');
+    });
+    const c = client({ maxRps: 2, sendBefore: Date.now() + 700 });
+    const started = performance.now();
+    const exchanges = await Promise.all(Array.from({ length: 10 }, () => c.send({ method: 'GET', url })));
+    const answered = exchanges.filter((e) => e.response?.status === 200).length;
+    // Turns at 0 and 500 ms (later on a slow machine); the third, at 1 s, is past the budget, as are the rest.
+    expect(answered).toBeGreaterThanOrEqual(1);
+    expect(answered).toBeLessThanOrEqual(2);
+    expect(arrived).toBe(answered);
+    for (const unsent of exchanges.filter((e) => !e.response)) {
+      expect(unsent.failure).toEqual({ kind: 'not-sent', message: NOT_SENT_PAST_BUDGET });
+      expect(isNoEvidence(unsent)).toBe(true);
+    }
+    // Not the 4.5 s the ten turns would take.
+    expect(performance.now() - started).toBeLessThan(2_500);
+    await c.close();
+  });
+
+  it('hands back the 429 it was waiting out when the budget runs out meanwhile, not a request never answered', async () => {
+    const url = await serve(limitedWhere(() => '1'));
+    const c = client({ sendBefore: Date.now() + 300 });
+    const exchange = await c.send({ method: 'GET', url });
+    expect(exchange.response?.status).toBe(429);
     await c.close();
   });
 

@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exchange } from '../checks/helpers.ts';
 import { ConformanceFailures } from '../../src/suite/failure.ts';
-import { PropertyRunner } from '../../src/suite/property.ts';
+import { BudgetExhausted, PropertyRunner } from '../../src/suite/property.ts';
+import { storyLines } from '../../src/report/detail.ts';
+import type { StoryEvidence } from '../../src/report/model.ts';
 import { readAfterWrite } from '../../src/suite/read-lag.ts';
 import { runSequences, type SequenceBudget, type SequenceStep } from '../../src/suite/sequence.ts';
 import type { WorkerContext } from '../../src/suite/worker.ts';
@@ -118,6 +120,30 @@ describe('sequences in lanes side by side', () => {
     expect(held).toBe(false);
     expect(recorded).toHaveLength(1);
     expect(log.filter((entry) => entry === 'A:break').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('tell a failure seen once whose runs again --max-duration cut short as unconfirmed, for that reason, then stop for the budget', async () => {
+    const recorded: { error: ConformanceFailures; story?: StoryEvidence }[] = [];
+    const deadline = Date.now() + 200;
+    let runs = 0;
+    // As Scenario.send does: past the deadline nothing is sent. The first run fails at 150 ms; the
+    // second, begun before the deadline, fails too (on a slow machine it may begin past it); the third meets it.
+    const breaking: SequenceStep<object> = {
+      call: { says: 'break' },
+      check: () => true,
+      async run() {
+        if (Date.now() >= deadline) throw new BudgetExhausted(true);
+        runs++;
+        await tick(150);
+        throw new ConformanceFailures([{ clause: 'state.id-keeps-naming', expected: 'the same animal', actual: 'another' }], exchange(200, {}));
+      },
+    };
+    const told = runSequences(runner(false), deadline, (error, replay) => void recorded.push({ error, story: replay?.story }), 'cut', [fc.constant(breaking)], () => ({}), { runs: 5, maxSteps: 1 });
+    await expect(told).rejects.toBeInstanceOf(BudgetExhausted);
+    expect([1, 2]).toContain(runs);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.story).toMatchObject({ unconfirmed: true, outOfTime: true });
+    expect(storyLines(recorded[0]!.story!)[0]).toContain('--max-duration ran out before it could be run again');
   });
 
   it('hold, neither failing nor throwing, when the time limit stops them before any sequence was done (fast-check then says "failed", with no error)', async () => {

@@ -53,7 +53,7 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxB
     lines.push(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429 (or 503 with Retry-After), so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
   }
   if (outOfTime) {
-    lines.push(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped, or judged only in part, because --max-duration (${maxDurationMs} ms) ran out before they ran, so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
+    lines.push(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped, or judged only in part, because --max-duration (${maxDurationMs} ms) ran out before their requests were sent (none is sent past it), so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);
   }
   if (noAnswer) {
     lines.push(`animal-store-conformance: no answer: ${clauses(noAnswer)} left unjudged, in whole or in part, because requests of an operation went unanswered and its later ones were not sent (exit 3); see the shortfalls in summary.md or report.json\n`);

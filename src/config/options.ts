@@ -19,7 +19,7 @@ export const OPTIONS = {
   seed: { type: 'string', env: 'SEED', help: 'fast-check seed; printed on every run, replays it' },
   now: { type: 'string', env: 'NOW', help: 'The clock dates are judged by, ISO 8601 (default: the current time)' },
   timeout: { type: 'string', env: 'TIMEOUT_MS', help: 'Per-request timeout in ms (default 10000)' },
-  'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000)' },
+  'max-duration': { type: 'string', env: 'MAX_DURATION_MS', help: 'Budget for the whole run in ms (default 600000): no request is sent past it' },
   'max-body': { type: 'string', env: 'MAX_BODY_BYTES', help: 'Response bytes read before a body is abandoned (default 4194304)' },
   concurrency: { type: 'string', env: 'CONCURRENCY', help: 'Requests in flight per worker at most (default 8, and against a target 1 ms or more away 1 per ms of its round trip, up to 64 (about 1,000 requests a second whatever the distance): there scenarios run side by side and properties keep this many in flight; nearer, 4)' },
   schedule: { type: 'string', env: 'SCHEDULE', help: 'auto | sequential | concurrent: whether scenarios run side by side (default auto: when the target is 1 ms or more away)' },

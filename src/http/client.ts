@@ -82,7 +82,15 @@ export interface ClientOptions {
    * own (http.one-answer).
    */
   watchIdleCloses?: boolean;
+  /**
+   * The run's --max-duration, as a moment (Date.now()): a request whose turn (a slot, its pace)
+   * comes later is handed back not sent (NOT_SENT_PAST_BUDGET); those on the wire are awaited.
+   */
+  sendBefore?: number;
 }
+
+/** What a request whose turn came past ClientOptions.sendBefore is handed back with, as not-sent. */
+export const NOT_SENT_PAST_BUDGET = 'the run budget (--max-duration) had run out by its turn';
 
 /**
  * The most of an origin's answers so far (retries counted) that may have been waited out (429, 503
@@ -382,6 +390,8 @@ export class HttpClient {
     let latelyAtRefusal: LatelyAround | undefined;
     /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
     let previous: Exchange | undefined;
+    /** A 429 (or 503 with Retry-After) being waited out: what stands if the run's budget runs out meanwhile. */
+    let waitedOutAnswer: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
     for (;;) {
       const plan = this.health.plan(origin, label);
@@ -398,7 +408,7 @@ export class HttpClient {
         rest.reopen?.();
         delete rest.reopen;
       }
-      if ('refused' in exchange) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
+      if ('refused' in exchange) return previous ?? (exchange.refused === NOT_SENT_PAST_BUDGET ? waitedOutAnswer : undefined) ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
       // connections, as a gateway that closes the ones past it has. Sent again under the lower cap, or
@@ -529,6 +539,7 @@ export class HttpClient {
         if (tally) tally.gaveUp429++;
         return exchange;
       }
+      waitedOutAnswer = exchange;
       await this.waitOut(wait, from);
       attempt++;
     }
@@ -679,6 +690,13 @@ export class HttpClient {
     if (this.options.maxRps > 0) {
       const now = Date.now();
       const slot = Math.max(now, this.nextSlot);
+      const sendBefore = this.options.sendBefore ?? Infinity;
+      // A turn past the run's budget is not taken: it waits for the budget's end, and is handed back unsent.
+      if (slot >= sendBefore) {
+        // A timer may fire a little before Date.now() reaches its moment.
+        while (Date.now() < sendBefore) await sleep(sendBefore - Date.now());
+        return;
+      }
       this.nextSlot = slot + 1000 / this.options.maxRps;
       if (slot > now) await sleep(slot - now);
     }
@@ -759,6 +777,7 @@ export class HttpClient {
     let resent = false;
     let sentAlone = false;
     try {
+      if (Date.now() >= (this.options.sendBefore ?? Infinity)) return { refused: NOT_SENT_PAST_BUDGET };
       const current = this.health.recheck(url.origin, label, plan);
       if ('refused' in current) return current;
       Object.assign(plan, current);

@@ -35,7 +35,11 @@ function indent(text: string, by: string): string {
 
 /** A failing sequence of calls as numbered steps, each request under its step with its answer; the last step failed. */
 export function storyLines(story: StoryEvidence): string[] {
-  const confirmation = story.unconfirmed ? '; it did not fail twice more in a row when run again, and no other sequence failed so, so what calls before it left on the store may be part of it' : ', failed twice more in a row when run again';
+  const confirmation = story.outOfTime
+    ? '; --max-duration ran out before it could be run again, so it was seen to fail once, and what calls before it left on the store may be part of it'
+    : story.unconfirmed
+      ? '; it did not fail twice more in a row when run again, and no other sequence failed so, so what calls before it left on the store may be part of it'
+      : ', failed twice more in a row when run again';
   const lines = [`Story (the shortest sequence found, ${story.steps.length} ${story.steps.length === 1 ? 'step' : 'steps'}${confirmation}; the last step failed):`];
   for (const [index, step] of story.steps.entries()) {
     lines.push(`  ${index + 1}. ${step.call}`);

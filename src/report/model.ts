@@ -93,6 +93,8 @@ export interface StoryEvidence {
   calls: unknown[];
   /** It did not fail again twice in a row when run once more: what earlier sequences left on the shared store may be part of it. */
   unconfirmed?: boolean;
+  /** Unconfirmed because --max-duration ran out before it was run again. */
+  outOfTime?: boolean;
 }
 
 /** The judgement of one named check; its own failure fields are those of its first failure. */

@@ -2,14 +2,14 @@ import type fc from 'fast-check';
 import { test } from 'vitest';
 import { CHECKS, type CheckName } from '../checks/registry.ts';
 import { isRemoved } from '../contract/removal.ts';
-import type { ClientStats } from '../http/client.ts';
+import { NOT_SENT_PAST_BUDGET, type ClientStats } from '../http/client.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { isNoEvidence, type Exchange } from '../http/exchange.ts';
 import type { BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.ts';
 import { clockExclusions, isWrite, planOf, skipReason, stimulusOf, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
-import { BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
+import { BUDGET_RAN_OUT_DURING, BudgetExhausted, PropertyRunner, type PropertyBody } from './property.ts';
 import { Recorder, type CheckRecord } from './recorder.ts';
 import { replaySteps, runSequences, type SequenceBudget, type SequenceOptions, type SequenceStep } from './sequence.ts';
 import { runsHere, shardReplay } from './shard.ts';
@@ -141,10 +141,18 @@ export class Scenario {
     if (!this.declaresWrites && isWrite(this.contract.operations[operationId])) {
       throw new Error(`${operationId} is a write this scenario does not declare (ScenarioOptions.writes or writesIfAllowed): --dry-run would not list it`);
     }
+    if (Date.now() >= this.config.deadline) {
+      this.leaveUnjudged(BUDGET_RAN_OUT_DURING, 'budget');
+      throw new BudgetExhausted(true);
+    }
     const extra: SendOptions = {};
     if (this.critical) extra.critical = true;
     if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
     const { exchange, route } = await sendOperation(this.ctx, operationId, { ...options, ...extra }, this.stats);
+    if (exchange.failure?.kind === 'not-sent' && exchange.failure.message === NOT_SENT_PAST_BUDGET) {
+      this.leaveUnjudged(BUDGET_RAN_OUT_DURING, 'budget');
+      throw new BudgetExhausted(true);
+    }
     const response = exchange.response;
     if (exchange.failure?.kind === 'left-out') this.firstLeftOut ??= operationId;
     else if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
@@ -300,7 +308,8 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       if (error instanceof ConformanceFailures) {
         recorder.recordFailures(error, shardReplay(ctx.config));
       } else if (error instanceof BudgetExhausted) {
-        for (const name of declared) s.skipCheck(name, error.message, 'budget');
+        // Skipped by the clock alone (below): the budget is not why.
+        for (const name of declared) if (!excluded.has(name)) s.skipCheck(name, error.message, 'budget');
       } else {
         meta.engineError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         finish();

@@ -103,12 +103,14 @@ export async function runSequences<M extends object>(
   // The shortest sequence met while shrinking that failed twice more in a row.
   let shortest: { story: Story; error: ConformanceFailures } | undefined;
   // A failure that did not recur: told only if no other does.
-  let unconfirmed: { story: Story; error: ConformanceFailures } | undefined;
+  let unconfirmed: { story: Story; error: ConformanceFailures; outOfTime?: boolean } | undefined;
   let shrinking: { runs: number; since: number } | undefined;
   // Set once fast-check is done: a sequence it stopped waiting for (past its time limit) starts nothing more.
   let done = false;
   // The sequence fast-check runs now: past the time limit it stops waiting for it, this does not.
   let current: Promise<void> | undefined;
+  // Set once --max-duration kept a step's requests back: no sequence sends anything more.
+  let outOfTime: BudgetExhausted | undefined;
   const commands = steps.map((arbitrary) => arbitrary.map((step) => new StepCommand(step)));
   const property = fc.asyncProperty(swarm(commands, options.maxSteps), (sequence) => (current = runOne(sequence)));
   const runOne = async (sequence: Iterable<fc.AsyncCommand<M, Story>>): Promise<void> => {
@@ -116,7 +118,7 @@ export async function runSequences<M extends object>(
     if (shrinking && (++shrinking.runs > MAX_SHRINK_RUNS || Date.now() - shrinking.since > MAX_SHRINK_MS)) return;
     if (!shrinking) while (budget.confirming) await budget.confirming;
     // Another lane has failed already: its story is the run's; this lane's remaining sequences are not sent.
-    if (done || (!shrinking && budget.failed)) return;
+    if (done || outOfTime || (!shrinking && budget.failed)) return;
     const story = new Story();
     const model = newModel();
     const ran = (async () => {
@@ -128,6 +130,10 @@ export async function runSequences<M extends object>(
       await ran;
       return;
     } catch (error) {
+      if (error instanceof BudgetExhausted) {
+        outOfTime = error;
+        return;
+      }
       if (!(error instanceof ConformanceFailures)) throw error;
       budget.running.delete(ran);
       let confirmed: (() => void) | undefined;
@@ -140,7 +146,14 @@ export async function runSequences<M extends object>(
       }
       try {
         // A sequence counts as failing, for fast-check to shrink, only if it fails again twice (see twice).
-        const again = await twice(story.sources() as SequenceStep<M>[], newModel);
+        const again = await twice(story.sources() as SequenceStep<M>[], newModel).catch((cut: unknown) => {
+          if (!(cut instanceof BudgetExhausted)) throw cut;
+          outOfTime = cut;
+          // Seen to fail once, on the target's own answers: told, as unconfirmed, unless a confirmed one is.
+          if (!shrinking) unconfirmed ??= { story, error, outOfTime: true };
+          return null;
+        });
+        if (again === null) return;
         if (!again) {
           if (!shrinking) unconfirmed ??= { story, error };
           return;
@@ -181,11 +194,12 @@ export async function runSequences<M extends object>(
   let told = shortest ?? original;
   if (!told && unconfirmed) {
     told = unconfirmed;
-    told.story.unconfirmed = true;
+    told.story.unconfirmed = unconfirmed.outOfTime ? 'out-of-time' : 'did-not-recur';
   }
-  if (!told) return true;
-  recordFailures(told.error, { ...properties.replayData(), ...(told === unconfirmed ? {} : { path: details.counterexamplePath ?? undefined }), story: told.story.evidence() });
-  return false;
+  if (told) recordFailures(told.error, { ...properties.replayData(), ...(told === unconfirmed ? {} : { path: details.counterexamplePath ?? undefined }), story: told.story.evidence() });
+  // What the budget kept back is skipped as such by the scenario, after any failure seen is told.
+  if (outOfTime) throw outOfTime;
+  return !told;
 }
 
 /**

@@ -31,8 +31,8 @@ export class Story {
     return exchange;
   }
 
-  /** The sequence failed once and not when run again (see runSequences). */
-  unconfirmed = false;
+  /** The sequence failed once and not when run again, or --max-duration ran out before it was (see runSequences). */
+  unconfirmed: false | 'did-not-recur' | 'out-of-time' = false;
 
   get length(): number {
     return this.steps.length;
@@ -48,6 +48,7 @@ export class Story {
       curl: this.steps.flatMap(({ exchanges }) => exchanges.map(({ sent }) => curlLine(sent))),
       calls: this.steps.map(({ call }) => call),
       ...(this.unconfirmed ? { unconfirmed: true } : {}),
+      ...(this.unconfirmed === 'out-of-time' ? { outOfTime: true } : {}),
     };
   }
 }

@@ -67,6 +67,7 @@ async function build(): Promise<WorkerContext> {
     retries429: 2,
     maxRetryAfterMs: 5_000,
     watchIdleCloses: true,
+    sendBefore: config.deadline,
     ...(config.network ? { network: config.network } : {}),
     observe: (exchange: Exchange) => {
       const item = createdBy(exchange, config);
