@@ -1428,11 +1428,19 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
-  it('hands back the 429 it was waiting out when the budget runs out meanwhile, not a request never answered', async () => {
-    const url = await serve(limitedWhere(() => '1'));
-    const c = client({ sendBefore: Date.now() + 300 });
+  it('takes no wait that would end past sendBefore: a 429 it would wait out and send again is handed back not sent, at once', async () => {
+    let arrived = 0;
+    const url = await serve((req, res, count) => {
+      arrived = count;
+      limitedWhere(() => '5')(req, res, count);
+    });
+    const c = client({ sendBefore: Date.now() + 1_000 });
+    const started = performance.now();
     const exchange = await c.send({ method: 'GET', url });
-    expect(exchange.response?.status).toBe(429);
+    expect(exchange.failure).toEqual({ kind: 'not-sent', message: NOT_SENT_PAST_BUDGET });
+    expect(arrived).toBe(1);
+    // Not the 5 s Retry-After asks for.
+    expect(performance.now() - started).toBeLessThan(3_000);
     await c.close();
   });
 

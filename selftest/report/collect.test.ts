@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadClauses, type Clause } from '../../src/contract/clauses.ts';
-import { MAX_FAILURES_PER_CLAUSE } from '../../src/report/model.ts';
+import { CUT_SHORT_MARK, MAX_FAILURES_PER_CLAUSE } from '../../src/report/model.ts';
+import { shortfallLines } from '../../src/report/format.ts';
 import { collect, type CollectOptions } from '../../src/run/collect.ts';
 import type { FailureEvidence } from '../../src/report/model.ts';
 import type { CheckRecord, ScenarioMeta } from '../../src/suite/scenario.ts';
@@ -50,6 +51,26 @@ describe('collect: an operation a clause did not reach, where answers on it were
     const clause = collect([BOTH], [passed({ rateLimitedOn: { listPets: 1 } })], ALL).clauses[0]!;
     expect(clause.outcome).toBe('partial');
     expect(clause.shortfalls?.[0]?.blockedBy).toBeUndefined();
+  });
+});
+
+describe('collect: a clause judged in a scenario --max-duration cut short', () => {
+  const cutShort = `${CUT_SHORT_MARK} "cut": its later requests were not sent`;
+
+  it('is judged only in part, for the budget, though every answer it judged passed', () => {
+    const clause = collect([CLAUSE], [scenario('whole', { outcome: 'pass', byOperation: { listPets: 3 } }), scenario('cut', { outcome: 'pass', byOperation: { listPets: 1 }, cutShort })], ALL).clauses[0]!;
+    expect(clause.outcome).toBe('partial');
+    expect(clause.shortfalls).toEqual([{ reason: cutShort, blockedBy: 'budget' }]);
+    expect(shortfallLines(clause)).toEqual([`Not judged in full: ${cutShort}`]);
+  });
+
+  it('still fails where an answer broke it', () => {
+    const failed = scenario('cut', { outcome: 'fail', byOperation: { listPets: 1 }, cutShort, expected: '401', actual: '200' });
+    expect(collect([CLAUSE], [failed], ALL).clauses[0]!.outcome).toBe('fail');
+  });
+
+  it('passes where no scenario that judged it was cut', () => {
+    expect(collect([CLAUSE], [scenario('whole', { outcome: 'pass', byOperation: { listPets: 3 } })], ALL).clauses[0]!.outcome).toBe('pass');
   });
 });
 

@@ -92,6 +92,11 @@ export interface ClientOptions {
 /** What a request whose turn came past ClientOptions.sendBefore is handed back with, as not-sent. */
 export const NOT_SENT_PAST_BUDGET = 'the run budget (--max-duration) had run out by its turn';
 
+const notSentPastBudget = (outgoing: OutgoingRequest): Exchange => ({ request: shownRequest(outgoing), failure: { kind: 'not-sent', message: NOT_SENT_PAST_BUDGET }, durationMs: 0 });
+
+/** Thrown where a resend's turn comes past ClientOptions.sendBefore. */
+class PastBudget extends Error {}
+
 /**
  * The most of an origin's answers so far (retries counted) that may have been waited out (429, 503
  * with Retry-After) for the reserve to apply: a target that limits hard from the start gets no more
@@ -390,8 +395,6 @@ export class HttpClient {
     let latelyAtRefusal: LatelyAround | undefined;
     /** A 503 sent again under a lowered cap: what stands if the suite sends nothing more. */
     let previous: Exchange | undefined;
-    /** A 429 (or 503 with Retry-After) being waited out: what stands if the run's budget runs out meanwhile. */
-    let waitedOutAnswer: Exchange | undefined;
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
     for (;;) {
       const plan = this.health.plan(origin, label);
@@ -408,7 +411,8 @@ export class HttpClient {
         rest.reopen?.();
         delete rest.reopen;
       }
-      if ('refused' in exchange) return previous ?? (exchange.refused === NOT_SENT_PAST_BUDGET ? waitedOutAnswer : undefined) ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
+      // Past the budget even an answer the suite would have sent again is left unjudged, as the resend was not sent.
+      if ('refused' in exchange) return (exchange.refused === NOT_SENT_PAST_BUDGET ? undefined : previous) ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
       // connections, as a gateway that closes the ones past it has. Sent again under the lower cap, or
@@ -488,6 +492,7 @@ export class HttpClient {
         if (mayBeRate && paceResends < PACE_WAITS_MS.length) {
           const wait = PACE_WAITS_MS[paceResends]!;
           const from = this.waitFrom(wait, false);
+          if (from && this.pastBudget(wait)) return notSentPastBudget(outgoing);
           if (from) {
             if (paceResends === 0) latelyAtRefusal = this.paces.latelyAround(origin, label, performance.now() - exchange.durationMs);
             paceResends++;
@@ -500,6 +505,7 @@ export class HttpClient {
         // The waits did not cure it while the suite's other requests went on (or the run's waiting is
         // spent): sent once more after a rest of the whole client, and judged on what that gets.
         if (mayBeRate && seen.inRest) this.refusesWhenRested.add(operation);
+        else if (mayBeRate && this.pastBudget()) return notSentPastBudget(outgoing);
         else if (mayBeRate) {
           if (paceResends === 0) latelyAtRefusal = this.paces.latelyAround(origin, label, performance.now() - exchange.durationMs);
           // Another request's rest may show the operation refused rested meanwhile: this one is judged as it is.
@@ -539,7 +545,8 @@ export class HttpClient {
         if (tally) tally.gaveUp429++;
         return exchange;
       }
-      waitedOutAnswer = exchange;
+      // A wait past the budget is not taken: the request is handed back unsent, as the retry would be.
+      if (this.pastBudget(wait)) return notSentPastBudget(outgoing);
       await this.waitOut(wait, from);
       attempt++;
     }
@@ -703,6 +710,11 @@ export class HttpClient {
     if (origin && label !== undefined) await this.paces.turn(origin, label);
   }
 
+  /** Whether ClientOptions.sendBefore has passed, or will have `afterMs` from now. */
+  private pastBudget(afterMs = 0): boolean {
+    return Date.now() + afterMs >= (this.options.sendBefore ?? Infinity);
+  }
+
   /** The client's counts, and the caller's own where it keeps them. */
   private tallies(tally: Omit<ClientStats, 'waitedMs'> | undefined): Omit<ClientStats, 'waitedMs'>[] {
     return tally ? [this.stats, tally] : [this.stats];
@@ -777,7 +789,7 @@ export class HttpClient {
     let resent = false;
     let sentAlone = false;
     try {
-      if (Date.now() >= (this.options.sendBefore ?? Infinity)) return { refused: NOT_SENT_PAST_BUDGET };
+      if (this.pastBudget()) return { refused: NOT_SENT_PAST_BUDGET };
       const current = this.health.recheck(url.origin, label, plan);
       if ('refused' in current) return current;
       Object.assign(plan, current);
@@ -798,6 +810,7 @@ export class HttpClient {
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
         await this.pace(url.origin, label);
+        if (this.pastBudget()) throw new PastBudget();
         for (const stats of this.tallies(tally)) stats.resent++;
         resent = true;
         started = performance.now();
@@ -842,12 +855,14 @@ export class HttpClient {
       else if (own && connection.repeat) await this.repeatRefusal(own, { url, headers, outgoing, sent }, kind!, exchange, connection.repeat.sentOn.socket, tally);
       return exchange;
     } catch (error) {
+      if (error instanceof PastBudget) return notSentPastBudget(outgoing);
       if (own && kind && !outgoing.lone && !sentAlone) this.bodyReuse.mayRepeat(url.origin, kind);
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
         for (const stats of this.tallies(tally)) stats.resent++;
         await this.pace(url.origin);
+        if (this.pastBudget()) return notSentPastBudget(outgoing);
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
       const loss = resent ? undefined : lossOf(error);
@@ -916,6 +931,7 @@ export class HttpClient {
       return;
     }
     await this.pace(request.url.origin);
+    if (this.pastBudget()) return;
     this.stats.sent++;
     if (tally) tally.sent++;
     const sentOn: { socket?: Socket } = {};

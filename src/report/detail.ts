@@ -36,7 +36,7 @@ function indent(text: string, by: string): string {
 /** A failing sequence of calls as numbered steps, each request under its step with its answer; the last step failed. */
 export function storyLines(story: StoryEvidence): string[] {
   const confirmation = story.outOfTime
-    ? '; --max-duration ran out before it could be run again, so it was seen to fail once, and what calls before it left on the store may be part of it'
+    ? '; --max-duration ran out before it could be run again twice more, so what calls before it left on the store may be part of it'
     : story.unconfirmed
       ? '; it did not fail twice more in a row when run again, and no other sequence failed so, so what calls before it left on the store may be part of it'
       : ', failed twice more in a row when run again';

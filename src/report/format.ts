@@ -1,6 +1,6 @@
 /** The words and phrases every report writer shares: outcome labels, counts, durations, replay, baseline. */
 import { moreFailuresOf } from './failures.ts';
-import type { CheckResult, ClauseResult, FailureEvidence, KnownFailure, Outcome, RunReport } from './model.ts';
+import { CUT_SHORT_MARK, type CheckResult, type ClauseResult, type FailureEvidence, type KnownFailure, type Outcome, type RunReport } from './model.ts';
 import { countOutcomes, isDeselected, partialMust, uncheckedMust, type OutcomeCounts } from './grouping.ts';
 
 export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
@@ -54,7 +54,7 @@ export function judgedPhrase(judged: number): string {
 
 /** `createPet not judged: writes are not allowed`: one line per shortfall of a clause. */
 export function shortfallLines(clause: ClauseResult): string[] {
-  return (clause.shortfalls ?? []).map((s) => `${s.operation ? `${s.operation} not judged` : 'Short of its minimum'}: ${s.reason}${s.choice ? ' (by these settings)' : ''}`);
+  return (clause.shortfalls ?? []).map((s) => `${s.operation ? `${s.operation} not judged` : s.reason.startsWith(CUT_SHORT_MARK) ? 'Not judged in full' : 'Short of its minimum'}: ${s.reason}${s.choice ? ' (by these settings)' : ''}`);
 }
 
 /** `listPets 12 · getPet 3`: the exchanges a clause judged per operation. */

@@ -32,6 +32,9 @@ export interface Shortfall {
   choice?: boolean;
 }
 
+/** How a clause's shortfall begins where --max-duration cut short a scenario that had judged it (CheckRecord.cutShort). */
+export const CUT_SHORT_MARK = 'the run budget (--max-duration) ran out during';
+
 /** The note of a clause --only/--skip left out of the run. */
 export const DESELECTED_NOTE = 'deselected (--only/--skip)';
 

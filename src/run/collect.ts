@@ -23,6 +23,7 @@ function gather(into: Omit<Coverage, 'judged'>, record: CheckRecord): void {
   }
   for (const value of record.covered ?? []) into.covered.add(value);
   if (record.outcome === 'skip' && record.blockedBy) into.blocked.push({ reason: record.note ?? '', blockedBy: record.blockedBy });
+  if (record.cutShort) into.blocked.push({ reason: record.cutShort, blockedBy: 'budget' });
   addCounts(into.rateLimitedOn, record.rateLimitedOn);
 }
 

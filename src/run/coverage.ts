@@ -51,6 +51,9 @@ export function shortfallsOf(clause: Clause, coverage: Coverage, options: { left
   if (least !== undefined && total > 0 && total < least) {
     shortfalls.push({ reason: `judged on ${total} ${total === 1 ? 'exchange' : 'exchanges'}, and the clause needs at least ${least}${why}`, ...(firstUnjudged ? { blockedBy: unjudgedCause(firstUnjudged.reason) } : blame()) });
   }
+  // A scenario that bore on it was cut short by the budget, or one of its checks was skipped for it.
+  const outOfTime = coverage.blocked.find((b) => b.blockedBy === 'budget');
+  if (outOfTime && total > 0 && !shortfalls.some((s) => s.blockedBy === 'budget')) shortfalls.push({ reason: outOfTime.reason, blockedBy: 'budget' });
   const each = clause.minimum?.each;
   if (each && total > 0) {
     const missing = options.enumValues(each.enum).filter((value) => !coverage.covered.has(value));

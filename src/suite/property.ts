@@ -45,6 +45,9 @@ const IGNORE = () => undefined;
 
 /** Runs a scenario's fast-check properties: seeded from the run's seed, pipelined where given a Probe, failures shrunk and recorded. */
 export class PropertyRunner {
+  /** Set once --max-duration kept inputs of one of its properties (or sequences) from being sent. */
+  cutByBudget = false;
+
   constructor(
     private readonly ctx: WorkerContext,
     private readonly title: string,
@@ -166,8 +169,10 @@ export class PropertyRunner {
       return;
     }
     const settled = await Promise.allSettled(items.map((item, index) => body(item, index)));
-    const broken = settled.find((result) => result.status === 'rejected');
-    if (broken) throw broken.reason;
+    const rejected = settled.filter((result) => result.status === 'rejected').map((result) => result.reason as unknown);
+    // What the target answered outranks what the budget kept back.
+    const broken = rejected.find((reason) => !(reason instanceof BudgetExhausted)) ?? rejected[0];
+    if (rejected.length) throw broken;
   }
 
   /**
@@ -187,7 +192,10 @@ export class PropertyRunner {
           const index = next++;
           running++;
           body(items[index]!, index)
-            .catch((reason: unknown) => (broken ??= { reason }))
+            .catch((reason: unknown) => {
+              // What the target answered outranks what the budget kept back.
+              if (!broken || (broken.reason instanceof BudgetExhausted && !(reason instanceof BudgetExhausted))) broken = { reason };
+            })
             .finally(() => {
               running--;
               launch();
@@ -205,6 +213,11 @@ export class PropertyRunner {
     if (broken) throw broken.reason;
   }
 
+  /** fast-check stopped at its time limit: where that was the run's budget, inputs went unsent for it. */
+  noteInterrupted(interrupted: boolean): void {
+    if (interrupted && Date.now() >= this.config.deadline) this.cutByBudget = true;
+  }
+
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
   seedOf(label: string): number {
     return fnv1a(`${this.config.seed}:${this.title}:${label}`) | 0;
@@ -218,6 +231,7 @@ export class PropertyRunner {
         await body(value);
       } catch (error) {
         if (!(error instanceof BudgetExhausted)) throw error;
+        this.cutByBudget = true;
       }
     };
     const details = await fc.check(fc.asyncProperty(arbitrary, unlessOutOfTime), {
@@ -227,6 +241,7 @@ export class PropertyRunner {
       interruptAfterTimeLimit: timeLimit,
       markInterruptAsFailure: false,
     });
+    this.noteInterrupted(details.interrupted);
     if (!details.failed || interruptedUnjudged(details)) return true;
     const error = details.errorInstance;
     if (!(error instanceof ConformanceFailures)) throw error;
@@ -278,6 +293,11 @@ export class PropertyRunner {
         try {
           result = await inFlight.shift()!;
         } catch (error) {
+          // An input the budget kept back judges nothing; the answers to the others still count.
+          if (error instanceof BudgetExhausted) {
+            this.cutByBudget = true;
+            continue;
+          }
           await drain();
           throw error;
         }
@@ -293,6 +313,7 @@ export class PropertyRunner {
           throw error;
         }
       }
+      if (sent < values.length && Date.now() >= this.config.deadline) this.cutByBudget = true;
       return undefined;
     } finally {
       stopListening();

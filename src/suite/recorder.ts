@@ -21,6 +21,8 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   unjudged?: Record<string, { reason: string; count: number }>;
   /** Per operation, answers its scenario had handed back rate limited (429, or 503 with Retry-After): an operation it did not reach may be down to them. */
   rateLimitedOn?: Record<string, number>;
+  /** Its scenario was cut short by --max-duration after something bore on it: why it was not judged in full. */
+  cutShort?: string;
 }
 
 const MAX_OBSERVED = 20;

@@ -5,7 +5,7 @@ import { isRemoved } from '../contract/removal.ts';
 import { NOT_SENT_PAST_BUDGET, type ClientStats } from '../http/client.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { isNoEvidence, type Exchange } from '../http/exchange.ts';
-import type { BlockedBy } from '../report/model.ts';
+import { CUT_SHORT_MARK, type BlockedBy } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { clauseGate, judge, type JudgeOptions, type Judgements } from './judge.ts';
 import { clockExclusions, isWrite, planOf, skipReason, stimulusOf, type ScenarioOptions, type ScenarioPlan } from './plan.ts';
@@ -183,6 +183,34 @@ export class Scenario {
     }
   }
 
+  /**
+   * Awaits every one of `pending` (requests side by side): one --max-duration kept back comes as
+   * undefined, the others as they are, to be judged; any other error is thrown once all have settled.
+   */
+  async allOf<T>(pending: readonly Promise<T>[]): Promise<(T | undefined)[]> {
+    const settled = await Promise.allSettled(pending);
+    for (const result of settled) if (result.status === 'rejected' && !(result.reason instanceof BudgetExhausted)) throw result.reason;
+    return settled.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  }
+
+  /**
+   * A follow-up whose requests --max-duration may keep back: undefined where it did, so that the
+   * answers before it are still judged (the scenario is marked cut short all the same).
+   */
+  async unlessOutOfTime<T>(followUp: Promise<T>): Promise<T | undefined> {
+    try {
+      return await followUp;
+    } catch (error) {
+      if (error instanceof BudgetExhausted) return undefined;
+      throw error;
+    }
+  }
+
+  /** Whether --max-duration kept inputs of its properties or sequences from being sent. */
+  get cutByBudget(): boolean {
+    return this.properties.cutByBudget;
+  }
+
   /** See PropertyRunner.property. */
   property<T, R>(label: string, arbitrary: fc.Arbitrary<T>, body: PropertyBody<T, R>, options?: { runs?: number; examples?: T[] }): Promise<boolean> {
     return this.properties.property(label, arbitrary, body, options);
@@ -302,12 +330,14 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
       return;
     }
     secondAnswers.started(s.stats);
+    let cut = false;
     try {
       await body(s);
     } catch (error) {
       if (error instanceof ConformanceFailures) {
         recorder.recordFailures(error, shardReplay(ctx.config));
       } else if (error instanceof BudgetExhausted) {
+        cut = true;
         // Skipped by the clock alone (below): the budget is not why.
         for (const name of declared) if (!excluded.has(name)) s.skipCheck(name, error.message, 'budget');
       } else {
@@ -325,6 +355,14 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     const held = s.firstUnanswered === undefined ? undefined : { reason: `requests of this scenario were not sent or cut short (${s.firstUnanswered})`, blockedBy: 'no-answer' as const };
     const leftOut = s.firstLeftOut === undefined ? undefined : `the requests it needs go to ${s.firstLeftOut}, left out by --skip ${s.firstLeftOut}`;
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? leftOut ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
+    // Its own checks judged, but the budget kept its later requests back: not judged in full (those
+    // every answer gets are judged on every scenario's answers, and lose no stimulus of their own).
+    if (cut || s.unjudged?.blockedBy === 'budget' || s.cutByBudget) {
+      for (const name of declared) {
+        const record = records.get(name);
+        if (record?.outcome !== undefined && record.outcome !== 'skip' && !excluded.has(name)) record.cutShort = `${CUT_SHORT_MARK} "${title}": its later requests were not sent`;
+      }
+    }
     for (const [name, record] of records) {
       if (record.outcome !== undefined) {
         if (record.outcome !== 'skip' && Object.keys(s.rateLimitedOn).length) record.rateLimitedOn = { ...s.rateLimitedOn };
