@@ -7,7 +7,7 @@ import { UsageError } from '../../src/errors.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderSummary } from '../../src/report/summary.ts';
 import { checkShards, mergeShards, targetKey } from '../../src/report/merge.ts';
-import type { ClauseResult, RunReport } from '../../src/report/model.ts';
+import { CUT_SHORT_MARK, type ClauseResult, type RunReport } from '../../src/report/model.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const catalogue = loadClauses();
@@ -89,6 +89,16 @@ describe('merge: the shards of one run as one machine would have reported it', (
     const clause = merged.clauses.find((c) => c.id === 'list.status-filter');
     expect(clause?.outcome).toBe('partial');
     expect(clause?.shortfalls?.[0]?.reason).toMatch(/not judged for status pending, sold/);
+  });
+
+  it('keeps a clause partial, for the budget, where --max-duration cut a shard short, whatever other skip its coverage kept', () => {
+    const cut = `${CUT_SHORT_MARK} during "s": its later requests were not sent`;
+    const cutShort = judged('orders.exists', 1, 'partial', { shortfalls: [{ reason: cut, blockedBy: 'budget' }], coverage: { blocked: { reason: 'no answer', blockedBy: 'no-answer' } } });
+    const merged = mergeShards([shard(1, 2, { 'orders.exists': judged('orders.exists', 2) }), shard(2, 2, { 'orders.exists': cutShort })], context);
+    const clause = merged.clauses.find((c) => c.id === 'orders.exists');
+    expect(clause?.outcome).toBe('partial');
+    expect(clause?.shortfalls).toEqual([{ reason: cut, blockedBy: 'budget' }]);
+    expect(merged.exitCode).toBe(3);
   });
 
   it('refuses the same shard twice, a missing shard, and shards of another run (exit 2)', () => {

@@ -72,7 +72,10 @@ function addCounts(into: Record<string, number>, counts: Record<string, number> 
 
 function mergedCoverage(parts: ClauseResult[]): Required<Pick<ClauseCoverage, 'unjudged' | 'rateLimitedOn'>> & { covered: Set<string>; blocked: NonNullable<ClauseCoverage['blocked']>[] } {
   const out = { unjudged: {} as NonNullable<ClauseCoverage['unjudged']>, covered: new Set<string>(), blocked: [] as NonNullable<ClauseCoverage['blocked']>[], rateLimitedOn: {} as Record<string, number> };
-  for (const { coverage } of parts) {
+  for (const { coverage, shortfalls, checks } of parts) {
+    // What the budget cut in a shard, which its coverage keeps only the first blocked entry of: the merge keeps it too.
+    for (const shortfall of shortfalls ?? []) if (shortfall.blockedBy === 'budget' && !shortfall.operation) out.blocked.push({ reason: shortfall.reason, blockedBy: 'budget' });
+    for (const check of checks) if (check.outcome === 'skip' && check.blockedBy === 'budget') out.blocked.push({ reason: check.note ?? '', blockedBy: 'budget' });
     for (const value of coverage?.covered ?? []) out.covered.add(value);
     for (const [operation, entry] of Object.entries(coverage?.unjudged ?? {})) {
       const known = out.unjudged[operation];

@@ -32,8 +32,8 @@ export interface Shortfall {
   choice?: boolean;
 }
 
-/** How a clause's shortfall begins where --max-duration cut short a scenario that had judged it (CheckRecord.cutShort). */
-export const CUT_SHORT_MARK = 'the run budget (--max-duration) ran out during';
+/** How a clause's shortfall begins where --max-duration cut short, or kept from starting, a scenario that judges it (CheckRecord.cutShort). */
+export const CUT_SHORT_MARK = 'the run budget (--max-duration) ran out';
 
 /** The note of a clause --only/--skip left out of the run. */
 export const DESELECTED_NOTE = 'deselected (--only/--skip)';

@@ -74,13 +74,13 @@ export class PropertyRunner {
     const shard = this.config.shard;
     // What fc.sample gives for this label's seed and `runs` (everyCase draws them first).
     const sample = () => options.sampled ?? fc.sample(arbitrary, { seed, numRuns: runs });
-    if (shard && shard.count > 1) return this.propertyShare(shard, label, arbitrary, body, { examples, runs, seed, timeLimit, sample });
+    if (shard && shard.count > 1) return this.propertyShare(shard, label, arbitrary, body, { examples, runs, seed, sample });
     // Edge values first, outside fast-check: its `examples` would map each value back through the
     // arbitrary (a reverse table of all of Unicode for a string), costing about a second per worker.
     // Given a Probe, they lead the same pipeline as the sampled inputs, still one at a time and
     // whatever the time limit, but reads waiting out a lag wait side by side.
     if (typeof body !== 'function') {
-      const failure = await this.runPipelined([...examples, ...sample()], body, Date.now() + timeLimit, examples.length);
+      const failure = await this.runPipelined([...examples, ...sample()], body, this.stopAt(), examples.length);
       if (!failure) return true;
       if (failure.index >= examples.length) {
         // The same seed gives fast-check the same inputs: run one by one, it meets the failure again and shrinks it.
@@ -133,7 +133,7 @@ export class PropertyRunner {
     label: string,
     arbitrary: fc.Arbitrary<T>,
     body: PropertyBody<T, R>,
-    { examples, runs, seed, timeLimit, sample }: { examples: T[]; runs: number; seed: number; timeLimit: number; sample: () => T[] },
+    { examples, runs, seed, sample }: { examples: T[]; runs: number; seed: number; sample: () => T[] },
   ): Promise<boolean> {
     const all = [...examples, ...(runs > 0 ? sample() : [])];
     const mine = shareOf(all.length, shard, `${this.title}:${label}`);
@@ -142,7 +142,7 @@ export class PropertyRunner {
     const probe: Probe<T, unknown> = sequential ? { send: body, receive: () => undefined } : (body as Probe<T, unknown>);
     // A plain body goes one input at a time, as fc.check would run it (and, unlike fc.check, past
     // the time limit: every scenario in tests/ gives a Probe, so none is so run today).
-    const failure = await this.runPipelined(mine.map((k) => all[k]!), probe, Date.now() + timeLimit, sequential ? mine.length : edges);
+    const failure = await this.runPipelined(mine.map((k) => all[k]!), probe, this.stopAt(), sequential ? mine.length : edges);
     if (!failure) return true;
     const at = mine[failure.index]! - examples.length;
     if (at >= 0) {
@@ -213,9 +213,9 @@ export class PropertyRunner {
     if (broken) throw broken.reason;
   }
 
-  /** fast-check stopped at its time limit: where that was the run's budget, inputs went unsent for it. */
-  noteInterrupted(interrupted: boolean): void {
-    if (interrupted && Date.now() >= this.config.deadline) this.cutByBudget = true;
+  /** When a pipelined property stops sending: after PROPERTY_BUDGET_MS, or at the run's deadline, exactly, if that comes first. */
+  private stopAt(): number {
+    return Math.min(this.config.deadline, Date.now() + PROPERTY_BUDGET_MS);
   }
 
   /** A property's own seed, derived from the run's: `--seed` regenerates every property's inputs. */
@@ -241,7 +241,7 @@ export class PropertyRunner {
       interruptAfterTimeLimit: timeLimit,
       markInterruptAsFailure: false,
     });
-    this.noteInterrupted(details.interrupted);
+    if (details.interrupted && timeLimit < PROPERTY_BUDGET_MS) this.cutByBudget = true;
     if (!details.failed || interruptedUnjudged(details)) return true;
     const error = details.errorInstance;
     if (!(error instanceof ConformanceFailures)) throw error;
@@ -313,7 +313,8 @@ export class PropertyRunner {
           throw error;
         }
       }
-      if (sent < values.length && Date.now() >= this.config.deadline) this.cutByBudget = true;
+      // Stopped by the run's budget, not the property's own PROPERTY_BUDGET_MS (stopAt says which).
+      if (sent < values.length && stopAt >= this.config.deadline) this.cutByBudget = true;
       return undefined;
     } finally {
       stopListening();

@@ -86,6 +86,8 @@ export class Scenario {
   readonly rateLimitedOn: Record<string, number> = {};
   /** The first request of this scenario not sent, or cut short: why a check it left unjudged was. */
   firstUnanswered?: string;
+  /** A request of its own was kept back by --max-duration. */
+  private sendCut = false;
   /** The first operation of this scenario left out by the settings (--skip): why, where nothing else bore on a check. */
   firstLeftOut?: string;
 
@@ -141,18 +143,12 @@ export class Scenario {
     if (!this.declaresWrites && isWrite(this.contract.operations[operationId])) {
       throw new Error(`${operationId} is a write this scenario does not declare (ScenarioOptions.writes or writesIfAllowed): --dry-run would not list it`);
     }
-    if (Date.now() >= this.config.deadline) {
-      this.leaveUnjudged(BUDGET_RAN_OUT_DURING, 'budget');
-      throw new BudgetExhausted(true);
-    }
+    if (Date.now() >= this.config.deadline) this.outOfTime();
     const extra: SendOptions = {};
     if (this.critical) extra.critical = true;
     if (this.sends++ < RESERVE_FIRST_REQUESTS || !this.answered.has(operationId)) extra.reserve = true;
     const { exchange, route } = await sendOperation(this.ctx, operationId, { ...options, ...extra }, this.stats);
-    if (exchange.failure?.kind === 'not-sent' && exchange.failure.message === NOT_SENT_PAST_BUDGET) {
-      this.leaveUnjudged(BUDGET_RAN_OUT_DURING, 'budget');
-      throw new BudgetExhausted(true);
-    }
+    if (exchange.failure?.kind === 'not-sent' && exchange.failure.message === NOT_SENT_PAST_BUDGET) this.outOfTime();
     const response = exchange.response;
     if (exchange.failure?.kind === 'left-out') this.firstLeftOut ??= operationId;
     else if (isNoEvidence(exchange)) this.firstUnanswered ??= `${route}: ${exchange.failure!.kind}: ${exchange.failure!.message}`;
@@ -206,9 +202,15 @@ export class Scenario {
     }
   }
 
-  /** Whether --max-duration kept inputs of its properties or sequences from being sent. */
+  /** Whether --max-duration kept any of its requests, or inputs of its properties or sequences, from being sent. */
   get cutByBudget(): boolean {
-    return this.properties.cutByBudget;
+    return this.sendCut || this.properties.cutByBudget;
+  }
+
+  private outOfTime(): never {
+    this.sendCut = true;
+    this.leaveUnjudged(BUDGET_RAN_OUT_DURING, 'budget');
+    throw new BudgetExhausted(true);
   }
 
   /** See PropertyRunner.property. */
@@ -357,10 +359,10 @@ export function scenario(title: string, options: ScenarioOptions, body: (s: Scen
     for (const name of declared) s.skipCheck(name, s.unjudged?.reason ?? held?.reason ?? leftOut ?? 'no exchange in this run bore on this check', s.unjudged?.blockedBy ?? held?.blockedBy);
     // Its own checks judged, but the budget kept its later requests back: not judged in full (those
     // every answer gets are judged on every scenario's answers, and lose no stimulus of their own).
-    if (cut || s.unjudged?.blockedBy === 'budget' || s.cutByBudget) {
+    if (cut || s.cutByBudget) {
       for (const name of declared) {
         const record = records.get(name);
-        if (record?.outcome !== undefined && record.outcome !== 'skip' && !excluded.has(name)) record.cutShort = `${CUT_SHORT_MARK} "${title}": its later requests were not sent`;
+        if (record?.outcome !== undefined && record.outcome !== 'skip' && !excluded.has(name)) record.cutShort = `${CUT_SHORT_MARK} during "${title}": its later requests were not sent`;
       }
     }
     for (const [name, record] of records) {

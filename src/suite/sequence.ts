@@ -184,6 +184,8 @@ export async function runSequences<M extends object>(
     markInterruptAsFailure: false,
   });
   done = true;
+  // Stopped between sequences by the run's budget (not PROPERTY_BUDGET_MS): fewer were sent than asked.
+  if (details.interrupted && remaining < PROPERTY_BUDGET_MS) properties.cutByBudget = true;
   // A sequence fast-check stopped waiting for may still be confirming a failure: it is told too.
   const late = await current?.then(
     () => undefined,
