@@ -92,7 +92,10 @@ export interface ClientOptions {
 /** What a request whose turn came past ClientOptions.sendBefore is handed back with, as not-sent. */
 export const NOT_SENT_PAST_BUDGET = 'the run budget (--max-duration) had run out by its turn';
 
-const notSentPastBudget = (outgoing: OutgoingRequest): Exchange => ({ request: shownRequest(outgoing), failure: { kind: 'not-sent', message: NOT_SENT_PAST_BUDGET }, durationMs: 0 });
+/** A request the suite chose not to send: evidence of nothing (not-sent is never judged). */
+const notSent = (outgoing: OutgoingRequest, message: string): Exchange => ({ request: shownRequest(outgoing), failure: { kind: 'not-sent', message }, durationMs: 0 });
+
+const notSentPastBudget = (outgoing: OutgoingRequest): Exchange => notSent(outgoing, NOT_SENT_PAST_BUDGET);
 
 /** Thrown where a resend's turn comes past ClientOptions.sendBefore. */
 class PastBudget extends Error {}
@@ -398,8 +401,7 @@ export class HttpClient {
     const seen: SendSeen = { alongside: 0, freshLost: false, handBackFreshLoss: true };
     for (;;) {
       const plan = this.health.plan(origin, label);
-      // A request the suite chose not to send is evidence of nothing (not-sent is never judged).
-      if ('refused' in plan) return previous ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: plan.refused }, durationMs: 0 };
+      if ('refused' in plan) return previous ?? notSent(outgoing, plan.refused);
       seen.alongside = 0;
       seen.freshLost = false;
       seen.handBackFreshLoss = connectionResends < CONNECTION_RESENDS;
@@ -412,7 +414,7 @@ export class HttpClient {
         delete rest.reopen;
       }
       // Past the budget even an answer the suite would have sent again is left unjudged, as the resend was not sent.
-      if ('refused' in exchange) return (exchange.refused === NOT_SENT_PAST_BUDGET ? undefined : previous) ?? { request: shownRequest(outgoing), failure: { kind: 'not-sent', message: exchange.refused }, durationMs: 0 };
+      if ('refused' in exchange) return (exchange.refused === NOT_SENT_PAST_BUDGET ? undefined : previous) ?? notSent(outgoing, exchange.refused);
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
       // connections, as a gateway that closes the ones past it has. Sent again under the lower cap, or

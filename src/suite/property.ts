@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { stringifyJson } from '../json/lossless.ts';
-import type { FailureEvidence } from '../report/model.ts';
+import { CUT_SHORT_MARK, type FailureEvidence } from '../report/model.ts';
 import { ConformanceFailures } from './failure.ts';
 import { onReadWaiting, waitingReads } from './read-lag.ts';
 import { fnv1a, shareOf, shardReplay, type Shard } from './shard.ts';
@@ -18,13 +18,13 @@ export interface Probe<T, R> {
 
 export type PropertyBody<T, R> = ((value: T) => Promise<void>) | Probe<T, R>;
 
-export const BUDGET_RAN_OUT_DURING = 'the run budget (--max-duration) ran out during this scenario: its later requests were not sent';
+export const BUDGET_RAN_OUT_DURING = `${CUT_SHORT_MARK} during this scenario: its later requests were not sent`;
 
 /** --max-duration ran out: before a scenario began, or during it (no request is sent past it; those out are awaited). */
 export class BudgetExhausted extends Error {
   override name = 'BudgetExhausted';
   constructor(during = false) {
-    super(during ? BUDGET_RAN_OUT_DURING : 'the run budget (--max-duration) ran out before this scenario');
+    super(during ? BUDGET_RAN_OUT_DURING : `${CUT_SHORT_MARK} before this scenario`);
   }
 }
 
@@ -42,6 +42,9 @@ export const interruptedUnjudged = (details: Pick<fc.RunDetails<unknown>, 'inter
 const MAX_INPUTS_WAITING = 64;
 
 const IGNORE = () => undefined;
+
+/** Of the errors of items run side by side, the one to throw: what the target answered outranks what the budget kept back. */
+const firstToTell = (rejected: readonly unknown[]): unknown => rejected.find((reason) => !(reason instanceof BudgetExhausted)) ?? rejected[0];
 
 /** Runs a scenario's fast-check properties: seeded from the run's seed, pipelined where given a Probe, failures shrunk and recorded. */
 export class PropertyRunner {
@@ -170,9 +173,7 @@ export class PropertyRunner {
     }
     const settled = await Promise.allSettled(items.map((item, index) => body(item, index)));
     const rejected = settled.filter((result) => result.status === 'rejected').map((result) => result.reason as unknown);
-    // What the target answered outranks what the budget kept back.
-    const broken = rejected.find((reason) => !(reason instanceof BudgetExhausted)) ?? rejected[0];
-    if (rejected.length) throw broken;
+    if (rejected.length) throw firstToTell(rejected);
   }
 
   /**
@@ -184,18 +185,15 @@ export class PropertyRunner {
     if (this.config.concurrent) return this.forEach(items, body);
     let next = 0;
     let running = 0;
-    let broken: { reason: unknown } | undefined;
+    const rejected: unknown[] = [];
     let finished = false;
     await new Promise<void>((resolve) => {
       const launch = () => {
-        while (!broken && next < items.length && running - waitingReads(this.ctx) < 1) {
+        while (rejected.length === 0 && next < items.length && running - waitingReads(this.ctx) < 1) {
           const index = next++;
           running++;
           body(items[index]!, index)
-            .catch((reason: unknown) => {
-              // What the target answered outranks what the budget kept back.
-              if (!broken || (broken.reason instanceof BudgetExhausted && !(reason instanceof BudgetExhausted))) broken = { reason };
-            })
+            .catch((reason: unknown) => rejected.push(reason))
             .finally(() => {
               running--;
               launch();
@@ -210,7 +208,7 @@ export class PropertyRunner {
       const stopListening = onReadWaiting(this.ctx, launch);
       launch();
     });
-    if (broken) throw broken.reason;
+    if (rejected.length) throw firstToTell(rejected);
   }
 
   /** When a pipelined property stops sending: after PROPERTY_BUDGET_MS, or at the run's deadline, exactly, if that comes first. */

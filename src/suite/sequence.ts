@@ -103,7 +103,7 @@ export async function runSequences<M extends object>(
   // The shortest sequence met while shrinking that failed twice more in a row.
   let shortest: { story: Story; error: ConformanceFailures } | undefined;
   // A failure that did not recur: told only if no other does.
-  let unconfirmed: { story: Story; error: ConformanceFailures; outOfTime?: boolean } | undefined;
+  let unconfirmed: { story: Story; error: ConformanceFailures } | undefined;
   let shrinking: { runs: number; since: number } | undefined;
   // Set once fast-check is done: a sequence it stopped waiting for (past its time limit) starts nothing more.
   let done = false;
@@ -150,7 +150,10 @@ export async function runSequences<M extends object>(
           if (!(cut instanceof BudgetExhausted)) throw cut;
           outOfTime = cut;
           // Seen to fail once, on the target's own answers: told, as unconfirmed, unless a confirmed one is.
-          if (!shrinking) unconfirmed ??= { story, error, outOfTime: true };
+          if (!shrinking && !unconfirmed) {
+            story.unconfirmed = 'out-of-time';
+            unconfirmed = { story, error };
+          }
           return null;
         });
         if (again === null) return;
@@ -196,7 +199,7 @@ export async function runSequences<M extends object>(
   let told = shortest ?? original;
   if (!told && unconfirmed) {
     told = unconfirmed;
-    told.story.unconfirmed = unconfirmed.outOfTime ? 'out-of-time' : 'did-not-recur';
+    told.story.unconfirmed ||= 'did-not-recur';
   }
   if (told) recordFailures(told.error, { ...properties.replayData(), ...(told === unconfirmed ? {} : { path: details.counterexamplePath ?? undefined }), story: told.story.evidence() });
   // What the budget kept back is skipped as such by the scenario, after any failure seen is told.
