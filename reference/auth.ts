@@ -16,6 +16,9 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-path-case', 'auth.required', 'Paths are routed ignoring case (as Express and ASP.NET do by default) while the authentication check guards the exact path /v1/pets: GET /v1/PETS serves the listing without credentials.'),
   fault('fault-auth-hole-double-slash', 'auth.required', 'Empty path segments are dropped when routing (/v1//pets is /v1/pets) while the authentication check guards the exact path /v1/pets: GET /v1//pets serves the listing without credentials.'),
   fault('fault-auth-hole-head-list-pets', 'auth.required', 'HEAD /v1/pets skips the authentication check (only GET is guarded): 200 without credentials.'),
+  fault('fault-auth-hole-alias-get-pet', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check guards the exact path /v1/pets/{petId}: GET /v1/pets/{petId}/, /v1/PETS/{petId} and /v1//pets/{petId} serve the animal without credentials.'),
+  fault('fault-auth-hole-alias-store-orders', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check guards the exact path /v1/store/orders: GET /v1/store/orders/, /v1/STORE/orders and /v1//store/orders serve the orders without credentials.'),
+  fault('fault-auth-hole-head-store-orders', 'auth.required', 'HEAD /v1/store/orders skips the authentication check (only GET is guarded): 200 without credentials.'),
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
@@ -58,6 +61,9 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
     if (on(ctx, 'fault-auth-hole-path-case') && path.toLowerCase() === '/v1/pets') return true;
     if (on(ctx, 'fault-auth-hole-double-slash') && path.replace(/\/{2,}/g, '/') === '/v1/pets') return true;
   }
+  if (op === 'get-pet' && on(ctx, 'fault-auth-hole-alias-get-pet') && !/^\/v1\/pets\/[^/]+$/.test(path)) return true;
+  if (op === 'store-orders' && on(ctx, 'fault-auth-hole-alias-store-orders') && path !== '/v1/store/orders') return true;
+  if (req.method === 'HEAD' && op === 'store-orders' && on(ctx, 'fault-auth-hole-head-store-orders')) return true;
   if (req.method === 'HEAD' && op === 'list-pets' && on(ctx, 'fault-auth-hole-head-list-pets')) return true;
   if (req.method === 'HEAD' && op === 'get-pet' && on(ctx, 'fault-auth-hole-head-get-pet')) return true;
 

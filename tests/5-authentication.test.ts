@@ -3,6 +3,7 @@ import { badAuthorizations, withoutValidKey, wrongBearer } from '../generators/i
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
 import { listed, petIdText, plainPet } from './support/store.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
+import type { AliasServes } from '../src/checks/auth.ts';
 
 /**
  * A request valid in every way but its Authorization, so a 401 can only be about the key. The NewPet's
@@ -105,7 +106,7 @@ describe('§5 Authentication', () => {
     async (s) => {
       const list = s.url('listPets');
       const cut = list.lastIndexOf('/');
-      const probes: { alias: string; operationId: string; url: string; method?: string }[] = [
+      const probes: AliasProbe[] = [
         { alias: 'GET /v1/pets/', operationId: 'listPets', url: `${list}/` },
         { alias: 'GET /v1/PETS', operationId: 'listPets', url: `${list.slice(0, cut + 1)}${list.slice(cut + 1).toUpperCase()}` },
         { alias: 'GET /v1//pets', operationId: 'listPets', url: `${list.slice(0, cut)}/${list.slice(cut)}` },
@@ -114,11 +115,60 @@ describe('§5 Authentication', () => {
       // An animal that exists, so a HEAD served without the key would answer 200 rather than 404.
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId !== undefined) probes.push({ alias: `HEAD /v1/pets/${petId}`, operationId: 'getPet', url: s.url('getPet', { petId }), method: 'HEAD' });
-      for (const probe of probes) {
-        const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });
-        // Whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing.
-        if (!exchange.failure) s.verify(exchange, { 'auth.required': { alias: probe.alias } }, { common: false });
+      await sendAliases(s, probes);
+    },
+  );
+  scenario(
+    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId} and /v1//pets/{petId} serve no animal',
+    { checks: ['auth.required'], deprecated: 'getPet' },
+    async (s) => {
+      const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
+      if (petId === undefined) return;
+      const url = s.url('getPet', { petId });
+      await sendAliases(s, spellings(url, `/pets/${petId}`, 'GET /v1').map((alias) => ({ ...alias, operationId: 'getPet', serves: { petId } })));
+    },
+  );
+  scenario(
+    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders and /v1//store/orders serve nothing of what GET /v1/store/orders answers the key',
+    { checks: ['auth.required'], operations: ['listStoreOrders'] },
+    async (s) => {
+      const url = s.url('listStoreOrders');
+      const probes: AliasProbe[] = [{ alias: 'HEAD /v1/store/orders', operationId: 'listStoreOrders', url, method: 'HEAD' }];
+      // Its payload is not shown (§4.4): only the very body the key gets, served without it, shows the operation served.
+      const keyed = (await s.send('listStoreOrders')).response;
+      if (keyed && keyed.status >= 200 && keyed.status < 300 && keyed.body.length > 0) {
+        const keyedBody = keyed.body.toString('utf8');
+        probes.push(...spellings(url, '/store/orders', 'GET /v1').map((alias) => ({ ...alias, operationId: 'listStoreOrders', serves: { keyedBody } })));
       }
+      await sendAliases(s, probes);
     },
   );
 });
+
+interface AliasProbe {
+  alias: string;
+  operationId: string;
+  url: string;
+  method?: string;
+  serves?: AliasServes;
+}
+
+/** Another spelling of the path `url` ends with (`tail`, e.g. /pets/5): a trailing slash, its first segment upper case, a doubled slash before it. */
+function spellings(url: string, tail: string, shownBase: string): { alias: string; url: string }[] {
+  const base = url.slice(0, url.length - tail.length);
+  const [first = '', ...rest] = tail.slice(1).split('/');
+  const after = rest.map((segment) => `/${segment}`).join('');
+  return [
+    { alias: `${shownBase}${tail}/`, url: `${url}/` },
+    { alias: `${shownBase}/${first.toUpperCase()}${after}`, url: `${base}/${first.toUpperCase()}${after}` },
+    { alias: `${shownBase}/${tail}`, url: `${base}/${tail}` },
+  ];
+}
+
+/** Sends each probe without credentials and judges what it got: whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing. */
+async function sendAliases(s: Scenario, probes: readonly AliasProbe[]): Promise<void> {
+  for (const probe of probes) {
+    const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });
+    if (!exchange.failure) s.verify(exchange, { 'auth.required': { alias: probe.alias, ...(probe.serves ? { serves: probe.serves } : {}) } }, { common: false });
+  }
+}

@@ -1,4 +1,5 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
+import { exactInteger, isInt, sameInteger } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS } from './types.ts';
@@ -120,16 +121,35 @@ export const authWwwAuthenticate = defineCheck({
   },
 });
 
-export const authAliasNotServed = definePart<{ alias: string }>({
-  description: 'Without credentials, another spelling of GET /v1/pets (a trailing slash, upper case, a doubled slash) serves no listing, and HEAD /v1/pets or /v1/pets/{petId} no 2xx',
-  judge(exchange, { alias }) {
+/**
+ * What an alias would serve without credentials: by default the listing (any JSON array); `petId`, the
+ * animal of that id; `keyedBody`, the body the operation's own path answered the key with (GET
+ * /v1/store/orders, whose payload is not shown, §4.4: only the same bytes again show it served).
+ */
+export interface AliasServes {
+  petId?: string;
+  keyedBody?: string;
+}
+
+export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServes }>({
+  description: 'Without credentials, another spelling of a path (a trailing slash, upper case, a doubled slash) serves nothing of the operation, and HEAD of an operation served by GET no 2xx',
+  judge(exchange, { alias, serves }) {
     const status = exchange.response?.status;
     if (alias === undefined || status === undefined) return NOT_APPLICABLE;
     if (status < 200 || status > 299) return PASS;
     // A HEAD has no body to look at; its 2xx says the GET would have been served (RFC 9110 §9.3.2).
     if (exchange.request.method === 'HEAD') return fail(`no 2xx for ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
-    // Any JSON array is data served without a key, whether or not each item is a valid Pet.
+    if (serves?.keyedBody !== undefined) {
+      if (exchange.response!.body.toString('utf8') !== serves.keyedBody) return PASS;
+      return fail(`nothing at ${alias} without credentials of what GET with the key answered (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (the same body the key was answered)`);
+    }
     const body = jsonBody(exchange);
+    if (serves?.petId !== undefined) {
+      const id = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).id : undefined;
+      if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return PASS;
+      return fail(`no animal at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
+    }
+    // Any JSON array is data served without a key, whether or not each item is a valid Pet.
     if (!body.ok || !Array.isArray(body.value)) return PASS;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
@@ -148,6 +168,9 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'a 401 to HEAD (no body)', ctx: { alias: 'HEAD /v1/pets' }, ex: exchange(401, undefined, {}, { method: 'HEAD' }) },
     { why: 'a 405 to HEAD', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(405, undefined, { allow: 'GET' }, { method: 'HEAD' }) },
     { why: 'a 404 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(404, undefined, {}, { method: 'HEAD' }) },
+    { why: 'another animal at an alias of the id', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)[1]) },
+    { why: 'a listing at an alias of an id (no animal of that id)', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)) },
+    { why: 'another body than the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[{"id":1}]' } }, ex: exchange(200, raw('<h1>Store</h1>'), { 'content-type': 'text/html' }) },
   ],
   fail: [
     { why: 'a 200 without a key', ex: exchange(200, pets(1)), actual: /^200/ },
@@ -167,6 +190,10 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'the listing at /v1/PETS', ctx: { alias: 'GET /v1/PETS' }, ex: exchange(200, pets(1), {}, { url: 'https://api.example.test/v1/PETS' }), expected: /GET \/v1\/PETS/ },
     { why: 'a 200 to HEAD, which has no body to tell', ctx: { alias: 'HEAD /v1/pets' }, ex: exchange(200, undefined, { 'content-type': 'application/json', 'content-length': '120' }, { method: 'HEAD' }), expected: /no 2xx for HEAD \/v1\/pets/, actual: /^200/ },
     { why: 'a 204 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(204, undefined, {}, { method: 'HEAD' }) },
+    { why: 'the animal at an alias of its id', ctx: { alias: 'GET /v1/PETS/1', serves: { petId: '1' } }, ex: exchange(200, pets(1)[0]), expected: /^no animal at GET \/v1\/PETS\/1/ },
+    { why: 'an int64 id past 2^53 told exactly', ctx: { alias: 'GET /v1/pets/9007199254740993/', serves: { petId: '9007199254740993' } }, ex: exchange(200, raw('{"id":9007199254740993,"name":"a","status":"available"}')) },
+    { why: 'the body the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[]' } }, ex: exchange(200, []), actual: /the same body the key was answered/ },
+    { why: 'a 200 to HEAD of the orders', ctx: { alias: 'HEAD /v1/store/orders' }, ex: exchange(200, undefined, {}, { method: 'HEAD' }) },
   ],
   na: [
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a transport failure', ex: failed() },
