@@ -516,6 +516,30 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('keeps under a limit on the rate it meets as 429s with Retry-After (a gateway limiting the rate), so the run\'s waiting budget lasts', { timeout: 30_000 }, async () => {
+    // A token bucket of 10 refilled at 100 a second, answering 429 past it with Retry-After: 1.
+    const bucket = tokenBucket(10, 100);
+    let refused = 0;
+    const url = await serve((req, res) => {
+      req.resume();
+      if (!bucket.take()) {
+        refused++;
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/html' }).end('<html><body>429 Too Many Requests</body></html>');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    const c = client({ concurrency: 8, retryWaitBudgetMs: 3_000 });
+    const statuses = (await Promise.all(Array.from({ length: 500 }, () => c.send({ method: 'GET', url })))).map((exchange) => exchange.response?.status);
+    // Sent as fast as it may go, every wave of requests past the bucket waits 1 s: the 3 s are spent
+    // within a few seconds and the rest come back 429. Held under the rate it learnt, all get 200.
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(c.pacedRps()).toBeGreaterThan(0);
+    expect(c.pacedRps()).toBeLessThanOrEqual(100);
+    expect(refused).toBeLessThan(150);
+    await c.close();
+  });
+
   it('judges none of the refusals of a limit on one path only (nginx limit_req on POST), while the other paths are never refused', { timeout: 30_000 }, async () => {
     // POSTs share a token bucket of 5 refilled at 40 a second; listings go unlimited.
     const bucket = tokenBucket(5, 40);

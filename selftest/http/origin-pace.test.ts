@@ -14,7 +14,7 @@ function answerCalmly(pace: OriginPace, count: number, everyMs: number, label = 
 }
 
 /** What the answers were as a limit on the host's rate was overshot: half of them refused, other operations' too. */
-const overshot = (calmRate: number) => ({ origin: { calmRate, refusedShare: 0.5 }, operation: { calmRate, refusedShare: 0.5 }, othersRefused: 1, sentAt: performance.now() });
+const overshot = (calmRate: number) => ({ origin: { calmRate, refusedShare: 0.5, answers: 20 }, operation: { calmRate, refusedShare: 0.5, answers: 20 }, othersRefused: 1, sentAt: performance.now() });
 
 /** Whether the promise has settled once pending timers due now have run. */
 async function settled(promise: Promise<void>): Promise<boolean> {
@@ -184,7 +184,7 @@ describe('OriginPace: a rate per origin, learnt from 503s without Retry-After th
     pace.limited(O, CREATE, own(heldAt + 10));
     expect(pace.rateOf(O, CREATE)).toBeCloseTo(0.75 * 90 * 1.02 ** 0.05, 5);
     vi.advanceTimersByTime(50);
-    pace.limited(O, CREATE, { ...own(performance.now() - 10), operation: { calmRate: 10, refusedShare: 0.2 } });
+    pace.limited(O, CREATE, { ...own(performance.now() - 10), operation: { calmRate: 10, refusedShare: 0.2, answers: 12 } });
     // Under the calm rate where the operation was answered slower than its rate.
     expect(pace.rateOf(O, CREATE)).toBeCloseTo(7.5, 5);
     expect(pace.isPaced(O)).toBe(false);

@@ -10,7 +10,8 @@ import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } fro
 import { OperationHealth, type Refusal, type SendPlan } from './health.ts';
 import { OriginCaps } from './origin-caps.ts';
 import { SlowedRefusals } from './slowed-refusals.ts';
-import { OriginPace, type LatelyAround } from './origin-pace.ts';
+import { TaughtBy429 } from './taught-by-429.ts';
+import { OriginPace, type Lately, type LatelyAround } from './origin-pace.ts';
 import { RestGate } from './rest-gate.ts';
 import { sendThroughNodeHttp } from './node-http.ts';
 import { isWaitedOut, retryAfterMs } from './retry-after.ts';
@@ -106,6 +107,11 @@ class PastBudget extends Error {}
  * waiting than the budget; one that starts late in a run gets the reserve too, until past this share.
  */
 export const SPORADIC_SHARE = 0.25;
+
+/** The share of an origin's (or operation's) answers in the second before a 429 that were refusals, for a first rate to be learnt of it. */
+const FIRST_429_SHARE = 0.2;
+/** The fewest answers in that second the share is read over. */
+const FIRST_429_ANSWERS = 10;
 
 /** The default of retryWaitBudgetMs: two waits of the longest Retry-After taken, ten of a second. */
 export const RETRY_WAIT_BUDGET_MS = 10_000;
@@ -286,6 +292,8 @@ export class HttpClient {
   private readonly refusesWhenRested = new Set<string>();
   /** Operations whose 503s without Retry-After went on as often, served slower, once their origin was paced (see SlowedRefusals). */
   private readonly slowed = new SlowedRefusals();
+  /** Whether 429s still teach rates, and the origins they taught one (see learnFrom429). */
+  private readonly taughtBy429 = new TaughtBy429();
   /** Per origin, how long the head of its answers usually takes to come after the request is written, ms (a moving average). */
   private readonly answerMs = new Map<string, number>();
   /** Connections a pool holds, where fitPool made it other than the concurrency. */
@@ -465,6 +473,7 @@ export class HttpClient {
         this.caps.calm(origin);
         this.fitPool(origin);
         this.paces.calm(origin, label);
+        this.taughtBy429.calm();
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
         // Waiting cured it: the origin limits a rate (unless this operation's refusals are its own).
@@ -533,6 +542,7 @@ export class HttpClient {
           if (retryAfter) stats.retryAfterSeen.push(retryAfter);
         } else stats.unavailable++;
       }
+      if (status === 429) this.learnFrom429(origin, label, performance.now() - exchange.durationMs);
       // Without a usable Retry-After (429 only), back off 1 s, then 2 s.
       const wait = retryAfterMs(retryAfter) ?? 1_000 * 2 ** attempt;
       // A reserve request waits from the budget first, then from the reserve, given up on or not.
@@ -552,6 +562,25 @@ export class HttpClient {
       await this.waitOut(wait, from);
       attempt++;
     }
+  }
+
+  /**
+   * A 429 says too many requests were sent in a given time (RFC 6585 §4): the origin, or the operation
+   * where the origin's others were not refused, is held to a rate under what it served calmly in the
+   * second before (OriginPace, as a 503 that waiting cured teaches), so that Retry-After waits do not
+   * spend the run's waiting budget one after another. First only where a fifth or more of at least
+   * FIRST_429_ANSWERS answers in that second were refusals (a limit overshot refuses most of what goes
+   * past it; 429s now and then are only waited out); no more once the rates taught did not stop them
+   * (TaughtBy429: they come whatever the rate, and the rates are let go).
+   */
+  private learnFrom429(origin: string, label: string, sentAt: number): void {
+    if (!this.taughtBy429.refused((origins) => origins.forEach((taught) => this.paces.forgetOrigin(taught)))) return;
+    this.paces.refused(origin, label, sentAt);
+    const at = this.paces.latelyAround(origin, label, sentAt);
+    const heavy = (lately: Lately) => lately.answers >= FIRST_429_ANSWERS && lately.refusedShare >= FIRST_429_SHARE;
+    if (!this.paces.isPaced(origin, label) && !heavy(at.origin) && !heavy(at.operation)) return;
+    this.paces.limited(origin, label, at);
+    if (this.paces.isPaced(origin, label)) this.taughtBy429.taught(origin);
   }
 
   /** What a wait of `ms` from now would be taken from (see retryWaitBudgetMs), if anything: waits side by side count once. */

@@ -173,6 +173,11 @@ export class OriginPace {
     }
   }
 
+  /** The origin's rates, and those of every operation on it, were taught by refusals that come whatever the rate: all go unpaced again. */
+  forgetOrigin(origin: string): void {
+    for (const [key, pace] of this.rates) if (key === origin || key.startsWith(`${origin} `)) pace.base = pace.lowest = Infinity;
+  }
+
   /** Whether the origin has given any answer that was no refusal. */
   answeredCalm(origin: string): boolean {
     return this.rates.get(origin)?.firstCalm !== undefined;
@@ -251,13 +256,13 @@ function lastSecond(pace: Rate): { calm: number; refused: number } {
 
 function latelyOf(pace: Rate): Lately {
   const now = performance.now();
-  if (pace.firstCalm === undefined) return { calmRate: 0, refusedShare: 1 };
   const { calm, refused } = lastSecond(pace);
+  if (pace.firstCalm === undefined) return { calmRate: 0, refusedShare: 1, answers: calm + refused };
   const refusedShare = refused / Math.max(1, calm + refused);
-  if (calm < MIN_CALM) return { calmRate: 0, refusedShare };
+  if (calm < MIN_CALM) return { calmRate: 0, refusedShare, answers: calm + refused };
   // The last BUCKETS - 1 windows and the current one, as far as it has gone.
   const spanMs = Math.max(BUCKET_MS, Math.min(now - pace.firstCalm, (BUCKETS - 1) * BUCKET_MS + (now % BUCKET_MS)));
-  return { calmRate: (calm * 1000) / spanMs, refusedShare };
+  return { calmRate: (calm * 1000) / spanMs, refusedShare, answers: calm + refused };
 }
 
 const BUCKET_MS = 100;
@@ -280,6 +285,8 @@ const MIN_REFUSED_SHARE = 0.05;
 export interface Lately {
   calmRate: number;
   refusedShare: number;
+  /** Answers, calm or refused, in the last second. */
+  answers: number;
 }
 
 export interface LatelyAround {
