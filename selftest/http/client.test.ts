@@ -342,6 +342,23 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('one slow operation on an origin that answers the rest at once is not taken for a server serving so many connections at a time', { timeout: 20_000 }, async () => {
+    // GETs answered at once, POSTs 1.2 s later (a message sent on through a provider).
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('{}'), req.method === 'POST' ? STALL_MS + 200 : 0));
+    });
+    const c = client({ concurrency: 8, timeoutMs: 5_000, watchIdleCloses: true });
+    for (let i = 0; i < 4; i++) expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
+    const started = performance.now();
+    const posts = await Promise.all(Array.from({ length: 24 }, () => c.send({ method: 'POST', url, body: '{}' })));
+    expect(posts.map((exchange) => exchange.response?.status ?? exchange.failure?.kind)).toEqual(Array(24).fill(201));
+    // Three waves of eight take about 3.6 s; capped at one connection for good, 24 one after another take 29 s.
+    expect(performance.now() - started).toBeLessThan(9_000);
+    expect(c.servedConnections()).toBeUndefined();
+    await c.close();
+  });
+
   it('under a limit on connections that holds the one past it 1.3 s before closing it unread (Envoy\'s connection_limit delay), every request of a burst is answered', async () => {
     const { server } = await readThenAnswer('[]');
     let open = 0;

@@ -155,6 +155,8 @@ export interface ClientStats {
 
 /** An answer this soon after the idle connections were let go under its stalled request shows the origin was waiting on them. */
 const UNSTALLED_WITHIN_MS = 500;
+/** The share of a stalled answer's time an answer of the same operation that waited on no stall takes, to show the operation that slow. */
+const SLOW_ALIKE = 0.5;
 
 /** Exchanges kept per tally that a second answer followed: the first few tell it, and each holds its body. */
 const MAX_ANSWERED_AGAIN = 5;
@@ -296,6 +298,8 @@ export class HttpClient {
   private readonly taughtBy429 = new TaughtBy429();
   /** Per origin, how long the head of its answers usually takes to come after the request is written, ms (a moving average). */
   private readonly answerMs = new Map<string, number>();
+  /** Per origin, the stalled answer that capped it for good (stallWatch): its operation, how long it took, and the lasting cap before. */
+  private readonly stallCaps = new Map<string, { label: string; afterMs: number; lastingBefore: number }>();
   /** Connections a pool holds, where fitPool made it other than the concurrency. */
   private readonly poolSizes = new Map<string, number>();
 
@@ -342,7 +346,7 @@ export class HttpClient {
    * was waiting on them: it keeps, for good, a cap of the connections it was then serving, those left
    * idle.
    */
-  private stallWatch(origin: string): StallWatch {
+  private stallWatch(origin: string, label: string): StallWatch {
     let stalled = false;
     let unstalled: { at: number; serving: number } | undefined;
     return {
@@ -354,12 +358,29 @@ export class HttpClient {
         unstalled = this.unstall(origin) ?? unstalled;
       },
       answered: (afterMs) => {
-        if (!stalled) this.answeredIn(origin, afterMs);
+        if (!stalled) {
+          this.answeredIn(origin, afterMs);
+          this.unlessSlowAlike(origin, label, afterMs);
+        }
         if (!unstalled || performance.now() - unstalled.at > UNSTALLED_WITHIN_MS) return;
+        this.stallCaps.set(origin, { label, afterMs, lastingBefore: this.caps.lastingOf(origin) });
         this.caps.limitedTo(origin, unstalled.serving, true);
         this.fitPool(origin, { renew: false });
       },
     };
+  }
+
+  /**
+   * An answer to `label` that waited on no stall: where a stall of the same operation capped the origin,
+   * and this answer took half as long as the stalled one or more, the operation is only that slow
+   * (a message sent on through a provider), not waiting on the idle connections: the cap goes.
+   */
+  private unlessSlowAlike(origin: string, label: string, afterMs: number): void {
+    const cap = this.stallCaps.get(origin);
+    if (!cap || cap.label !== label || afterMs < SLOW_ALIKE * cap.afterMs) return;
+    this.stallCaps.delete(origin);
+    this.caps.unlimited(origin, cap.lastingBefore);
+    this.fitPool(origin);
   }
 
   /** The head of an answer came so long after its request was written: the origin's usual answer time follows it. */
@@ -699,7 +720,7 @@ export class HttpClient {
       if (tally) tally.sent++;
       const started = performance.now();
       try {
-        const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection, stray.unrequested, this.stallWatch(url.origin));
+        const response = await dispatchRequest(() => own, this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, Math.min(timeoutMs, IDLE_WATCH_WAIT_MS), connection, stray.unrequested, this.stallWatch(url.origin, `${outgoing.method} ${url.pathname}`));
         stray.made({ request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
       } catch {
         // No answer, or the client closed: nothing is learnt.
@@ -837,7 +858,7 @@ export class HttpClient {
       this.stats.sent++;
       const stray = this.strayWatch(tally);
       const dispatch = (via?: Dispatcher) =>
-        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin));
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin, label));
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
         await this.pace(url.origin, label);

@@ -79,6 +79,12 @@ export class OriginCaps {
     if (size < load.cap) this.cutTo(load, size);
   }
 
+  /** A cap limitedTo set for good was no limit (see HttpClient.unlessSlowAlike): the lasting cap goes back to `lastingBefore`, and the cap to it. */
+  unlimited(origin: string, lastingBefore: number): void {
+    this.of(origin).lasting = lastingBefore;
+    this.forgive(origin);
+  }
+
   /**
    * The 503s that cut the cap were one operation's, held to a rate of its own since (OriginPace): no
    * limit on requests in flight. The cap goes back to what a limit on connections left (none, mostly).
