@@ -30,7 +30,9 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
  * truncated comparison, and a suffix comparison (`endsWith`) either way round. The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
- * token; `undefined` and `null`, one that compares with a setting it never read.
+ * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
+ * X-API-Key header and no Authorization catches a server that also takes the key from a header of its
+ * own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key gets 401).
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
@@ -56,6 +58,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'key in quotes', authorization: { value: `Bearer "${key}"`, shown: `Bearer $(printf '"%s"' "$API_KEY")` } },
     { id: 'the word undefined', authorization: { value: 'Bearer undefined', shown: 'Bearer undefined' } },
     { id: 'the word null', authorization: { value: 'Bearer null', shown: 'Bearer null' } },
+    { id: 'none, the key in X-API-Key', authorization: { value: key, shown: '$API_KEY', header: 'X-API-Key' } },
     ...nearMisses,
   ];
 }

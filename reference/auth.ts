@@ -19,6 +19,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-alias-get-pet', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check guards the exact path /v1/pets/{petId}: GET /v1/pets/{petId}/, /v1/PETS/{petId} and /v1//pets/{petId} serve the animal without credentials.'),
   fault('fault-auth-hole-alias-store-orders', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check guards the exact path /v1/store/orders: GET /v1/store/orders/, /v1/STORE/orders and /v1//store/orders serve the orders without credentials.'),
   fault('fault-auth-hole-head-store-orders', 'auth.required', 'HEAD /v1/store/orders skips the authentication check (only GET is guarded): 200 without credentials.'),
+  fault('fault-auth-key-in-x-api-key', 'auth.required', 'Without an Authorization header, the key is taken from an X-API-Key header as well (as a gateway with API keys of its own may), on every operation: 200 (201, 202) without credentials in Authorization.'),
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
@@ -78,6 +79,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
     return true;
   }
   if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
+  const xApiKey = req.headers['x-api-key'];
+  if (header === undefined && on(ctx, 'fault-auth-key-in-x-api-key') && typeof xApiKey === 'string' && isKey(xApiKey, ctx)) return true;
   if (header !== undefined && on(ctx, 'fault-auth-scheme-glued') && /^Bearer/i.test(header) && header.replace(/^Bearer\s*/i, '') === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-quoted-token') && credentials.replace(/^"(.*)"$/s, '$1') === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-unset-setting') && (credentials === 'undefined' || credentials === 'null')) return true;

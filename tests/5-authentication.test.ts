@@ -59,6 +59,11 @@ function key(s: Scenario): string {
   return s.config.apiKey;
 }
 
+/** Whether a header of that name goes with every request already (--header): the key sent under it would clash. */
+function sentAsGatewayHeader(s: Scenario, name: string | undefined): boolean {
+  return name !== undefined && (s.config.network?.headers ?? []).some((gateway) => gateway.name.toLowerCase() === name.toLowerCase());
+}
+
 describe('§5 Authentication', () => {
   scenario('the valid key under other spellings of the Bearer form (scheme in lower case, two spaces) is recorded', { checks: ['auth.scheme-variants'], operations: ['listPets'] }, async (s) => {
     for (const [variant, scheme] of [['bearer <API_KEY> (scheme in lower case)', 'bearer '], ['Bearer  <API_KEY> (two spaces)', 'Bearer  ']] as const) {
@@ -72,7 +77,7 @@ describe('§5 Authentication', () => {
       `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too`,
       { checks: ['auth.required', 'auth.error-body', 'auth.www-authenticate', 'errors.status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated, operations: [op.id] },
       async (s) => {
-        await s.forEach(badAuthorizations(key(s)), async (variant) => {
+        await s.forEach(badAuthorizations(key(s)).filter((variant) => !sentAsGatewayHeader(s, variant.authorization?.header)), async (variant) => {
           const exchange = await s.send(op.id, { ...op.request, authorization: variant.authorization });
           s.verify(exchange, { 'auth.required': { variant: variant.id } });
         });

@@ -21,9 +21,12 @@ function bearerToken(value: string): string | undefined {
 const END = '\u0001end\u0001';
 
 /** For each request, the -H values a POSIX sh hands to curl, with API_KEY=key. One sh for them all. */
+/** The header a variant's credentials go under. */
+const headerOf = (v: AuthVariant) => v.authorization?.header ?? 'Authorization';
+
 function expandedHeaders(key: string, variants: AuthVariant[]): string[][] {
   const lines = variants.map((v) =>
-    curlLine({ method: 'GET', url: 'https://api.example.test/v1/pets', headers: v.authorization ? { Authorization: v.authorization.shown } : {} }),
+    curlLine({ method: 'GET', url: 'https://api.example.test/v1/pets', headers: v.authorization ? { [headerOf(v)]: v.authorization.shown } : {} }),
   );
   const script = lines.map((line) => `printf '%s\\0' ${line.slice('curl '.length)} '${END}'`).join('\n');
   const out = execFileSync('sh', ['-c', script], {
@@ -63,7 +66,12 @@ describe('badAuthorizations', () => {
   it('includes no Authorization at all, and a key without its scheme', () => {
     const variants = badAuthorizations('k'.repeat(32));
     expect(variants.some((v) => v.authorization === null)).toBe(true);
-    expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32))).toBe(true);
+    expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32) && !v.authorization.header)).toBe(true);
+  });
+
+  it('sends the key in X-API-Key with no Authorization, shown as $API_KEY', () => {
+    const variants = badAuthorizations('sk_Live-42aB');
+    expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual([{ value: 'sk_Live-42aB', shown: '$API_KEY', header: 'X-API-Key' }]);
   });
 
   it('sends the raw key under the Basic and the Token scheme, for a server that compares what follows any scheme', () => {
@@ -105,7 +113,8 @@ describe('badAuthorizations', () => {
     expect(count('7')).toBe(0);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
-      expect(new Set(values).size, key).toBe(values.length);
+      const sent = badAuthorizations(key).map((v) => `${headerOf(v)}: ${v.authorization?.value}`);
+      expect(new Set(sent).size, key).toBe(sent.length);
       expect(values, key).not.toContain('Bearer ');
     }
   });
@@ -115,7 +124,7 @@ describe('badAuthorizations', () => {
     for (const key of keys) {
       const variants = badAuthorizations(key).filter((v) => v.authorization !== null);
       const headers = expandedHeaders(key, variants);
-      variants.forEach((v, i) => expect(headers[i], v.id).toEqual([v.authorization!.value === '' ? 'Authorization;' : `Authorization: ${v.authorization!.value}`]));
+      variants.forEach((v, i) => expect(headers[i], v.id).toEqual([v.authorization!.value === '' ? `${headerOf(v)};` : `${headerOf(v)}: ${v.authorization!.value}`]));
     }
   });
 

@@ -23,6 +23,8 @@ export interface Authorization {
   value: string;
   /** Recorded and shown instead, with `$API_KEY` in place of the key. */
   shown: string;
+  /** Sent under this header instead of Authorization (the key where §5.2 does not pass it). */
+  header?: string;
 }
 
 export interface OutgoingRequest {
@@ -243,7 +245,7 @@ const freeOf = (dispatcher: Dispatcher | undefined) => (dispatcher instanceof Po
 /** The request as reports show it: the key replaced by its shown form. */
 export function shownRequest(outgoing: OutgoingRequest): SentRequest {
   const sent: SentRequest = { method: outgoing.method, url: outgoing.url, headers: { ...outgoing.headers } };
-  if (outgoing.authorization) sent.headers.Authorization = outgoing.authorization.shown;
+  if (outgoing.authorization) sent.headers[outgoing.authorization.header ?? 'Authorization'] = outgoing.authorization.shown;
   if (outgoing.body !== undefined) Object.assign(sent, shownBody(outgoing.body));
   return sent;
 }
@@ -806,7 +808,7 @@ export class HttpClient {
   private async sendOnce(outgoing: OutgoingRequest, url: URL, plan: SendPlan, label: string, tally: Omit<ClientStats, 'waitedMs'> | undefined, seen: SendSeen): Promise<Exchange | Refusal> {
     const headers: Record<string, string> = { ...outgoing.headers };
     if (!hasHeader(headers, 'user-agent')) headers['user-agent'] = USER_AGENT;
-    if (outgoing.authorization) headers.authorization = outgoing.authorization.value;
+    if (outgoing.authorization) headers[outgoing.authorization.header ?? 'authorization'] = outgoing.authorization.value;
     const sent = shownRequest(outgoing);
     // Gateway headers go to the configured origins only; reports show the variable a curl line reads.
     for (const gateway of gatewayHeadersFor(url, this.options.network)) {
