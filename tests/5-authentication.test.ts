@@ -125,7 +125,7 @@ describe('§5 Authentication', () => {
   );
   scenario(
     'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId} and /v1//pets/{petId} serve no animal',
-    { checks: ['auth.required'], deprecated: 'getPet' },
+    { checks: ['auth.required'], deprecated: 'getPet', needs: ['listPets'] },
     async (s) => {
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId === undefined) return;

@@ -136,21 +136,24 @@ export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServ
   judge(exchange, { alias, serves }) {
     const status = exchange.response?.status;
     if (alias === undefined || status === undefined) return NOT_APPLICABLE;
-    if (status < 200 || status > 299) return PASS;
+    // A 401 shows the spelling guarded; any other answer that serves nothing of the operation (a 404, a
+    // redirect, another page) says nothing of the operation's own authentication, and counts for none.
+    if (status === 401) return PASS;
+    if (status < 200 || status > 299) return NOT_APPLICABLE;
     // A HEAD has no body to look at; its 2xx says the GET would have been served (RFC 9110 §9.3.2).
     if (exchange.request.method === 'HEAD') return fail(`no 2xx for ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
     if (serves?.keyedBody !== undefined) {
-      if (exchange.response!.body.toString('utf8') !== serves.keyedBody) return PASS;
+      if (exchange.response!.body.toString('utf8') !== serves.keyedBody) return NOT_APPLICABLE;
       return fail(`nothing at ${alias} without credentials of what GET with the key answered (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (the same body the key was answered)`);
     }
     const body = jsonBody(exchange);
     if (serves?.petId !== undefined) {
       const id = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).id : undefined;
-      if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return PASS;
+      if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return NOT_APPLICABLE;
       return fail(`no animal at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
     }
     // Any JSON array is data served without a key, whether or not each item is a valid Pet.
-    if (!body.ok || !Array.isArray(body.value)) return PASS;
+    if (!body.ok || !Array.isArray(body.value)) return NOT_APPLICABLE;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
 });
@@ -162,15 +165,7 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized'), { 'www-authenticate': 'Bearer' }) },
     { why: 'a 401 for a body that is not JSON either', ctx: { variant: 'absent', invalid: 'a body that is not JSON' }, ex: exchange(401, errorBody(401, 'unauthorized')) },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a 401', ex: exchange(401, errorBody(401, 'unauthorized')) },
-    { ctx: { alias: 'GET /v1/pets/' }, why: 'a plain 404 (the alias is not served)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
-    { ctx: { alias: 'GET /v1/pets/' }, why: 'a 301 to /v1/pets', ex: exchange(301, undefined, { location: '/v1/pets' }) },
-    { ctx: { alias: 'GET /v1/pets/' }, why: 'a 200 that is no listing (some other page)', ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
     { why: 'a 401 to HEAD (no body)', ctx: { alias: 'HEAD /v1/pets' }, ex: exchange(401, undefined, {}, { method: 'HEAD' }) },
-    { why: 'a 405 to HEAD', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(405, undefined, { allow: 'GET' }, { method: 'HEAD' }) },
-    { why: 'a 404 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(404, undefined, {}, { method: 'HEAD' }) },
-    { why: 'another animal at an alias of the id', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)[1]) },
-    { why: 'a listing at an alias of an id (no animal of that id)', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)) },
-    { why: 'another body than the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[{"id":1}]' } }, ex: exchange(200, raw('<h1>Store</h1>'), { 'content-type': 'text/html' }) },
   ],
   fail: [
     { why: 'a 200 without a key', ex: exchange(200, pets(1)), actual: /^200/ },
@@ -197,6 +192,14 @@ export const authRequired = combine(auth401, authAliasNotServed, {
   ],
   na: [
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a transport failure', ex: failed() },
+    { ctx: { alias: 'GET /v1/pets/' }, why: 'a plain 404 (the alias is not served: nothing of the operation judged)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
+    { ctx: { alias: 'GET /v1/pets/' }, why: 'a 301 to /v1/pets', ex: exchange(301, undefined, { location: '/v1/pets' }) },
+    { ctx: { alias: 'GET /v1/pets/' }, why: 'a 200 that is no listing (some other page)', ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
+    { why: 'a 405 to HEAD', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(405, undefined, { allow: 'GET' }, { method: 'HEAD' }) },
+    { why: 'a 404 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(404, undefined, {}, { method: 'HEAD' }) },
+    { why: 'another animal at an alias of the id', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)[1]) },
+    { why: 'a listing at an alias of an id (no animal of that id)', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)) },
+    { why: 'another body than the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[{"id":1}]' } }, ex: exchange(200, raw('<h1>Store</h1>'), { 'content-type': 'text/html' }) },
   ],
 });
 
