@@ -257,12 +257,13 @@ function lastSecond(pace: Rate): { calm: number; refused: number } {
 function latelyOf(pace: Rate): Lately {
   const now = performance.now();
   const { calm, refused } = lastSecond(pace);
-  if (pace.firstCalm === undefined) return { calmRate: 0, refusedShare: 1, answers: calm + refused };
-  const refusedShare = refused / Math.max(1, calm + refused);
-  if (calm < MIN_CALM) return { calmRate: 0, refusedShare, answers: calm + refused };
+  const answers = calm + refused;
+  if (pace.firstCalm === undefined) return { calmRate: 0, refusedShare: 1, answers };
+  const refusedShare = refused / Math.max(1, answers);
+  if (calm < MIN_CALM) return { calmRate: 0, refusedShare, answers };
   // The last BUCKETS - 1 windows and the current one, as far as it has gone.
   const spanMs = Math.max(BUCKET_MS, Math.min(now - pace.firstCalm, (BUCKETS - 1) * BUCKET_MS + (now % BUCKET_MS)));
-  return { calmRate: (calm * 1000) / spanMs, refusedShare, answers: calm + refused };
+  return { calmRate: (calm * 1000) / spanMs, refusedShare, answers };
 }
 
 const BUCKET_MS = 100;

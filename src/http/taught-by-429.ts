@@ -11,7 +11,7 @@ export class TaughtBy429 {
   private proved = false;
   private off = false;
   /** Origins a 429 taught a rate to, its own or one of its operations'. */
-  readonly origins = new Set<string>();
+  private readonly origins = new Set<string>();
 
   /** An answer that was no refusal. */
   calm(): void {
