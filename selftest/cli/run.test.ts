@@ -33,6 +33,15 @@ describe('the CLI, run as a user runs it', () => {
     expect(result.report?.target.embedded).toBe(true);
   });
 
+  it('a worker thread out of memory is an engine error and exit 4, neither a crash with a stack nor a SHIPS on what little was judged', async () => {
+    // 30 MB of heap: the vitest worker runs out while it loads the scenarios; the main process does not.
+    const result = await runCli(['--runs', '3', '--seed', '99'], { NODE_OPTIONS: '--max-old-space-size=30' });
+    expect(result.stderr).not.toMatch(/Worker exited unexpectedly|node:events|^\s+at /m);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.report?.engineErrors).toContainEqual(expect.stringMatching(/^the suite's worker thread ran out of memory \(.*\): lower --runs, or give Node a larger heap/));
+    expect(result.stdout).toMatch(/NO VERDICT: THE ENGINE BROKE/);
+  });
+
   it('from the sources (CONFORMANCE_FROM_SOURCES=1, as after an edit not yet built), judges every clause as the build does', async () => {
     const args = ['--base-url', reference.baseUrl, '--messages-base-url', reference.messagesBaseUrl, '--runs', '3', '--seed', '11'];
     const [built, sources] = await Promise.all([runCli(args, { API_KEY: KEY }), runCli(args, { API_KEY: KEY, CONFORMANCE_FROM_SOURCES: '1' })]);

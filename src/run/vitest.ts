@@ -81,12 +81,15 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
     timedOut = true;
     void vitest.cancelCurrentRun('keyboard-input');
   }, Math.max(0, config.deadline - Date.now()) + (options.graceMs ?? 30_000));
+  const exits = new WorkerExits();
   try {
     const result = await vitest.start();
     const scenarios: ScenarioOutcome[] = [];
-    const fileErrors: string[] = [];
+    const fileErrors = result.unhandledErrors.map(workerErrorText);
+    if (exits.unexplained(fileErrors)) fileErrors.push(`the suite's worker thread exited unexpectedly`);
     for (const module of result.testModules as TestModule[]) {
       for (const error of module.errors()) fileErrors.push(`${module.relativeModuleId}: ${error.message}`);
+      if (!timedOut && (module.state() === 'pending' || module.state() === 'queued')) fileErrors.push(`${module.relativeModuleId}: stopped before its scenarios ended`);
       for (const testCase of module.children.allTests()) {
         const meta = testCase.meta().conformance;
         const result = testCase.result();
@@ -101,7 +104,54 @@ export async function runSuite(config: SuiteConfig, options: { onProgress?: Prog
     }
     return { scenarios, fileErrors, timedOut };
   } finally {
+    exits.stop();
     clearTimeout(watchdog);
     await vitest.close();
   }
+}
+
+const WORKER_EXITED = 'Worker exited unexpectedly';
+
+/**
+ * vitest's pool hands a worker's error (a heap out of memory) to the test file it ran, then emits
+ * the worker's exit as a second error no one listens to, which would end this process with a
+ * stack: that second one is taken here, once the first has told the cause. Any other uncaught
+ * error is thrown again, as if no one listened.
+ */
+class WorkerExits {
+  private seen = 0;
+  private readonly onUncaught = (error: unknown) => {
+    if (error instanceof Error && error.message === WORKER_EXITED) {
+      this.seen++;
+      return;
+    }
+    this.stop();
+    process.nextTick(() => {
+      throw error;
+    });
+  };
+
+  constructor() {
+    process.on('uncaughtException', this.onUncaught);
+  }
+
+  /** Whether a worker exited while no error of the run tells why. */
+  unexplained(errors: readonly string[]): boolean {
+    return this.seen > 0 && errors.length === 0;
+  }
+
+  stop(): void {
+    process.off('uncaughtException', this.onUncaught);
+  }
+}
+
+/** An error no test file caught, as an engine error: a worker out of memory says what to change. */
+function workerErrorText(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return `the suite's worker thread ran out of memory (${(cause as Error).message}): lower --runs, or give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>)`;
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return `an error the suite's tests did not catch: ${message}`;
 }
