@@ -43,6 +43,12 @@ function wrongTypes(schema: SchemaObject): { kind: string; value: unknown }[] {
   return wrong;
 }
 
+/** The name with its first letter's case turned: `name` as `Name`. */
+function otherCase(name: string): string {
+  const first = name.charAt(0);
+  return (first === first.toUpperCase() ? first.toLowerCase() : first.toUpperCase()) + name.slice(1);
+}
+
 function caseVariants(value: string): string[] {
   const capital = value.charAt(0).toUpperCase() + value.slice(1);
   return [capital, value.toUpperCase(), ` ${value}`, `${value} `];
@@ -66,6 +72,10 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
   const add = (kind: InvalidKind, rule: string, arbitrary: fc.Arbitrary<InvalidBody>) => cases.push({ rule, kind, arbitrary });
   for (const field of schema.required ?? []) {
     add('missing', `${field} missing`, valid.map((v) => json('missing', `${field} missing`, stringifyJson(Object.fromEntries(Object.entries(v).filter(([k]) => k !== field))))));
+    // Member names are case-sensitive; a binder that matches them ignoring case (Go's encoding/json, by default) takes it.
+    const other = otherCase(field);
+    const rule = `${field} missing (given as ${JSON.stringify(other)})`;
+    add('missing', rule, valid.map((v) => json('missing', rule, stringifyJson(Object.fromEntries(Object.entries(v).map(([k, value]) => [k === field ? other : k, value]))))));
   }
   for (const [field, sub] of Object.entries(schema.properties ?? {}) as [string, SchemaObject][]) {
     const literals: [InvalidKind, string, string][] = [];
@@ -74,6 +84,7 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
     if (!sub.nullable && schema.required?.includes(field)) literals.push(['null', `${field} null (not nullable)`, 'null']);
     if (sub.type === 'integer') {
       literals.push(['not-integer', `${field} not an integer (1.5)`, '1.5'], ['not-integer', `${field} not an integer (1e400)`, '1e400']);
+      literals.push(['syntax', `malformed JSON (${field} with a leading zero, 07)`, '07']);
       if (sub.format === 'int64') {
         literals.push(['range', `${field} above int64`, (INT64_MAX + 1n).toString()], ['range', `${field} below int64`, (INT64_MIN - 1n).toString()]);
       }
@@ -97,6 +108,9 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
     ['malformed JSON (not JSON)', () => 'name=Rex'],
     // A stream decoder that reads one value (Go's json.Decoder.Decode) takes the object and ignores the rest.
     ['malformed JSON (data after the object)', (text) => `${text} x`],
+    // What JSON5 and lenient parsers (Jackson's ALLOW_COMMENTS, ALLOW_UNQUOTED_FIELD_NAMES) take.
+    ['malformed JSON (a comment)', (text) => `/* c */${text}`],
+    ['malformed JSON (names unquoted)', (text) => text.replace(/"([A-Za-z_]\w*)":/g, '$1:')],
   ];
   for (const [rule, breakText] of malformed) add('syntax', rule, valid.map((v) => json('syntax', rule, breakText(stringifyJson(v)))));
   add('empty', 'empty body', fc.constant(json('empty', 'empty body', '')));

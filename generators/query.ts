@@ -60,6 +60,8 @@ export function invalidQueryCases(contract: Contract): fc.Arbitrary<InvalidQuery
     ['limit of 20 digits', '99999999999999999999'],
     ['limit with a plus sign', '+5'],
     ['limit in exponent notation', '1e2'],
+    // Validated as the digits before the "e", applied as the number: 1,000 animals.
+    ['limit in exponent notation, past the maximum', '1e3'],
     ['limit with a leading space', ' 5'],
   ];
   // A parameter given twice: frameworks hand the handler a list, or validate one value and use the other.

@@ -15,6 +15,8 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
   fault('fault-create-503-every-5th', 'errors.no-5xx', 'Every 5th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, as a backend failing a fifth of its writes: sent again, the next succeeds, and slowed down, the share refused stays the same.'),
   fault('fault-create-503-every-10th', 'errors.no-5xx', 'Every 10th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, while every other operation answers: fewer refusals than the host-wide share a limit on the rate shows, and each cured by sending it again.'),
+  fault('fault-create-unknown-fields-empty-201', 'create.201-pet', 'A NewPet with a field the schema does not list is stored, but answered 201 {} (as a handler that writes the extra fields elsewhere and answers what that write returned).'),
+  fault('fault-create-case-insensitive-fields', 'create.invalid-400', 'NewPet member names are matched ignoring case, as Go\'s encoding/json binds them by default: {"Name":"Rex","CategoryId":1} is created as if it held name and categoryId.'),
   fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
   fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
   fault('fault-create-lenient-utf8', 'create.not-utf8', 'A POST /v1/pets body is decoded leniently: bytes that are not UTF-8 become U+FFFD (Go\'s encoding/json, Express\'s body-parser) and the animal is created.'),
@@ -125,12 +127,19 @@ function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
     const unknown = Object.keys(body).filter((k) => !NEW_PET_FIELDS.has(k));
     if (unknown.length > 0) return { ok: false, message: `unknown fields: ${unknown.join(', ')}` };
   }
-  const name = validateName(field(body, 'name'), ctx);
-  const categoryId = validateCategoryId(field(body, 'categoryId'), ctx);
-  const status = validateStatus(field(body, 'status'), ctx);
+  const member = (key: string) => (on(ctx, 'fault-create-case-insensitive-fields') ? fieldIgnoringCase(body, key) : field(body, key));
+  const name = validateName(member('name'), ctx);
+  const categoryId = validateCategoryId(member('categoryId'), ctx);
+  const status = validateStatus(member('status'), ctx);
   const problems = [name, categoryId, status].flatMap((r) => (r.ok ? [] : [r.message]));
   if (!name.ok || !categoryId.ok || !status.ok) return { ok: false, message: problems.join('; ') };
   return { ok: true, pet: { name: name.name, categoryId: categoryId.categoryId, status: status.status } };
+}
+
+/** The member named `key`, else the first whose name is `key` in another case. */
+function fieldIgnoringCase(obj: { [key: string]: ParsedJson }, key: string): ParsedJson | undefined {
+  const name = Object.hasOwn(obj, key) ? key : Object.keys(obj).find((k) => k.toLowerCase() === key.toLowerCase());
+  return name === undefined ? undefined : obj[name];
 }
 
 /** categoryId squeezed through a double (fault-create-rounds-category), kept inside int64. */
@@ -252,6 +261,7 @@ export const createPet: Handler = async (req, res, ctx) => {
     createdAt: new Date().toISOString(),
   };
   if (!on(ctx, 'fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
-  respondCreated(res, ctx, pet);
+  if (on(ctx, 'fault-create-unknown-fields-empty-201') && isJsonObject(parsed.value) && Object.keys(parsed.value).some((k) => !NEW_PET_FIELDS.has(k))) sendJson(res, ctx, 201, {});
+  else respondCreated(res, ctx, pet);
   if (on(ctx, 'allowed-status-moved-on-create') && pet.status !== undefined) pet.status = nextStatus(pet.status);
 };

@@ -17,6 +17,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-status-filter-no-default-limit', 'list.limit-default', 'GET /v1/pets?status=S without limit answers every animal of that status: the default of 20 is applied only when no status is given.'),
   fault('fault-limit-nonpositive-unbounded', 'list.limit-max', 'limit=0 or a negative limit answers every animal (as SQLite reads LIMIT -1), not a 400.'),
   fault('fault-limit-repeated-500', 'errors.no-5xx', 'A limit given twice (limit=1&limit=500) yields 500 (Error body), as a handler that gets the list Express makes of it and calls a string method on it would.'),
+  fault('fault-limit-exponent-applied', 'list.limit-max', 'A limit in exponent notation is validated on the digits before the "e" and applied as the number it denotes: limit=1e3 answers up to 1,000 animals.'),
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
@@ -27,6 +28,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-list-rounds-category-ids', 'list.shows-created', 'Listings write categoryId through a double, so one beyond 2^53 comes out rounded; the 201 and GET /v1/pets/{petId} show it exact.'),
   fault('fault-list-category-string', 'list.200-pets', 'Every listed animal carries categoryId as a JSON string ("7"), as a serialiser that writes int64 as strings for JavaScript clients would; the limit and the status filter are applied as usual.'),
   fault('fault-listing-past-bound', 'list.limit-respected', 'A listing with a limit of 3 or less repeats its page until it holds 10,001 animals, one more than the suite parses in an array (its own bound): such a listing is judged on its outermost shape and its count of items, which the limit does not allow.'),
+  fault('fault-list-invalid-query-envelope', 'list.200-pets', 'An invalid limit or status is answered 200 {"items":[],"error":"<why>"}, as an error handler that always answers 200 with an envelope does; valid queries get their listing.'),
   fault('fault-list-content-type-text', 'json.content-type', 'Successful GET /v1/pets responses carry Content-Type: text/plain (body unchanged).'),
   allowed('allowed-limit-clamped', 'An out-of-range limit is clamped into 1..100; an unparsable, empty or repeated limit falls back to 20; 200 either way.'),
   allowed('allowed-extra-pet-fields', 'Pet bodies also carry createdAt (ISO 8601).'),
@@ -76,6 +78,8 @@ function parseLimit(values: string[], ctx: Ctx): Parsed<number> {
   if (values.length === 0) return { ok: true, value: defaultLimit(ctx) };
   if (values.length > 1 && on(ctx, 'fault-limit-repeated-500')) throw new TypeError('limit.trim is not a function');
   const text = values.length === 1 ? values[0] ?? '' : undefined;
+  const exponent = text === undefined ? null : /^(\d+)e(\d+)$/i.exec(text);
+  if (exponent && on(ctx, 'fault-limit-exponent-applied') && BigInt(exponent[1]!) >= MIN_LIMIT && BigInt(exponent[1]!) <= MAX_LIMIT) return { ok: true, value: Number(text) };
   if (text === undefined || !/^-?\d+$/.test(text)) {
     if (clamped) return { ok: true, value: defaultLimit(ctx) };
     return { ok: false, message: text === undefined ? 'limit must be given at most once' : `limit must be an integer, got ${JSON.stringify(text)}` };
@@ -144,7 +148,8 @@ export const listPets: Handler = async (req, res, ctx, url) => {
   const status = parseStatus(url.searchParams.getAll('status'));
   if (!limit.ok || !status.ok) {
     const messages = [limit, status].flatMap((p) => (p.ok ? [] : [p.message]));
-    sendError(res, ctx, on(ctx, 'allowed-422-invalid-query') ? 422 : 400, 'invalid_query', messages.join('; '));
+    if (on(ctx, 'fault-list-invalid-query-envelope')) sendCoded(res, ctx, 200, jsonContentType(ctx), stringify({ items: [], error: messages.join('; ') }));
+    else sendError(res, ctx, on(ctx, 'allowed-422-invalid-query') ? 422 : 400, 'invalid_query', messages.join('; '));
     return;
   }
   const withCreatedAt = on(ctx, 'allowed-extra-pet-fields');

@@ -11,6 +11,8 @@ import { CREATE_PET_DEVIATIONS } from './create-pet.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const MESSAGES_DEVIATIONS = [
+  fault('fault-message-non-string-empty-202', 'messages.accepted', 'A message of another JSON type than string (a number, null, an object) is accepted: 202 {}.'),
+  fault('fault-message-json5', 'messages.invalid-400', 'The body is read as JSON5 would be: comments are dropped and unquoted member names read, so /* c */{"message":"hi"} and {message:"hi"} are accepted.'),
   fault('fault-message-200-empty', 'messages.accepted', 'A successful POST /messages answers 200 with body {}.'),
   fault('fault-message-status-sent', 'messages.status-queued', 'The message status is "sent" instead of "queued".'),
   fault('fault-message-created-at-offset', 'messages.created-at', 'createdAt uses a +02:00 offset (correct instant, not UTC), e.g. 2026-11-22T12:00:00+02:00.'),
@@ -98,6 +100,11 @@ function otherBody(parser: 'form' | 'xml', raw: Buffer): { ok: true; value: Pars
   return message === null || message === undefined ? { ok: false, reason: `no message field in the ${parser} body` } : { ok: true, value: { message } };
 }
 
+/** fault-message-json5: comments dropped and bare member names quoted. */
+function asJson5Would(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/([{,]\s*)([A-Za-z_]\w*)\s*:/g, '$1"$2":');
+}
+
 const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
 
 export const postMessage: Handler = async (req, res, ctx) => {
@@ -111,8 +118,9 @@ export const postMessage: Handler = async (req, res, ctx) => {
     sendError(res, ctx, 400, 'invalid_content_type', `Content-Type must be application/json, got ${JSON.stringify(req.headers['content-type'] ?? '(none)')}`);
     return;
   }
-  const raw = await readBodyOrReply(req, res, ctx);
-  if (raw === undefined) return;
+  const read = await readBodyOrReply(req, res, ctx);
+  if (read === undefined) return;
+  const raw = on(ctx, 'fault-message-json5') ? Buffer.from(asJson5Would(read.toString('utf8'))) : read;
 
   let message: string;
   const parsed = other ? otherBody(other, raw) : parseJsonBody(raw, on(ctx, 'fault-message-trailing-data-accepted'), on(ctx, 'fault-message-lenient-utf8'), on(ctx, 'fault-message-charset-utf16') && /charset="?utf-16/i.test(req.headers['content-type'] ?? '') ? 'utf-16' : 'utf-8');
@@ -135,7 +143,8 @@ export const postMessage: Handler = async (req, res, ctx) => {
       sendError(res, ctx, 400, 'invalid_message', '"message" is required');
       return;
     } else if (typeof value !== 'string') {
-      sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
+      if (on(ctx, 'fault-message-non-string-empty-202')) sendJson(res, ctx, 202, {});
+      else sendError(res, ctx, 400, 'invalid_message', '"message" must be a string');
       return;
     } else if (on(ctx, 'fault-message-max-50') && [...value].length > 50) {
       sendError(res, ctx, 400, 'invalid_message', '"message" must be at most 50 characters');

@@ -132,9 +132,18 @@ const PROBES: Record<string, Probe> = {
     return (await res.body.text()).match(/"status"/g)?.length ?? 0;
   },
   'fault-list-content-type-text': async (s) => header(await call(pets(s)), 'content-type'),
+  'fault-list-invalid-query-envelope': async (s) => (await call(pets(s, '?limit=0'))).status,
 
   'fault-create-200': (s) => status(createPet(s, validPet)),
+  'fault-create-case-insensitive-fields': async (s) => (await createPet(s, { Name: 'Rex', CategoryId: 1 })).status,
+  'fault-message-json5': async (s) => (await msg(s, '{message:"hi"}')).status,
+  'fault-limit-exponent-applied': async (s) => {
+    await createMany(s, 120);
+    const reply = await call(pets(s, '?limit=1e3'));
+    return reply.status === 200 ? arr(reply).length : reply.status;
+  },
   'fault-create-id-missing': async (s) => typeof obj(await createPet(s, validPet))['id'],
+  'fault-create-unknown-fields-empty-201': async (s) => typeof obj(await createPet(s, { ...validPet, colour: 'red' }))['id'],
   'fault-create-id-string': async (s) => typeof obj(await createPet(s, validPet))['id'],
   'fault-create-accepts-missing-name': (s) => status(createPet(s, { categoryId: 1 })),
   'fault-create-accepts-missing-category': (s) => status(createPet(s, { name: 'x' })),
@@ -188,9 +197,11 @@ const PROBES: Record<string, Probe> = {
   'fault-error-missing-code': async (s) => 'code' in obj(await call(`${s.baseUrl}/nowhere`)),
   'fault-error-status-mismatch': async (s) => obj(await call(pets(s, '?limit=0')))['status'],
   'fault-orders-missing': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'fault-orders-gone': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
   'fault-orders-missing-request-id': async (s) => [(await call(`${s.baseUrl}/v1/store/orders`)).json, (await call(`${s.baseUrl}/v1/store/no-such-operation`)).json],
 
   'fault-message-200-empty': async (s) => (await msg(s, '{"message":"x"}')).status,
+  'fault-message-non-string-empty-202': async (s) => (await msg(s, '{"message":7}')).status,
   'fault-message-status-sent': async (s) => obj(await msg(s, '{"message":"x"}'))['status'],
   'fault-message-created-at-offset': async (s) => String(obj(await msg(s, '{"message":"x"}'))['createdAt']).endsWith('Z'),
   'fault-message-created-at-not-iso': async (s) => /^\d{4}-\d\d-\d\dT/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),

@@ -52,13 +52,14 @@ export function readsAsUnrouted(orders: Exchange, { unrouted, again }: OrdersCon
 }
 
 export const ordersExists = defineCheck<OrdersControl>({
-  description: 'GET /store/orders with the valid key is answered neither 405 nor the 404 of a path nothing routes',
+  description: 'GET /store/orders with the valid key is answered neither 405, 410 nor the 404 of a path nothing routes',
   judge(exchange, control) {
     const { unrouted } = control;
     const status = exchange.response?.status;
     // A redirect the suite does not follow (to another origin) says nothing of what answers here.
     if (status === undefined || isRedirect(status)) return NOT_APPLICABLE;
-    if (status === 405) return fail('a status other than 405 (the operation exists)', describeResponse(exchange));
+    // 405: no such method here; 410 Gone: "no longer available at the origin server" (RFC 9110 §15.5.11).
+    if (status === 405 || status === 410) return fail(`a status other than ${status} (the operation exists)`, describeResponse(exchange));
     if (status !== 404) return PASS;
     const same = readsAsUnrouted(exchange, control);
     if (same === false) return PASS;
@@ -80,6 +81,7 @@ export const ordersExists = defineCheck<OrdersControl>({
     ],
     fail: [
       { why: 'a 404 when no control came back', ctx: {}, ex: exchange(404, errorBody(404)), actual: /^404/ },
+      { why: 'a 410 Gone', ex: exchange(410, errorBody(410)), expected: /other than 410/ },
       { why: 'a 404 the unrouted path answers too, paths swapped', ex: exchange(404, errorBody(404, 'not_found', 'no such resource: /v1/store/orders')), actual: /as GET \/store\/no-such-operation answers \(404 / },
       {
         why: 'a 404 Error of the unrouted path\'s code, a request id apart (the unrouted answers differ in it too)',

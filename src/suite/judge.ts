@@ -1,4 +1,5 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
+import { judgeSuccessBody, successBodyClause } from '../checks/success-body.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
@@ -111,6 +112,12 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     const each = ctx.clauses.get(name)?.minimum?.each;
     const covers = each && judgement ? (judgement as Record<string, unknown>)[each.field] : undefined;
     result.verdicts.push({ name, level: clauseGate(ctx, name).level, verdict, ...(covers === undefined ? {} : { covers: String(covers) }) });
+  }
+  // A success answer to a request its operation's success clause did not judge still owes that clause's body.
+  const success = options.common === false || cut || rateLimited ? undefined : successBodyClause(exchange);
+  if (success && !(success in judgements) && inGate(clauseGate(ctx, success), exchange) && !excluded.has(success)) {
+    const verdict = judgeSuccessBody(exchange, ctx.env);
+    if (verdict.outcome !== 'n/a') result.verdicts.push({ name: success, level: clauseGate(ctx, success).level, verdict });
   }
   return result;
 }
