@@ -99,10 +99,11 @@ describe('pipelined properties', () => {
       expect(result.code).toBe(1);
       const check = result.report?.clauses.find((c) => c.id === 'create.invalid-400')?.checks.find((k) => k.outcome === 'fail');
       // Any string status is accepted: fast-check shrinks the body to the smallest of them, on the smallest pet every
-      // server must take (a core name of three characters, and the first categoryId the listing shows: the seed's 1).
+      // server must take (a core name of three characters, "a a" or "aaa" as the draws go, and the first categoryId
+      // the listing shows: the seed's 1).
       const counterexample = JSON.parse(check?.counterexample ?? '{}') as { kind?: string; body?: string };
       expect(counterexample.kind, JSON.stringify(check)).toBe('enum');
-      expect(counterexample.body).toBe('{"name":"a a","categoryId":1,"status":""}');
+      expect(counterexample.body).toMatch(/^\{"name":"a[a ]a","categoryId":1,"status":""\}$/);
       expect(check?.path).toMatch(/^\d+(:\d+)*$/);
     } finally {
       await faulty.close();

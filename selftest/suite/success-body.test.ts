@@ -31,10 +31,12 @@ describe('a success answer to a request its success clause did not judge', () =>
     expect(named(to('sendMessage', exchange(202, messageBody({ message: 7 })), 'POST', '/messages'))).toEqual([['messages.accepted', 'fail']]);
   });
 
-  it('passes it where the body is that schema (a createdAt format is messages.created-at\'s to judge)', () => {
-    expect(named(to('listPets', exchange(200, pets(2)), 'GET', '/v1/pets?limit=0'))).toEqual([['list.200-pets', 'pass']]);
-    expect(named(to('createPet', exchange(201, pet(7)), 'POST', '/v1/pets'))).toEqual([['create.201-pet', 'pass']]);
-    expect(named(to('sendMessage', exchange(202, messageBody({ createdAt: 'today' })), 'POST', '/messages'))).toEqual([['messages.accepted', 'pass']]);
+  it('records nothing where the body is that schema: the shape alone is no pass of the clause (that Pet, the status asked for), so it counts for none of its coverage', () => {
+    expect(named(to('listPets', exchange(200, pets(2)), 'GET', '/v1/pets?limit=0'))).toEqual([]);
+    expect(named(to('createPet', exchange(201, pet(7)), 'POST', '/v1/pets'))).toEqual([]);
+    expect(named(to('getPet', exchange(200, pet(5)), 'GET', '/v1/pets/5'))).toEqual([]);
+    // The createdAt format is messages.created-at's to judge.
+    expect(named(to('sendMessage', exchange(202, messageBody({ createdAt: 'today' })), 'POST', '/messages'))).toEqual([]);
   });
 
   it('leaves alone a refusal, a HEAD, a petId that is no int64 (another route may answer it) and an operation whose payload is not shown', () => {

@@ -114,10 +114,11 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
     result.verdicts.push({ name, level: clauseGate(ctx, name).level, verdict, ...(covers === undefined ? {} : { covers: String(covers) }) });
   }
   // A success answer to a request its operation's success clause did not judge still owes that clause's body.
+  // Only a failure counts: a body of the right shape is no evidence for the rest of the clause (that Pet, that status).
   const success = options.common === false || cut || rateLimited ? undefined : successBodyClause(exchange);
   if (success && !(success in judgements) && inGate(clauseGate(ctx, success), exchange) && !excluded.has(success)) {
     const verdict = judgeSuccessBody(exchange, ctx.env);
-    if (verdict.outcome !== 'n/a') result.verdicts.push({ name: success, level: clauseGate(ctx, success).level, verdict });
+    if (verdict.outcome === 'fail') result.verdicts.push({ name: success, level: clauseGate(ctx, success).level, verdict });
   }
   return result;
 }
