@@ -62,6 +62,17 @@ function routedPath(pathname: string, ctx: Ctx): string {
   return path;
 }
 
+/** fault-auth-hole-encoded-path: the URL with its path's percent-encodings decoded (where they decode). */
+function decodedPath(url: URL): URL {
+  const decoded = new URL(url.href);
+  try {
+    decoded.pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return url;
+  }
+  return decoded;
+}
+
 /** A token bucket: whether one more request is admitted now. */
 function tokenBucket(perSecond: number, burst: number): () => boolean {
   let tokens = burst;
@@ -132,6 +143,7 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
       sendRaw(res, 404, 'text/html', '<h1>Not Found</h1>');
       return;
     }
+    if (on(ctx, 'fault-auth-hole-encoded-path') && /%[0-9A-Fa-f]{2}/.test(url.pathname)) url = decodedPath(url);
     const route = routes.find((r) => r.match(routedPath(url.pathname, ctx), ctx));
     if (!route) {
       const id = on(ctx, 'fault-orders-missing-request-id') ? ` (request ${++ctx.requestIds})` : '';

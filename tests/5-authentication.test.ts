@@ -106,7 +106,7 @@ describe('§5 Authentication', () => {
     );
   }
   scenario(
-    'without credentials, GET /v1/pets/, /v1/PETS and /v1//pets serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
+    'without credentials, GET /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets and /v1/pets?via=alias serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
     { checks: ['auth.required'], operations: ['listPets'] },
     async (s) => {
       const list = s.url('listPets');
@@ -121,7 +121,7 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId} and /v1//pets/{petId} serve no animal',
+    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId} and /v1/pets/{petId}?via=alias serve no animal',
     { checks: ['auth.required'], deprecated: 'getPet', needs: ['listPets'] },
     async (s) => {
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
@@ -131,7 +131,7 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders and /v1//store/orders serve nothing of what GET /v1/store/orders answers the key',
+    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders, /v1//store/orders, /v1/%73tore/orders and /v1/store/orders?via=alias serve nothing of what GET /v1/store/orders answers the key',
     { checks: ['auth.required'], operations: ['listStoreOrders'] },
     async (s) => {
       const url = s.url('listStoreOrders');
@@ -155,17 +155,28 @@ interface AliasProbe {
   serves?: AliasServes;
 }
 
-/** Another spelling of the path `url` ends with (`tail`, e.g. /pets/5): a trailing slash, its first segment upper case, a doubled slash before it. */
+/**
+ * Another spelling of the path `url` ends with (`tail`, e.g. /pets/5): a trailing slash, its first
+ * segment upper case, a doubled slash before it, its first letter percent-encoded (a router decodes
+ * it; a check of the raw path does not), and a query the operation does not name (a check of the
+ * whole request target misses it).
+ */
 function spellings(url: string, tail: string, shownBase: string): { alias: string; url: string }[] {
   const base = url.slice(0, url.length - tail.length);
   const [first = '', ...rest] = tail.slice(1).split('/');
   const after = rest.map((segment) => `/${segment}`).join('');
+  const encoded = `%${first.charCodeAt(0).toString(16).toUpperCase()}${first.slice(1)}${after}`;
   return [
     { alias: `${shownBase}${tail}/`, url: `${url}/` },
     { alias: `${shownBase}/${first.toUpperCase()}${after}`, url: `${base}/${first.toUpperCase()}${after}` },
     { alias: `${shownBase}/${tail}`, url: `${base}/${tail}` },
+    { alias: `${shownBase}/${encoded}`, url: `${base}/${encoded}` },
+    { alias: `${shownBase}${tail}?${ALIAS_QUERY}`, url: `${url}?${ALIAS_QUERY}` },
   ];
 }
+
+/** A parameter no operation names. */
+const ALIAS_QUERY = 'via=alias';
 
 /** Sends each probe without credentials and judges what it got: whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing. */
 async function sendAliases(s: Scenario, probes: readonly AliasProbe[]): Promise<void> {

@@ -54,6 +54,8 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-alias-get-pet': (s) => Promise.all([status(call(pets(s, '/1/'), { auth: null })), status(call(`${s.baseUrl}/v1/PETS/1`, { auth: null }))]),
   'fault-auth-hole-alias-store-orders': (s) => Promise.all([status(call(`${s.baseUrl}/v1/store/orders/`, { auth: null })), status(call(`${s.baseUrl}/v1//store/orders`, { auth: null }))]),
   'fault-auth-hole-head-store-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`, { auth: null, method: 'HEAD' })),
+  'fault-auth-hole-encoded-path': (s) => Promise.all([status(call(`${s.baseUrl}/v1/%70ets`, { auth: null })), status(call(`${s.baseUrl}/v1/%73tore/orders`, { auth: null }))]),
+  'fault-auth-hole-query': (s) => status(call(pets(s, '/1?via=alias'), { auth: null })),
   'fault-auth-key-in-x-api-key': (s) => status(call(pets(s), { auth: null, headers: { 'x-api-key': KEY } })),
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
