@@ -31,8 +31,10 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * truncated comparison, and a suffix comparison (`endsWith`) either way round. The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
- * X-API-Key header and no Authorization catches a server that also takes the key from a header of its
- * own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key gets 401).
+ * X-API-Key, Api-Key or X-Auth-Token header and no Authorization catches a server that also takes the
+ * key from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
+ * gets 401). The key percent-encoded, or followed by `==`, one that URL-decodes the token or compares
+ * base64 keys decoded.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
@@ -41,6 +43,11 @@ export function badAuthorizations(key: string): AuthVariant[] {
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
   if (beheaded) nearMisses.push({ id: 'key without its first character', authorization: { value: `Bearer ${beheaded}`, shown: 'Bearer ${API_KEY#?}' } });
+  // Shown as a POSIX sh works it out (printf gives a character's code after a quote), so no character of the key is written down.
+  if (/^[A-Za-z0-9]/.test(key)) {
+    const encoded = `%${key.charCodeAt(0).toString(16).toUpperCase()}${key.slice(1)}`;
+    nearMisses.push({ id: 'key with its first character percent-encoded', authorization: { value: `Bearer ${encoded}`, shown: `Bearer $(printf '%%%02X' "'\${API_KEY%"\${API_KEY#?}"}")\${API_KEY#?}` } });
+  }
   const [absent, suffixed] = withoutValidKey(key);
   return [
     absent!,
@@ -58,7 +65,10 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'key in quotes', authorization: { value: `Bearer "${key}"`, shown: `Bearer $(printf '"%s"' "$API_KEY")` } },
     { id: 'the word undefined', authorization: { value: 'Bearer undefined', shown: 'Bearer undefined' } },
     { id: 'the word null', authorization: { value: 'Bearer null', shown: 'Bearer null' } },
+    { id: 'key followed by base64 padding', authorization: { value: `Bearer ${key}==`, shown: 'Bearer ${API_KEY}==' } },
     { id: 'none, the key in X-API-Key', authorization: { value: key, shown: '$API_KEY', header: 'X-API-Key' } },
+    { id: 'none, the key in Api-Key', authorization: { value: key, shown: '$API_KEY', header: 'Api-Key' } },
+    { id: 'none, the key in X-Auth-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Auth-Token' } },
     ...nearMisses,
   ];
 }

@@ -23,6 +23,9 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-query', 'auth.required', 'A request without an Authorization header is let through when its request target, query included, is none of the targets the check guards (it was given /v1/pets/{digits} without a query): GET /v1/pets/{petId}?… without credentials is served; with a wrong key it gets 401.'),
   fault('fault-auth-key-in-x-api-key', 'auth.required', 'Without an Authorization header, the key is taken from an X-API-Key header as well (as a gateway with API keys of its own may), on every operation: 200 (201, 202) without credentials in Authorization.'),
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
+  fault('fault-auth-key-in-x-auth-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Auth-Token header as well (as an OpenStack-style gateway takes a token), on every operation.'),
+  fault('fault-auth-token-percent-decoded', 'auth.required', 'The bearer token is URL-decoded before it is compared with the key (a middleware that decodes every header value), so Bearer %6B… for a key starting with k is accepted, on every operation.'),
+  fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-key-suffix', 'auth.required', 'Any suffix of the key of 4 characters or more is accepted as the bearer token (the key compared with endsWith), on every operation.'),
@@ -85,6 +88,10 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
   const xApiKey = req.headers['x-api-key'];
   if (header === undefined && on(ctx, 'fault-auth-key-in-x-api-key') && typeof xApiKey === 'string' && isKey(xApiKey, ctx)) return true;
+  const xAuthToken = req.headers['x-auth-token'];
+  if (header === undefined && on(ctx, 'fault-auth-key-in-x-auth-token') && typeof xAuthToken === 'string' && isKey(xAuthToken, ctx)) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-token-percent-decoded') && percentDecoded(credentials) === ctx.apiKey) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-token-padding-ignored') && credentials.replace(/=+$/, '') === ctx.apiKey.replace(/=+$/, '')) return true;
   if (header !== undefined && on(ctx, 'fault-auth-scheme-glued') && /^Bearer/i.test(header) && header.replace(/^Bearer\s*/i, '') === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-quoted-token') && credentials.replace(/^"(.*)"$/s, '$1') === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-unset-setting') && (credentials === 'undefined' || credentials === 'null')) return true;
@@ -111,6 +118,14 @@ function isKey(token: string, ctx: Ctx): boolean {
   if (on(ctx, 'fault-auth-key-suffix') && token.length >= 4 && ctx.apiKey.endsWith(token)) return true;
   if (on(ctx, 'fault-auth-key-ends-token') && token.endsWith(ctx.apiKey)) return true;
   return on(ctx, 'fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
+}
+
+function percentDecoded(token: string): string | undefined {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return undefined;
+  }
 }
 
 function basicHoldsKey(credentials: string, key: string): boolean {

@@ -69,9 +69,16 @@ describe('badAuthorizations', () => {
     expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32) && !v.authorization.header)).toBe(true);
   });
 
-  it('sends the key in X-API-Key with no Authorization, shown as $API_KEY', () => {
+  it('sends the key in X-API-Key, Api-Key and X-Auth-Token with no Authorization, shown as $API_KEY', () => {
     const variants = badAuthorizations('sk_Live-42aB');
-    expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual([{ value: 'sk_Live-42aB', shown: '$API_KEY', header: 'X-API-Key' }]);
+    expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual(
+      ['X-API-Key', 'Api-Key', 'X-Auth-Token'].map((header) => ({ value: 'sk_Live-42aB', shown: '$API_KEY', header })),
+    );
+  });
+
+  it('sends the key with its first character percent-encoded only where that is an ASCII letter or digit, and the key followed by ==', () => {
+    expect(badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value)).toEqual(expect.arrayContaining(['Bearer %73k_Live-42aB', 'Bearer sk_Live-42aB==']));
+    expect(badAuthorizations('_k_Live-42aB').some((v) => v.authorization?.value.startsWith('Bearer %'))).toBe(false);
   });
 
   it('sends the raw key under the Basic and the Token scheme, for a server that compares what follows any scheme', () => {
@@ -103,14 +110,15 @@ describe('badAuthorizations', () => {
   it('sends a case-swapped key only for a key of both cases, and no empty cut key', () => {
     const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null'];
     const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && !fixed(key).includes(v.authorization.value)).length;
-    expect(count('0123-4567_89')).toBe(2);
-    expect(count('deadbeef0042')).toBe(2);
-    expect(count('DEADBEEF0042')).toBe(2);
-    expect(count('sk_Live-42aB')).toBe(3);
-    expect(count('K')).toBe(0);
-    expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(0);
-    expect(count('abcd12345')).toBe(2);
-    expect(count('7')).toBe(0);
+    // Besides the cut and case-swapped keys: the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
+    expect(count('0123-4567_89')).toBe(4);
+    expect(count('deadbeef0042')).toBe(4);
+    expect(count('DEADBEEF0042')).toBe(4);
+    expect(count('sk_Live-42aB')).toBe(5);
+    expect(count('K')).toBe(2);
+    expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(2);
+    expect(count('abcd12345')).toBe(4);
+    expect(count('7')).toBe(2);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
       const sent = badAuthorizations(key).map((v) => `${headerOf(v)}: ${v.authorization?.value}`);
