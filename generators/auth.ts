@@ -45,8 +45,7 @@ export function badAuthorizations(key: string): AuthVariant[] {
   if (beheaded) nearMisses.push({ id: 'key without its first character', authorization: { value: `Bearer ${beheaded}`, shown: 'Bearer ${API_KEY#?}' } });
   // Shown as a POSIX sh works it out (printf gives a character's code after a quote), so no character of the key is written down.
   if (/^[A-Za-z0-9]/.test(key)) {
-    const encoded = `%${key.charCodeAt(0).toString(16).toUpperCase()}${key.slice(1)}`;
-    nearMisses.push({ id: 'key with its first character percent-encoded', authorization: { value: `Bearer ${encoded}`, shown: `Bearer $(printf '%%%02X' "'\${API_KEY%"\${API_KEY#?}"}")\${API_KEY#?}` } });
+    nearMisses.push({ id: 'key with its first character percent-encoded', authorization: { value: `Bearer ${firstPercentEncoded(key)}`, shown: `Bearer $(printf '%%%02X' "'\${API_KEY%"\${API_KEY#?}"}")\${API_KEY#?}` } });
   }
   const [absent, suffixed] = withoutValidKey(key);
   return [
@@ -71,6 +70,11 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'none, the key in X-Auth-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Auth-Token' } },
     ...nearMisses,
   ];
+}
+
+/** The text with its first character, an ASCII one, percent-encoded: `pets` as `%70ets`. */
+export function firstPercentEncoded(text: string): string {
+  return `%${text.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${text.slice(1)}`;
 }
 
 /** Random wrong bearer tokens (never equal to the key). */

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { badAuthorizations, withoutValidKey, wrongBearer } from '../generators/index.ts';
+import { badAuthorizations, firstPercentEncoded, withoutValidKey, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
 import { listed, petIdText, plainPet } from './support/store.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
@@ -165,7 +165,7 @@ function spellings(url: string, tail: string, shownBase: string): { alias: strin
   const base = url.slice(0, url.length - tail.length);
   const [first = '', ...rest] = tail.slice(1).split('/');
   const after = rest.map((segment) => `/${segment}`).join('');
-  const encoded = `%${first.charCodeAt(0).toString(16).toUpperCase()}${first.slice(1)}${after}`;
+  const encoded = `${firstPercentEncoded(first)}${after}`;
   return [
     { alias: `${shownBase}${tail}/`, url: `${url}/` },
     { alias: `${shownBase}/${first.toUpperCase()}${after}`, url: `${base}/${first.toUpperCase()}${after}` },

@@ -77,13 +77,15 @@ function message(exchange: Exchange): Record<string, unknown> | undefined {
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
+/** A schema problem of the createdAt format, which has a clause of its own (messages.created-at). */
+export const isCreatedAtFormat = (problem: string): boolean => problem.startsWith('/createdAt must match format');
+
 export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
   description: 'A valid message is answered with 2xx and id, message, status and createdAt strings (a text the spec does not guarantee may be refused with 400)',
   judge(exchange, { env, refusable }) {
     if (refusedAsAllowed(exchange, refusable)) return PASS;
     if (!isSuccess(exchange.response?.status ?? 0)) return fail(`2xx with the message body${refusalExpected(refusable)}`, describeResponse(exchange));
-    // The createdAt format has a clause of its own (messages.created-at).
-    return schemaVerdict(exchange, env, 'Message', (problem) => problem.startsWith('/createdAt must match format'));
+    return schemaVerdict(exchange, env, 'Message', isCreatedAtFormat);
   },
   cases: {
     ctx: {},

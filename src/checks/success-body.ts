@@ -5,12 +5,13 @@
  * the clause of the operation's own success row, on the schema it names.
  */
 import type { Exchange } from '../http/exchange.ts';
-import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
+import { isInt64 } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
+import { isCreatedAtFormat } from './messages.ts';
 import type { CheckName } from './registry.ts';
 import { NOT_APPLICABLE, type JudgeEnv, type Verdict } from './types.ts';
 
-interface SuccessBody {
+export interface SuccessBody {
   clause: CheckName;
   schema: string;
   ignore?: (problem: string) => boolean;
@@ -21,27 +22,25 @@ const SUCCESS_BODIES: Readonly<Record<string, SuccessBody>> = {
   listPets: { clause: 'list.200-pets', schema: 'Pets' },
   createPet: { clause: 'create.201-pet', schema: 'Pet' },
   getPet: { clause: 'get.200-pet', schema: 'Pet' },
-  // The createdAt format has a clause of its own (messages.created-at).
-  sendMessage: { clause: 'messages.accepted', schema: 'Message', ignore: (problem) => problem.startsWith('/createdAt must match format') },
+  sendMessage: { clause: 'messages.accepted', schema: 'Message', ignore: isCreatedAtFormat },
 };
 
 /**
- * The clause a success answer of this exchange's operation is judged under, if it has one. Not a
- * HEAD (no body), and for getPet only a petId that is an int64: `/v1/pets/abc` may reach another
+ * What a success answer of this exchange's operation owes, if anything: its clause and schema. Not
+ * a HEAD (no body), and for getPet only a petId that is an int64: `/v1/pets/abc` may reach another
  * route of the server, which answers for that route.
  */
-export function successBodyClause(exchange: Exchange): CheckName | undefined {
+export function successBodyOf(exchange: Exchange): SuccessBody | undefined {
   const shape = exchange.operationId === undefined ? undefined : SUCCESS_BODIES[exchange.operationId];
   if (!shape || exchange.request.method === 'HEAD') return undefined;
   if (exchange.operationId === 'getPet' && !isInt64Text(lastSegment(exchange.request.url))) return undefined;
-  return shape.clause;
+  return shape;
 }
 
-/** A 2xx answer's body against its operation's schema; any other answer is n/a here. */
-export function judgeSuccessBody(exchange: Exchange, env: JudgeEnv): Verdict {
-  const shape = exchange.operationId === undefined ? undefined : SUCCESS_BODIES[exchange.operationId];
+/** A 2xx answer's body against the schema its operation names; any other answer is n/a here. */
+export function judgeSuccessBody(exchange: Exchange, env: JudgeEnv, shape: SuccessBody): Verdict {
   const status = exchange.response?.status ?? 0;
-  if (!shape || status < 200 || status > 299) return NOT_APPLICABLE;
+  if (status < 200 || status > 299) return NOT_APPLICABLE;
   return schemaVerdict(exchange, env, shape.schema, shape.ignore);
 }
 
@@ -52,7 +51,5 @@ function lastSegment(url: string): string {
 
 /** Decimal digits, a minus sign at most, within int64. */
 function isInt64Text(text: string): boolean {
-  if (!/^-?\d{1,19}$/.test(text)) return false;
-  const value = BigInt(text);
-  return value >= INT64_MIN && value <= INT64_MAX;
+  return /^-?\d{1,19}$/.test(text) && isInt64(BigInt(text));
 }

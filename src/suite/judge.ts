@@ -1,5 +1,5 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
-import { judgeSuccessBody, successBodyClause } from '../checks/success-body.ts';
+import { judgeSuccessBody, successBodyOf } from '../checks/success-body.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
@@ -115,10 +115,10 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   }
   // A success answer to a request its operation's success clause did not judge still owes that clause's body.
   // Only a failure counts: a body of the right shape is no evidence for the rest of the clause (that Pet, that status).
-  const success = options.common === false || cut || rateLimited ? undefined : successBodyClause(exchange);
-  if (success && !(success in judgements) && inGate(clauseGate(ctx, success), exchange) && !excluded.has(success)) {
-    const verdict = judgeSuccessBody(exchange, ctx.env);
-    if (verdict.outcome === 'fail') result.verdicts.push({ name: success, level: clauseGate(ctx, success).level, verdict });
+  const success = options.common === false || cut || rateLimited ? undefined : successBodyOf(exchange);
+  if (success && !(success.clause in judgements) && inGate(clauseGate(ctx, success.clause), exchange) && !excluded.has(success.clause)) {
+    const verdict = judgeSuccessBody(exchange, ctx.env, success);
+    if (verdict.outcome === 'fail') result.verdicts.push({ name: success.clause, level: clauseGate(ctx, success.clause).level, verdict });
   }
   return result;
 }
