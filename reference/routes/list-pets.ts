@@ -38,6 +38,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-seq-sticky-limit', 'list.limit-default', 'A listing refused 401 leaves its limit behind as the default of the next listing (the handler parses limit into a shared defaults object before the key is checked, and only a listing it serves puts the default back).'),
   allowed('allowed-filtered-listing-lag', 'GET /v1/pets?status=… leaves out animals created less than 500 ms before (a filtered listing served from an index refreshed behind the primary); unfiltered listings do not lag.'),
   allowed('allowed-page-cap-10', 'A page holds at most 10 animals whatever limit says (limit is a maximum and the pagination mechanism is not shown, §4.1).', ['list.full-page']),
+  allowed('allowed-list-without-status', 'Listings show each animal as id, name and categoryId only, never its status, though the filter by status is applied (§2.1: status is not required of a Pet as returned).'),
   allowed('allowed-list-random-order', 'A listing takes its page from the store in a random order each time (the order of a listing is not stated).'),
 ] as const satisfies readonly Deviation[];
 
@@ -159,6 +160,7 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     const json = petJson(pet, { withCreatedAt });
     if ((index === 8 && all.length >= 10 && on(ctx, 'fault-list-bad-item-deep')) || on(ctx, 'fault-list-category-string')) json['categoryId'] = pet.categoryId.toString();
     if (on(ctx, 'fault-list-truncates-names')) json['name'] = pet.name.slice(0, 8);
+    if (on(ctx, 'allowed-list-without-status')) delete json['status'];
     if (on(ctx, 'fault-list-id-shift') && pet.id > 20n) json['id'] = pet.id + 1_000_000n;
     if (on(ctx, 'fault-list-rounds-category-ids')) json['categoryId'] = BigInt(Number(pet.categoryId));
     return json;

@@ -398,6 +398,8 @@ const PROBES: Record<string, Probe> = {
   'allowed-link-empty-elements': async (s) => header(await call(pets(s, '/1')), 'link'),
   'allowed-nfc-normalized': async (s) => [obj(await createPet(s, { name: '\uF900', categoryId: 1 }))['name'], obj(await msg(s, '{"message":"e\\u0301"}'))['message']],
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
+  'allowed-get-without-status': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
+  'allowed-list-without-status': async (s) => arr(await call(pets(s, '?status=sold'))).map((pet) => Object.keys(pet).join(',')),
   'allowed-go-style-strings': async (s) => obj(await createPet(s, { name: 'a\ud800b', categoryId: 1 }))['name'],
   'allowed-read-lag': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
   'allowed-read-lag-slow': async (s) => {
