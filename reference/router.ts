@@ -55,7 +55,7 @@ export const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messag
 /** The path as the router matches it: with the alias deviations, case and empty segments dropped. */
 function routedPath(pathname: string, ctx: Ctx): string {
   let path = pathname;
-  const aliases = on(ctx, 'fault-auth-hole-alias-get-pet') || on(ctx, 'fault-auth-hole-alias-store-orders');
+  const aliases = on(ctx, 'fault-auth-hole-alias-get-pet') || on(ctx, 'fault-auth-hole-alias-store-orders') || on(ctx, 'fault-auth-hole-alias-create-pet');
   if (on(ctx, 'fault-auth-hole-path-case') || on(ctx, 'allowed-path-aliases-routed') || aliases) path = path.toLowerCase();
   if (on(ctx, 'fault-auth-hole-double-slash') || on(ctx, 'allowed-path-aliases-routed') || aliases) path = path.replace(/\/{2,}/g, '/');
   if (aliases && path.length > 1) path = path.replace(/\/$/, '');

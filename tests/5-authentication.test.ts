@@ -145,6 +145,26 @@ describe('§5 Authentication', () => {
       await sendAliases(s, probes);
     },
   );
+  // Only a server with a hole takes what these send (then it writes, so they go only where writes do).
+  scenario(
+    'without credentials, POST /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets and /v1/pets?via=alias create no animal',
+    { checks: ['auth.required'], writes: true, operations: ['createPet'] },
+    async (s) => {
+      const newPet = plainPet(0, 'available', [1]);
+      const request: SendOptions = { method: 'POST', body: stringifyJson(newPet) };
+      const serves = { echoes: { name: newPet.name, categoryId: newPet.categoryId } };
+      await sendAliases(s, spellings(s.url('createPet'), '/pets', 'POST /v1').map((alias) => ({ ...alias, operationId: 'createPet', request, serves })));
+    },
+  );
+  scenario(
+    'without credentials, POST /messages/, /MESSAGES, //messages, /%6Dessages and /messages?via=alias take no message',
+    { checks: ['auth.required'], writes: true, messages: true, operations: ['sendMessage'] },
+    async (s) => {
+      const message = 'conformance check';
+      const request: SendOptions = { method: 'POST', body: stringifyJson({ message }) };
+      await sendAliases(s, spellings(s.url('sendMessage'), '/messages', 'POST ').map((alias) => ({ ...alias, operationId: 'sendMessage', request, serves: { echoes: { message } } })));
+    },
+  );
 });
 
 interface AliasProbe {
@@ -152,6 +172,8 @@ interface AliasProbe {
   operationId: string;
   url: string;
   method?: string;
+  /** What else goes with it: a POST's method and body. */
+  request?: SendOptions;
   serves?: AliasServes;
 }
 
@@ -181,7 +203,7 @@ const ALIAS_QUERY = 'via=alias';
 /** Sends each probe without credentials and judges what it got: whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing. */
 async function sendAliases(s: Scenario, probes: readonly AliasProbe[]): Promise<void> {
   for (const probe of probes) {
-    const exchange = await s.send(probe.operationId, { url: probe.url, method: probe.method, authorization: null });
+    const exchange = await s.send(probe.operationId, { ...probe.request, url: probe.url, method: probe.method ?? probe.request?.method, authorization: null });
     if (!exchange.failure) s.verify(exchange, { 'auth.required': { alias: probe.alias, ...(probe.serves ? { serves: probe.serves } : {}) } }, { common: false });
   }
 }

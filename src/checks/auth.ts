@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
-import { exactInteger, isInt, sameInteger } from '../json/lossless.ts';
+import { exactInteger, isInt, jsonEqual, sameInteger } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS } from './types.ts';
@@ -124,11 +124,14 @@ export const authWwwAuthenticate = defineCheck({
 /**
  * What an alias would serve without credentials: by default the listing (any JSON array); `petId`, the
  * animal of that id; `keyedBody`, the body the operation's own path answered the key with (GET
- * /v1/store/orders, whose payload is not shown, §4.4: only the same bytes again show it served).
+ * /v1/store/orders, whose payload is not shown, §4.4: only the same bytes again show it served);
+ * `echoes`, members of the body a POST sent that its answer would show (the created Pet's name and
+ * categoryId, §4.2; the message, §4.5: "Echo of the submitted text").
  */
 export interface AliasServes {
   petId?: string;
   keyedBody?: string;
+  echoes?: Record<string, unknown>;
 }
 
 export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServes }>({
@@ -147,6 +150,11 @@ export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServ
       return fail(`nothing at ${alias} without credentials of what GET with the key answered (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (the same body the key was answered)`);
     }
     const body = jsonBody(exchange);
+    if (serves?.echoes !== undefined) {
+      const shown = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+      if (!shown || !Object.entries(serves.echoes).every(([name, value]) => jsonEqual(shown[name], value))) return NOT_APPLICABLE;
+      return fail(`nothing taken at ${alias} without credentials (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (what was sent, taken)`);
+    }
     if (serves?.petId !== undefined) {
       const id = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).id : undefined;
       if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return NOT_APPLICABLE;
@@ -189,6 +197,8 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'an int64 id past 2^53 told exactly', ctx: { alias: 'GET /v1/pets/9007199254740993/', serves: { petId: '9007199254740993' } }, ex: exchange(200, raw('{"id":9007199254740993,"name":"a","status":"available"}')) },
     { why: 'the body the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[]' } }, ex: exchange(200, []), actual: /the same body the key was answered/ },
     { why: 'a 200 to HEAD of the orders', ctx: { alias: 'HEAD /v1/store/orders' }, ex: exchange(200, undefined, {}, { method: 'HEAD' }) },
+    { why: 'the animal created at an alias', ctx: { alias: 'POST /v1/pets/', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, ex: exchange(201, { id: 9, name: 'Pet A', categoryId: 1 }), expected: /^nothing taken at POST \/v1\/pets\//, actual: /^201.*taken\)$/s },
+    { why: 'the message taken at an alias', ctx: { alias: 'POST /messages?via=alias', serves: { echoes: { message: 'hi' } } }, ex: exchange(202, { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-01-01T00:00:00Z' }) },
   ],
   na: [
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a transport failure', ex: failed() },
@@ -200,6 +210,8 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'another animal at an alias of the id', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)[1]) },
     { why: 'a listing at an alias of an id (no animal of that id)', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)) },
     { why: 'another body than the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[{"id":1}]' } }, ex: exchange(200, raw('<h1>Store</h1>'), { 'content-type': 'text/html' }) },
+    { why: 'a 200 page to a POST at an alias (nothing of the NewPet shown)', ctx: { alias: 'POST /v1/pets/', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
+    { why: 'a 200 JSON object that shows another name', ctx: { alias: 'POST /v1/pets/', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, ex: exchange(200, { name: 'Pet B', categoryId: 1 }) },
   ],
 });
 
