@@ -31,8 +31,8 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * truncated comparison, and a suffix comparison (`endsWith`) either way round. The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
- * X-API-Key, Api-Key or X-Auth-Token header and no Authorization catches a server that also takes the
- * key from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
+ * X-API-Key, Api-Key, X-Auth-Token or X-Access-Token header, or a cookie, and no Authorization catches
+ * a server that also takes the key from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
  * gets 401). The key percent-encoded, or followed by `==`, one that URL-decodes the token or compares
  * base64 keys decoded.
  */
@@ -68,6 +68,8 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'none, the key in X-API-Key', authorization: { value: key, shown: '$API_KEY', header: 'X-API-Key' } },
     { id: 'none, the key in Api-Key', authorization: { value: key, shown: '$API_KEY', header: 'Api-Key' } },
     { id: 'none, the key in X-Auth-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Auth-Token' } },
+    { id: 'none, the key in X-Access-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Access-Token' } },
+    { id: 'none, the key in a cookie (api_key)', authorization: { value: `api_key=${key}`, shown: 'api_key=$API_KEY', header: 'Cookie' } },
     ...nearMisses,
   ];
 }

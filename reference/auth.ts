@@ -25,6 +25,8 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-query', 'auth.required', 'A request without an Authorization header is let through when its request target, query included, is none of the targets the check guards (it was given /v1/pets/{digits} without a query): GET /v1/pets/{petId}?… without credentials is served; with a wrong key it gets 401.'),
   fault('fault-auth-key-in-x-api-key', 'auth.required', 'Without an Authorization header, the key is taken from an X-API-Key header as well (as a gateway with API keys of its own may), on every operation: 200 (201, 202) without credentials in Authorization.'),
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
+  fault('fault-auth-key-in-cookie', 'auth.required', 'Without an Authorization header, the key is taken from an api_key cookie as well (as a server that also serves a browser session does), on every operation.'),
+  fault('fault-auth-hole-encoded-id', 'auth.required', 'The authentication check of GET /v1/pets/{petId} guards /v1/pets/ followed by a word (letters, digits, - or _) as written, while the handler decodes the petId: GET /v1/pets/%31… (its first digit percent-encoded) serves the animal without credentials.'),
   fault('fault-auth-key-in-x-auth-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Auth-Token header as well (as an OpenStack-style gateway takes a token), on every operation.'),
   fault('fault-auth-token-percent-decoded', 'auth.required', 'The bearer token is URL-decoded before it is compared with the key (a middleware that decodes every header value), so Bearer %6B… for a key starting with k is accepted, on every operation.'),
   fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
@@ -72,6 +74,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (op === 'get-pet' && on(ctx, 'fault-auth-hole-alias-get-pet') && !/^\/v1\/pets\/[^/]+$/.test(path)) return true;
   if (op === 'store-orders' && on(ctx, 'fault-auth-hole-alias-store-orders') && path !== '/v1/store/orders') return true;
   if (on(ctx, 'fault-auth-hole-encoded-path') && /%[0-9A-Fa-f]{2}/.test(path)) return true;
+  if (op === 'get-pet' && on(ctx, 'fault-auth-hole-encoded-id') && !/^\/v1\/pets\/[\w-]+$/.test(path)) return true;
   if (op === 'create-pet' && on(ctx, 'fault-auth-hole-alias-create-pet') && path !== '/v1/pets') return true;
   if (op === 'messages' && on(ctx, 'fault-auth-hole-query-messages') && (req.url ?? '').includes('?') && req.headers.authorization === undefined) return true;
   if (on(ctx, 'fault-auth-hole-query') && op === 'get-pet' && (req.url ?? '').includes('?') && req.headers.authorization === undefined) return true;
@@ -92,6 +95,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (header === ctx.apiKey && on(ctx, 'fault-auth-bare-key-accepted')) return true;
   const xApiKey = req.headers['x-api-key'];
   if (header === undefined && on(ctx, 'fault-auth-key-in-x-api-key') && typeof xApiKey === 'string' && isKey(xApiKey, ctx)) return true;
+  const cookieKey = /(?:^|;\s*)api_key=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+  if (header === undefined && on(ctx, 'fault-auth-key-in-cookie') && cookieKey !== undefined && isKey(cookieKey, ctx)) return true;
   const xAuthToken = req.headers['x-auth-token'];
   if (header === undefined && on(ctx, 'fault-auth-key-in-x-auth-token') && typeof xAuthToken === 'string' && isKey(xAuthToken, ctx)) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-token-percent-decoded') && percentDecoded(credentials) === ctx.apiKey) return true;

@@ -121,13 +121,14 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId} and /v1/pets/{petId}?via=alias serve no animal',
+    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId}, /v1/pets/{petId}?via=alias and /v1/pets/ with the id\'s first digit percent-encoded serve no animal',
     { checks: ['auth.required'], deprecated: 'getPet', needs: ['listPets'] },
     async (s) => {
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId === undefined) return;
       const url = s.url('getPet', { petId });
-      await sendAliases(s, spellings(url, `/pets/${petId}`, 'GET /v1').map((alias) => ({ ...alias, operationId: 'getPet', serves: { petId } })));
+      const encodedId = { alias: `GET /v1/pets/${firstPercentEncoded(petId)}`, url: `${url.slice(0, url.length - petId.length)}${firstPercentEncoded(petId)}` };
+      await sendAliases(s, [...spellings(url, `/pets/${petId}`, 'GET /v1'), encodedId].map((alias) => ({ ...alias, operationId: 'getPet', serves: { petId } })));
     },
   );
   scenario(

@@ -69,11 +69,12 @@ describe('badAuthorizations', () => {
     expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32) && !v.authorization.header)).toBe(true);
   });
 
-  it('sends the key in X-API-Key, Api-Key and X-Auth-Token with no Authorization, shown as $API_KEY', () => {
+  it('sends the key in X-API-Key, Api-Key, X-Auth-Token, X-Access-Token and an api_key cookie with no Authorization, shown as $API_KEY', () => {
     const variants = badAuthorizations('sk_Live-42aB');
-    expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual(
-      ['X-API-Key', 'Api-Key', 'X-Auth-Token'].map((header) => ({ value: 'sk_Live-42aB', shown: '$API_KEY', header })),
-    );
+    expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual([
+      ...['X-API-Key', 'Api-Key', 'X-Auth-Token', 'X-Access-Token'].map((header) => ({ value: 'sk_Live-42aB', shown: '$API_KEY', header })),
+      { value: 'api_key=sk_Live-42aB', shown: 'api_key=$API_KEY', header: 'Cookie' },
+    ]);
   });
 
   it('sends the key with its first character percent-encoded only where that is an ASCII letter or digit, and the key followed by ==', () => {
