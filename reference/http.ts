@@ -16,6 +16,8 @@ export const HTTP_DEVIATIONS = [
   fault('fault-answers-twice', 'http.one-answer', 'Every 5th listing (GET /v1/pets) is followed at once, on its connection, by a second answer (a 404 Error) to no request, as a handler that answers twice would send it: a kept-alive client takes it for the next request\'s answer.'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
   allowed('allowed-connection-limit', 'Each port keeps at most 4 connections open at once and closes one more as it opens, unread, as a gateway with a cap on connections per client does (the spec shows no such limit, §8): the suite holds more open at its default concurrency.'),
+  allowed('allowed-connection-limit-2', 'Each port keeps at most 2 connections open at once and closes one more as it opens, unread (the 2 connections per server RFC 2616 §8.1.4 once asked of a client; the spec shows no limit, §8).'),
+  allowed('allowed-connection-limit-1', 'Each port keeps 1 connection open at a time and closes any other as it opens, unread (the spec shows no limit, §8).'),
   allowed('allowed-one-connection-at-a-time', 'Each port serves one connection at a time, as a single-threaded server with keep-alive does (Python\'s http.server HTTPServer speaking HTTP/1.1): a connection opened while another is open waits, accepted but unread, until that one closes (RFC 9112 §9.4 asks clients to limit their connections; the spec shows no limit, §8).'),
   allowed('allowed-other-error-codes', 'Error codes are upper-case (e.g. NOT_FOUND instead of not_found).'),
   allowed('allowed-content-type-no-charset', 'JSON responses carry Content-Type: application/json exactly (no charset parameter).'),
@@ -27,11 +29,13 @@ export const HTTP_DEVIATIONS = [
 
 const on = switches(HTTP_DEVIATIONS);
 
-/** allowed-connection-limit: node:net closes each connection past this many open on the port, unread. */
+/** allowed-connection-limit: node:net closes each connection past this many open on the port, unread (-2 and -1: 2 and 1). */
 const CONNECTION_LIMIT = 4;
 
 export function limitConnections(ctx: Ctx, server: Server): void {
   if (on(ctx, 'allowed-connection-limit')) server.maxConnections = CONNECTION_LIMIT;
+  if (on(ctx, 'allowed-connection-limit-2')) server.maxConnections = 2;
+  if (on(ctx, 'allowed-connection-limit-1')) server.maxConnections = 1;
   if (on(ctx, 'allowed-one-connection-at-a-time')) serveOneAtATime(server);
 }
 

@@ -36,6 +36,18 @@ async function answerWithin(pending: Promise<{ status: number }>, ms = 500): Pro
   }
 }
 
+/** How many of `count` connections opened at once the server closes within 300 ms, unread. */
+async function connectionsClosedOf(s: RunningReference, count: number): Promise<number> {
+  const sockets = Array.from({ length: count }, () => connect(Number(new URL(s.baseUrl).port), '127.0.0.1'));
+  const closed = await Promise.all(sockets.map((socket) => new Promise<boolean>((resolve) => {
+    socket.once('close', () => resolve(true));
+    socket.once('error', () => resolve(true));
+    setTimeout(() => resolve(false), 300);
+  })));
+  for (const socket of sockets) socket.destroy();
+  return closed.filter(Boolean).length;
+}
+
 async function createMany(s: RunningReference, n: number, petStatus?: string): Promise<void> {
   for (let i = 0; i < n; i++) await createPet(s, { name: `bulk${i}`, categoryId: i, ...(petStatus ? { status: petStatus } : {}) });
 }
@@ -342,16 +354,9 @@ const PROBES: Record<string, Probe> = {
     return statuses.filter((code) => code === 429).length;
   },
   'fault-orders-503': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
-  'allowed-connection-limit': async (s) => {
-    const sockets = Array.from({ length: 5 }, () => connect(Number(new URL(s.baseUrl).port), '127.0.0.1'));
-    const closed = await Promise.all(sockets.map((socket) => new Promise<boolean>((resolve) => {
-      socket.once('close', () => resolve(true));
-      socket.once('error', () => resolve(true));
-      setTimeout(() => resolve(false), 300);
-    })));
-    for (const socket of sockets) socket.destroy();
-    return closed.filter(Boolean).length;
-  },
+  'allowed-connection-limit': (s) => connectionsClosedOf(s, 5),
+  'allowed-connection-limit-2': (s) => connectionsClosedOf(s, 5),
+  'allowed-connection-limit-1': (s) => connectionsClosedOf(s, 5),
   'allowed-one-connection-at-a-time': async (s) => {
     const ask = 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: probe\r\nAuthorization: ' + AUTH + '\r\n\r\n';
     const answered = (socket: ReturnType<typeof connect>) => new Promise<boolean>((resolve) => {

@@ -197,6 +197,15 @@ interface SendSeen {
   watching?: boolean;
   freshLost: boolean;
   handBackFreshLoss: boolean;
+  /**
+   * A connection of its own was closed unread while the pool held others to the origin: a limit on
+   * connections. From then on it goes on a pooled connection, which the origin has let in.
+   */
+  throughPool?: boolean;
+  /** Whether the connection lost was one of its own (not the pool's). */
+  ownLost?: boolean;
+  /** Whether a new connection closed unread beside others may still be handed back after a resend (a bound on such hand-backs). */
+  handBackLate?: boolean;
   /** Sent in a rest of the whole client (RestGate): it passes the gate that holds the others back. */
   inRest?: boolean;
   /** The rate it was held to as it went, requests a second (OriginPace; Infinity: none). */
@@ -233,8 +242,14 @@ const IDEMPOTENT = new Set(['GET', 'HEAD']);
 const LOST_LONE =
   'lost as the origin closed the connection it went out on before any of the answer came, as it may at any time (RFC 9112 §9.5): the origin may never have read it, and this request is sent once only';
 
+/** A request whose new connections were closed unread beside others to its origin, with the run's rests (which would send it alone) spent. */
+const LOST_TO_CONNECTION_LIMIT =
+  'each new connection it went out on was closed before any of the answer came while others to the origin were open, as a limit on connections closes them (RFC 9112 §9.4), and the run\'s rests, in which it would have gone alone, are spent: no answer of the operation\'s';
+
 /** A request that is neither GET nor HEAD to an origin that closes kept-alive connections unannounced (see closesUnannounced). */
 const ALONE: BodyConnection = { ownConnection: true, closeAfter: () => false };
+/** On a pooled connection, closed after its answer (undici's reset), as a request with a body not shown read goes. */
+const THROUGH_POOL: BodyConnection = { ownConnection: true, closeAfter: () => false };
 
 const closes = (response: ReceivedResponse) => /\bclose\b/i.test(response.headers.connection ?? '');
 
@@ -424,6 +439,7 @@ export class HttpClient {
     let attempt = 0;
     let overloadResends = 0;
     let connectionResends = 0;
+    let freshLosses = 0;
     let paceResends = 0;
     /** The origin's answers lately when this request was first refused, for its rate if waiting cures it. */
     let latelyAtRefusal: LatelyAround | undefined;
@@ -436,6 +452,7 @@ export class HttpClient {
       seen.alongside = 0;
       seen.freshLost = false;
       seen.handBackFreshLoss = connectionResends < CONNECTION_RESENDS;
+      seen.handBackLate = freshLosses <= CONNECTION_RESENDS + 2;
       seen.inRest = rest.reopen !== undefined;
       let exchange: Exchange | Refusal;
       try {
@@ -452,6 +469,8 @@ export class HttpClient {
       // after a wait where it went alone to an origin that has answered; where neither is the reading
       // (an origin down), sent again on a connection of its own and judged, as before.
       if (seen.freshLost) {
+        freshLosses++;
+        const besideOthers = seen.alongside > 0 || this.pooledConnections(origin) > 0 || seen.watching === true;
         // Each such loss cuts the cap, a burst's included: the pooled connections left idle hold the
         // origin's connections until the pool is made smaller (a 503 cuts it once per overshoot).
         const mayBeLoad = this.caps.refused(origin, seen.alongside).mayBeLoad;
@@ -459,6 +478,7 @@ export class HttpClient {
         // may still count connections let go a moment ago.
         if (mayBeLoad || this.paces.answeredCalm(origin) || seen.watching) {
           connectionResends++;
+          if (seen.ownLost && this.pooledConnections(origin) > 0) seen.throughPool = true;
           // Alone, beside pooled connections left idle: under a limit on connections they count, so the
           // cap goes to one fewer than those open, leaving room.
           const pooled = this.pooledConnections(origin);
@@ -472,6 +492,16 @@ export class HttpClient {
           await sleep(CONNECTION_RESEND_WAIT_MS * connectionResends);
         } else connectionResends = CONNECTION_RESENDS;
         for (const stats of this.tallies(tally)) stats.resent++;
+        // Judged next, so sent where no other connection of the suite's to the origin is open: in a rest
+        // of the whole client, every connection to it let go. A close then is the origin's own answer.
+        if (connectionResends >= CONNECTION_RESENDS && !seen.inRest && besideOthers) {
+          await this.rests.passed();
+          rest.reopen = await this.rests.rest();
+          if (!rest.reopen) return { request: shownRequest(outgoing), failure: { kind: 'lost-kept-alive', message: LOST_TO_CONNECTION_LIMIT }, durationMs: 0 };
+          this.fitPool(origin, { renew: true });
+          void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+          await sleep(CONNECTION_RESEND_WAIT_MS);
+        }
         continue;
       }
       this.recordHealth(origin, label, plan, exchange);
@@ -853,7 +883,10 @@ export class HttpClient {
         return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
       }
       // Asked again once in its slot: a close another request met while this one waited may have shown it.
-      const connection = alone() ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
+      const chosen = alone() ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
+      // Where the origin let none of its own in beside the pool's: on a pooled one, closed after its answer (no repeat).
+      const connection = seen.throughPool && (chosen === ALONE || chosen.repeat) ? THROUGH_POOL : chosen;
+      if (chosen.repeat && connection !== chosen) this.bodyReuse.mayRepeat(url.origin, kind!);
       sentAlone = connection === ALONE;
       // A connection of its own that is left open, for the same request again (see repeatRefusal).
       if (connection.repeat || outgoing.lone || connection === ALONE) own = this.connectionOfItsOwn(url);
@@ -884,11 +917,12 @@ export class HttpClient {
         if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching)) {
           seen.alongside = this.caps.others(url.origin);
           seen.freshLost = true;
+          seen.ownLost = own !== undefined;
           throw error;
         }
         try {
           // After the race with a close, on a connection of its own: lost there, it was lost to no race, and is judged.
-          response = await resendOn(lossOf(error) === 'unwritten' ? undefined : this.connectionOfItsOwn(url));
+          response = await resendOn(lossOf(error) === 'unwritten' || seen.throughPool ? undefined : this.connectionOfItsOwn(url));
           // Connections of their own keep its later POSTs from such closes (not from one before a first request).
           if (isRaceLoss(lossOf(error)) && lossOf(error) !== 'unused-closed') this.closesUnannounced.add(url.origin);
         } catch (again) {
@@ -911,6 +945,14 @@ export class HttpClient {
     } catch (error) {
       if (error instanceof PastBudget) return notSentPastBudget(outgoing);
       if (own && kind && !outgoing.lone && !sentAlone) this.bodyReuse.mayRepeat(url.origin, kind);
+      // A new connection closed unread while others to the origin are open, sent once more already or
+      // not: a limit on connections may close it, so it is handed back, to go alone in a rest at last.
+      if (lossOf(error) === 'unused-closed' && !outgoing.lone && !seen.inRest && !seen.freshLost && seen.handBackLate && (this.caps.others(url.origin) > 0 || this.pooledConnections(url.origin) > 0 || this.watching(url.origin))) {
+        seen.alongside = this.caps.others(url.origin);
+        seen.watching = this.watching(url.origin);
+        seen.freshLost = true;
+        seen.ownLost = own !== undefined;
+      }
       if (lossOf(error) === 'unasked-100') {
         // Any method: undici dropped it once the whole request had gone out, so the origin may see it twice.
         this.sendUnasked100.add(url.origin);
