@@ -2,6 +2,7 @@ import { describeResponse, header, jsonBody, type Exchange } from '../http/excha
 import { exactInteger, isInt, jsonEqual, sameInteger } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
+import { isNoPetRoute } from './get.ts';
 import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS } from './types.ts';
 
 /** `invalid`: what else is wrong with the request (a query, body or path); the key is judged first all the same. */
@@ -11,6 +12,7 @@ export const auth401 = definePart<{ variant: string; invalid?: string }>({
     if (variant === undefined) return NOT_APPLICABLE;
     const status = exchange.response?.status;
     if (status === 401) return PASS;
+    if (isNoPetRoute(exchange)) return NOT_APPLICABLE;
     const besides = invalid ? `, whatever else is wrong (here ${invalid}): §7 gives 401 on all operations` : '';
     return fail(`401 for Authorization ${variant}${besides}`, describeResponse(exchange));
   },
@@ -201,6 +203,7 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'the message taken at an alias', ctx: { alias: 'POST /messages?via=alias', serves: { echoes: { message: 'hi' } } }, ex: exchange(202, { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-01-01T00:00:00Z' }) },
   ],
   na: [
+    { why: 'a router\'s 404 for a petId that is no int64, before authentication (a typed route: no route of getPet\'s)', ctx: { variant: 'absent', invalid: 'petId abc (not an int64)' }, ex: { ...exchange(404, raw('404 page not found'), { 'content-type': 'text/plain' }, { url: 'https://api.example.test/v1/pets/abc' }), operationId: 'getPet' } },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a transport failure', ex: failed() },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a plain 404 (the alias is not served: nothing of the operation judged)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a 301 to /v1/pets', ex: exchange(301, undefined, { location: '/v1/pets' }) },

@@ -155,6 +155,21 @@ function requestedId(exchange: Exchange): ExactInt | undefined {
   return /^-?\d+$/.test(segment) ? exactInteger(segment) : undefined;
 }
 
+/**
+ * A 404 to GET /pets/{petId} whose petId is no integer: §4.3 types petId an int64, so such a path may
+ * be no route of getPet's at all (a typed route, `{petId:[0-9]+}`), and the router's 404 answers for
+ * no operation, as the 404 of an alias does. Judged by no clause of getPet's or the common ones.
+ */
+export function isNoPetRoute(exchange: Exchange): boolean {
+  if (exchange.operationId !== 'getPet' || exchange.response?.status !== 404) return false;
+  try {
+    const segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').pop() ?? '');
+    return !/^-?\d+$/.test(segment);
+  } catch {
+    return false;
+  }
+}
+
 /** Judged on every exchange (a common check): n/a but for a 200 of GET /pets/{petId} whose body carries an integer id. */
 export const getSameId = defineCheck({
   description: 'A 200 of GET /pets/{petId} carries the animal with that id, whichever id was asked for',

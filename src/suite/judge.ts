@@ -1,4 +1,5 @@
 import { COMMON_CHECKS, getCheck, type CheckName, type ContextOf } from '../checks/registry.ts';
+import { isNoPetRoute } from '../checks/get.ts';
 import { judgeSuccessBody, successBodyOf } from '../checks/success-body.ts';
 import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
@@ -74,7 +75,9 @@ function inGate(gate: ClauseGate, exchange: Exchange): boolean {
 export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgements, options: JudgeOptions = {}): Verdicts {
   const excluded = options.excluded ?? new Map<CheckName, string>();
   const names = Object.keys(judgements) as CheckName[];
-  if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements)) names.push(name);
+  // A router's 404 for a petId that is no int64 answers for no operation (isNoPetRoute): only what holds of any answer is judged.
+  const anyAnswer = isNoPetRoute(exchange) ? ANY_ANSWER : undefined;
+  if (options.common !== false) for (const name of COMMON_CHECKS) if (!(name in judgements) && (!anyAnswer || anyAnswer.has(name))) names.push(name);
   const judged = names.filter((name) => inGate(clauseGate(ctx, name), exchange) && !excluded.has(name));
   const result: Verdicts = { verdicts: [], unjudged: [], rateLimited: [] };
   // Left out by the settings, it was never the target's to answer: nothing is owed to it either.
@@ -122,6 +125,9 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   }
   return result;
 }
+
+/** The common checks that hold of an answer of no operation's: no 5xx, one answer per request, no rate limit read into it. */
+const ANY_ANSWER: ReadonlySet<CheckName> = new Set(['errors.no-5xx', 'http.one-answer', 'limits.rate-limit']);
 
 const JSON_LABELLED = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
