@@ -16,6 +16,8 @@ const on = switches(CALL_MEMORY_DEVIATIONS);
 const OTHER_CLIENTS_NAMES = ['Oscar', 'Pippa', 'Rocky', 'Tilly', 'Ziggy'];
 
 export class CallMemory {
+  /** allowed-renamed-by-others: how many seeded animals another client has renamed. */
+  renames = 0;
   /** fault-seq-negative-cache: ids a GET found no animal under, answered 404 from then on. */
   readonly missingIds = new Set<bigint>();
   /** fault-seq-lost-write-after-refusal: the last POST /v1/pets was refused for its body. */

@@ -31,6 +31,7 @@ export const GET_PET_DEVIATIONS = [
   allowed('allowed-sunset-later', 'Sunset: Fri, 05 Dec 2031 00:00:00 GMT (later than announced).'),
   allowed('allowed-read-lag', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 50 ms before, as a read replica behind the primary would (the spec promises no read-your-writes timing).'),
   allowed('allowed-read-lag-slow', 'GET /v1/pets/{petId} answers 404 (Error) for a pet created less than 900 ms before, as a read replica trailing the primary by most of a second would (the spec promises no read-your-writes timing).'),
+  allowed('allowed-renamed-by-others', 'Another client renames the seeded animals: each GET /v1/pets/{petId} of one first gives it a new name (an admin tool at work on a shared store), which later listings show too; nothing in the spec fixes an animal\'s name for good.'),
   allowed('allowed-status-moved-by-others', 'Other clients move the seeded animals on: each GET /v1/pets/{petId} of one first advances its status (available, pending, sold, available), as sales on a shared store would; a listing just before shows the status it had (§3: "Transitions: not shown").'),
   fault('fault-seq-negative-cache', 'state.id-keeps-naming', 'A 404 of GET /v1/pets/{petId} is cached for its id (a negative cache): an animal later created under that id is answered 404 for the rest of the run.'),
 ] as const satisfies readonly Deviation[];
@@ -119,6 +120,7 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     return;
   }
   if (on(ctx, 'allowed-status-moved-by-others') && isSeeded(pet)) pet.status = nextStatus(pet.status);
+  if (on(ctx, 'allowed-renamed-by-others') && isSeeded(pet)) pet.name = `${pet.name.replace(/ \(renamed \d+\)$/, '')} (renamed ${++ctx.memory.renames})`;
   const shown = on(ctx, 'fault-get-wrong-pet') ? anotherPet(ctx, pet) : pet;
   const body = petJson(shown, { withCreatedAt });
   if (on(ctx, 'allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };

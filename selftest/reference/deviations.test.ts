@@ -407,6 +407,7 @@ const PROBES: Record<string, Probe> = {
   'allowed-link-empty-elements': async (s) => header(await call(pets(s, '/1')), 'link'),
   'allowed-nfc-normalized': async (s) => [obj(await createPet(s, { name: '\uF900', categoryId: 1 }))['name'], obj(await msg(s, '{"message":"e\\u0301"}'))['message']],
   'allowed-get-links': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
+  'allowed-renamed-by-others': async (s) => obj(await call(pets(s, '/1')))['name'],
   'allowed-typed-pet-route': async (s) => header(await call(pets(s, '/abc'), { auth: null }), 'content-type'),
   'allowed-get-without-status': async (s) => Object.keys(obj(await call(pets(s, '/1')))),
   'allowed-list-without-status': async (s) => arr(await call(pets(s, '?status=sold'))).map((pet) => Object.keys(pet).join(',')),
