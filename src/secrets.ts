@@ -83,8 +83,28 @@ const WORD = /[\p{L}\p{N}_-]/u;
 const TOKEN_START = '(?:(?<![\\p{L}\\p{N}_-])|(?<=%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|\\\\[nrtbf]))';
 const TOKEN_END = '(?![\\p{L}\\p{N}_-])';
 
+/** A hex number of `width` digits, each letter in either case. */
+function hexEitherCase(value: number, width: number): string {
+  return value
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+}
+
+/**
+ * One character of a secret as a server may echo it: itself, JSON-escaped (`\u002d`, a surrogate
+ * pair for one beyond the BMP; `\/` for a solidus) or percent-encoded (its UTF-8 bytes), any escape
+ * in either case of hex digit. So a key echoed in any mix of those spellings is still found.
+ */
+function charPattern(char: string): string {
+  const units = Array.from({ length: char.length }, (_, i) => char.charCodeAt(i));
+  const forms = [escapeRegExp(char), units.map((unit) => `\\\\u${hexEitherCase(unit, 4)}`).join(''), [...Buffer.from(char, 'utf8')].map((byte) => `%${hexEitherCase(byte, 2)}`).join('')];
+  if (char === '/') forms.push('\\\\/');
+  return `(?:${forms.join('|')})`;
+}
+
 function secretPattern(secret: string): string {
-  const literal = escapeRegExp(secret);
+  const literal = Array.from(secret).map(charPattern).join('');
   if (secret.length >= SHORT_SECRET_LENGTH) return literal;
   // A boundary is asked for only on a side where the secret's own edge is a word character.
   const chars = Array.from(secret);

@@ -210,6 +210,14 @@ describe('an echoed key in the forms a server may write it back (audit 8 M1)', (
     expect(redactText('token=sk-Test%2fKey%2b12345678&x=1', forms)).toBe('token=$API_KEY&x=1');
   });
 
+  it('any of its characters JSON-escaped or percent-encoded, as they come, where encodeURIComponent leaves them alone (helper-38a)', () => {
+    expect(redactText('{"echo":"sk\\u002dTest\\u002FKey\\u002b12345678"}', forms)).toBe('{"echo":"$API_KEY"}');
+    expect(redactText('t2=sk%2DTest%2fKey+12345678', forms)).toBe('t2=$API_KEY');
+    expect(redactText('mixed \\u0073k-%54est/Key+12345678 and ʼ\\u00e9ʼ', forms)).toBe('mixed $API_KEY and ʼ\\u00e9ʼ');
+    expect(redactText('{"echo":"\\u00e9t\\u00e9-cl\\u00e9-123"}', keyForms('été-clé-123'))).toBe('{"echo":"$API_KEY"}');
+    expect(redactText('k=%C3%A9t%C3%A9-cl%c3%a9-123', keyForms('été-clé-123'))).toBe('k=$API_KEY');
+  });
+
   it('cut off inside the key, where an excerpt known to be cut ends or a text is marked cut with …', () => {
     expect(redactText('{"echo":"Bearer sk-Test/K', forms, { cutAtEnd: true })).toBe('{"echo":"Bearer $API_KEY');
     expect(redactText('401 {"echo":"Bearer sk-Test/Key+1…', forms)).toBe('401 {"echo":"Bearer $API_KEY…');
