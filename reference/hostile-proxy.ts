@@ -5,13 +5,14 @@ import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Tracked } from './lifecycle.ts';
 import { trackedServer } from './lifecycle.ts';
 
-export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post';
+export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post' | 'hostile-unasked-101';
 
 export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-nesting-bomb', description: 'The faithful server, but every 200 to GET /v1/pets is `[` 1,000,000 times then `]` 1,000,000 times (2 MB).' },
   { id: 'hostile-many-keys', description: 'The faithful server, but the first animal of every 200 listing carries 200,000 more members (about 3 MB).' },
   { id: 'hostile-long-numbers', description: 'The faithful server, but in every 200/201 Pet (the first of a listing) id is a number of 1,000,000 digits and categoryId is 1e999999.' },
   { id: 'hostile-429-every-other', description: 'The faithful server, but every other request is answered 429 with Retry-After: 5.' },
+  { id: 'hostile-unasked-101', description: 'The faithful server, but every GET /v1/store/orders is answered `101 Switching Protocols` (Upgrade: h2c) though the request asked for no upgrade, and the connection closed.' },
   { id: 'hostile-400-unread-post', description: 'The faithful server, but every POST with a body is answered 400 before the body is read, and the connection then reads nothing more.' },
 ];
 
@@ -106,6 +107,11 @@ function rewriting(mode: ProxyMode, counter: { requests: number }, target: strin
     if (mode === 'hostile-429-every-other' && seen % 2 === 1) {
       req.resume();
       send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '5' }, JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }));
+      return;
+    }
+    if (mode === 'hostile-unasked-101' && req.method === 'GET' && /^\/v1\/store\/orders(\?|$)/.test(req.url ?? '')) {
+      req.resume();
+      req.socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n');
       return;
     }
     if (mode === 'hostile-400-unread-post' && req.method === 'POST' && announcesBody(req)) {

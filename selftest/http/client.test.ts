@@ -383,6 +383,26 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('a 101 Switching Protocols to a request that asked for no upgrade is that request\'s answer, a malformed one: never sent again as a lost connection (helper-38a)', async () => {
+    let requests = 0;
+    const front = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        requests++;
+        // The first request gets the 101 (and its connection closed), any later one an ordinary answer.
+        socket.end(requests === 1 ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n' : 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void front.close());
+    const c = client();
+    const exchange = await c.send({ method: 'GET', url: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1/store/orders` });
+    expect(exchange.failure?.kind).toBe('malformed');
+    expect(exchange.failure?.message).toMatch(/^101 Switching Protocols to a request that asked for no upgrade/);
+    expect([requests, c.stats.resent]).toEqual([1, 0]);
+    await c.close();
+  });
+
   it('grows the pool back with the cap once a limit on connections is lifted', async () => {
     let inFlight = 0;
     let most = 0;

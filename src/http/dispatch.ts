@@ -7,7 +7,7 @@ import type { OutgoingRequest } from './client.ts';
 import type { ReceivedResponse } from './exchange.ts';
 import type { NetworkOptions, TlsSettings } from './network-options.ts';
 import { proxyFor } from './proxy.ts';
-import { NoAnswerInTime } from './transport-failure.ts';
+import { isUnaskedUpgrade, NoAnswerInTime } from './transport-failure.ts';
 
 type DispatchController = Dispatcher.DispatchController;
 type DispatchHandler = Dispatcher.DispatchHandler;
@@ -293,6 +293,8 @@ export function lossOf(error: unknown): ConnectionLoss | undefined {
 function classifyLoss(error: Error, started: boolean, status: number, sentOn: SentOn): ConnectionLoss | undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === undefined || !CONNECTION_LOST.has(code)) return undefined;
+  // An answer: a 101 to a request that asked for no upgrade (undici closes the connection on it).
+  if (isUnaskedUpgrade(error)) return undefined;
   if (!started) return 'unwritten';
   // undici's only 'bad response' that fails a request in flight: an interim 100 (client-h1.js onHeadersComplete),
   // maybe after another 1xx (a 103 comes to onResponseStart).

@@ -15,12 +15,21 @@ export function classify(error: unknown): { kind: TransportFailure; message: str
     return { kind: 'timeout', message: 'no complete answer within the request timeout' };
   }
   if (code === 'ECONNREFUSED') return { kind: 'refused', message };
+  if (isUnaskedUpgrade(err)) return { kind: 'malformed', message: UNASKED_UPGRADE };
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { kind: 'headers-too-large', message: `the response headers are longer than ${MAX_HEADER_BYTES / 1024} KiB` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message };
   if (isMalformedAnswer(err, code)) return { kind: 'malformed', message: `not an HTTP/1.1 response (${code ? `${code}: ` : ''}${message.replace(/:$/, '')})` };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message };
   if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(message)) return { kind: 'tls', message: code && !message.includes(code) ? `${message} (${code})` : message };
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
+}
+
+const UNASKED_UPGRADE =
+  '101 Switching Protocols to a request that asked for no upgrade (RFC 9110 §15.2.2: a server must not switch to a protocol the request did not name in Upgrade), and the connection given up';
+
+/** undici's error for a 101 to a request that carried no Upgrade: it gives the connection up. */
+export function isUnaskedUpgrade(error: Error): boolean {
+  return (error as NodeJS.ErrnoException).code === 'UND_ERR_SOCKET' && error.message === 'bad upgrade';
 }
 
 /**
