@@ -5,7 +5,7 @@ import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Tracked } from './lifecycle.ts';
 import { trackedServer } from './lifecycle.ts';
 
-export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post' | 'hostile-unasked-101';
+export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post' | 'hostile-unasked-101' | 'hostile-huge-headers';
 
 export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-nesting-bomb', description: 'The faithful server, but every 200 to GET /v1/pets is `[` 1,000,000 times then `]` 1,000,000 times (2 MB).' },
@@ -13,6 +13,7 @@ export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-long-numbers', description: 'The faithful server, but in every 200/201 Pet (the first of a listing) id is a number of 1,000,000 digits and categoryId is 1e999999.' },
   { id: 'hostile-429-every-other', description: 'The faithful server, but every other request is answered 429 with Retry-After: 5.' },
   { id: 'hostile-unasked-101', description: 'The faithful server, but every GET /v1/store/orders is answered `101 Switching Protocols` (Upgrade: h2c) though the request asked for no upgrade, and the connection closed.' },
+  { id: 'hostile-huge-headers', description: 'The faithful server, but every answer to GET /v1/store/orders carries 200 more headers of 1 KB each (200 KB of headers, past the 128 KiB the suite reads).' },
   { id: 'hostile-400-unread-post', description: 'The faithful server, but every POST with a body is answered 400 before the body is read, and the connection then reads nothing more.' },
 ];
 
@@ -67,6 +68,14 @@ const announcesBody = (req: IncomingMessage) => req.headers['transfer-encoding']
 
 const isListing = (req: IncomingMessage) => req.method === 'GET' && /^\/v1\/pets(\?|$)/.test(req.url ?? '');
 
+const isOrders = (req: IncomingMessage) => req.method === 'GET' && /^\/v1\/store\/orders(\?|$)/.test(req.url ?? '');
+
+/** hostile-huge-headers: 200 headers of 1 KB each. */
+const padding = (() => {
+  let headers: Record<string, string> | undefined;
+  return () => (headers ??= Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`x-pad-${i}`, 'x'.repeat(1_000)])));
+})();
+
 const BOMB_DEPTH = 1_000_000;
 const EXTRA_MEMBERS = 200_000;
 const LONG_DIGITS = 1_000_000;
@@ -109,7 +118,7 @@ function rewriting(mode: ProxyMode, counter: { requests: number }, target: strin
       send(res, 429, { 'content-type': JSON_TYPE, 'retry-after': '5' }, JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }));
       return;
     }
-    if (mode === 'hostile-unasked-101' && req.method === 'GET' && /^\/v1\/store\/orders(\?|$)/.test(req.url ?? '')) {
+    if (mode === 'hostile-unasked-101' && isOrders(req)) {
       req.resume();
       req.socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n');
       return;
@@ -135,7 +144,8 @@ function rewriting(mode: ProxyMode, counter: { requests: number }, target: strin
         if (mode === 'hostile-nesting-bomb' && isListing(req) && upstream.status === 200) body = bomb;
         else if (mode === 'hostile-many-keys' && isListing(req) && upstream.status === 200) body = withManyKeys(upstream.body);
         else if (mode === 'hostile-long-numbers' && ok) body = withLongNumbers(upstream.body);
-        send(res, upstream.status, upstream.headers, body ?? upstream.body);
+        const padded = mode === 'hostile-huge-headers' && isOrders(req) ? { ...upstream.headers, ...padding() } : upstream.headers;
+        send(res, upstream.status, padded, body ?? upstream.body);
       })
       .catch(() => {
         if (!res.headersSent) send(res, 502, { 'content-type': JSON_TYPE }, JSON.stringify({ code: 'bad_gateway', message: 'upstream failed', status: 502 }));

@@ -1,3 +1,4 @@
+import { MAX_HEADER_BYTES } from '../http/transport-failure.ts';
 import { JSON_BOUNDS } from '../json/bounds.ts';
 import type { BlockedBy, ClauseResult, RunReport } from '../report/model.ts';
 
@@ -12,6 +13,7 @@ export interface Unvouched {
   noAnswer: number;
   bodyCap: number;
   jsonBound: number;
+  headerCap: number;
 }
 
 export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
@@ -19,11 +21,11 @@ export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
     clauses.filter(
       (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
     ).length;
-  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap'), jsonBound: blocked('json-bound') };
+  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap'), jsonBound: blocked('json-bound'), headerCap: blocked('header-cap') };
 }
 
 export function anyUnvouched(unvouched: Unvouched): boolean {
-  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap || unvouched.jsonBound);
+  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap || unvouched.jsonBound || unvouched.headerCap);
 }
 
 /** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
@@ -46,7 +48,7 @@ export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors'
 
 /** The lines on stderr that say why a run exits 3, one per cause. */
 export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxBodyBytes: number): string[] {
-  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap, jsonBound } = unvouched;
+  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap, jsonBound, headerCap } = unvouched;
   const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
   const lines: string[] = [];
   if (rateLimited) {
@@ -63,6 +65,9 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxB
   }
   if (jsonBound) {
     lines.push(`animal-store-conformance: JSON past the suite's bounds: ${clauses(jsonBound)} left unjudged, in whole or in part, because JSON answers went past a bound of the suite's own reading (${JSON_BOUNDS_SHOWN}) and were judged on their status alone (exit 3); the spec fixes no such bound: see the shortfalls in summary.md or report.json\n`);
+  }
+  if (headerCap) {
+    lines.push(`animal-store-conformance: headers past the suite's cap: ${clauses(headerCap)} left unjudged, in whole or in part, because answers carried headers longer than ${MAX_HEADER_BYTES / 1024} KiB, the suite's own cap, and so were not read (exit 3); the spec fixes no such bound: see the shortfalls in summary.md or report.json\n`);
   }
   if (unknownCategory) {
     lines.push(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

@@ -671,7 +671,8 @@ export class HttpClient {
 
   private recordHealth(origin: string, label: string, plan: SendPlan, exchange: Exchange): void {
     const failure = exchange.failure;
-    if (!failure && !exchange.response?.truncated) {
+    // Headers past the suite's cap are an answer all the same, however little of it was read.
+    if ((!failure || failure.kind === 'headers-too-large') && !exchange.response?.truncated) {
       this.health.record(origin, label, plan, { answered: true, durationMs: exchange.durationMs });
       return;
     }

@@ -5,7 +5,7 @@ import type { Verdict } from '../checks/types.ts';
 import type { Level } from '../contract/clauses.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { header, isNoEvidence, jsonBody, type Exchange } from '../http/exchange.ts';
-import { bodyPastCapReason, pastJsonBoundReason } from './body-cap.ts';
+import { bodyPastCapReason, headersPastCapReason, pastJsonBoundReason } from './body-cap.ts';
 import { isSelected, onlyFocus } from './selection.ts';
 import type { ClauseGate, WorkerContext } from './worker.ts';
 
@@ -84,6 +84,12 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   if (exchange.failure?.kind === 'left-out') return result;
   if (isNoEvidence(exchange)) {
     result.unjudged = judged;
+    return result;
+  }
+  // Past the suite's own cap on headers: an answer came, but nothing of it was read.
+  if (exchange.failure?.kind === 'headers-too-large') {
+    result.unjudged = judged;
+    result.unjudgedBecause = headersPastCapReason();
     return result;
   }
   if (exchange.failure) {
