@@ -17,6 +17,7 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-sporadic-429', 'Every 20th request on each port answers 429 with an HTML page and Retry-After: 1, as a busy gateway would: more waiting over a run than its 10 s budget, so a clause a small scenario rests on one request for is carried by the reserve (§8 shows no rate limit).'),
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
+  allowed('allowed-sporadic-503', 'Every 20th request on each port answers 503 with an HTML page and Retry-After: 0, as a gateway whose upstream pool is briefly short would: each is cured by sending it again (§8 shows no availability promise).'),
   allowed('allowed-in-flight-limit', 'Each port serves at most 4 requests at once, each held 5 ms; one more is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_conn does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-rate-limit-503', 'Each port admits 300 requests a second with bursts of up to 10 (a token bucket); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-path-rate-limit-503', 'POST /v1/pets alone is admitted 100 times a second with bursts of up to 10 (a token bucket on one path); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req in one location block does, while every other operation answers at any rate (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
@@ -122,6 +123,10 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
     if (on(ctx, 'allowed-rate-limited') && ++served % 37 === 0) {
       // As a gateway in front of a service answers: no Error body.
       sendRaw(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'Retry-After': '0' });
+      return;
+    }
+    if (on(ctx, 'allowed-sporadic-503') && ++served % 20 === 0) {
+      sendRaw(res, 503, 'text/html', '<html><body><h1>503 Service Unavailable</h1></body></html>', { 'Retry-After': '0' });
       return;
     }
     if (on(ctx, 'allowed-sporadic-429') && ++served % 20 === 0) {

@@ -11,6 +11,7 @@ export const STORE_ORDERS_DEVIATIONS = [
   fault('fault-orders-missing-request-id', 'orders.exists', 'GET /v1/store/orders is not routed, and every 404 of the router names a request id of its own in its message ("no such resource: /v1/store/orders (request 7)"), so no two 404 bodies are byte for byte alike.'),
   fault('fault-orders-gone', 'orders.exists', 'GET /v1/store/orders answers 410 Gone (Error body, code "gone"), after authentication, as an operation retired from a deployment would.'),
   fault('fault-orders-503', 'errors.no-5xx', 'GET /v1/store/orders answers 503 with an HTML page and no Retry-After every time (its backend is down), after authentication, while every other operation answers: sent again under a lower cap, it still does.'),
+  fault('fault-orders-503-retry-after-0', 'errors.no-5xx', 'GET /v1/store/orders answers 503 (Error body) with Retry-After: 0 every time, after authentication: its backend is down and says to come back at once, waited out or rested for (helper-38a).'),
   allowed('allowed-orders-404-no-orders', 'GET /v1/store/orders answers the valid key 404 with an Error of its own (code "no_orders", "this account has no orders"), as an API whose collection does not exist for an account would; unrouted paths still get the router\'s not_found (its responses are not shown, §4.4).'),
   allowed('allowed-orders-404-generic-code', 'GET /v1/store/orders answers the valid key 404 with an Error under the router\'s generic code (code "not_found", "this account has no orders"), as an API with one code for every 404 would (its responses are not shown, §4.4; the codes are not shown, §7).'),
   allowed('allowed-orders-csv', 'GET /v1/store/orders answers 200 with a text/csv body (its payload is not shown, §4.4).'),
@@ -27,6 +28,10 @@ export const storeOrders: Handler = async (req, res, ctx) => {
   }
   if (on(ctx, 'fault-orders-gone')) {
     sendError(res, ctx, 410, 'gone', 'the Store area was retired');
+    return;
+  }
+  if (on(ctx, 'fault-orders-503-retry-after-0')) {
+    sendError(res, ctx, 503, 'unavailable', 'the orders backend is down', { 'Retry-After': '0' });
     return;
   }
   if (on(ctx, 'fault-orders-503')) {

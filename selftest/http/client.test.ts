@@ -713,19 +713,22 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
-  it('hands back a 503 that outlasts the retries, and the next 503s at once until another answer', async () => {
+  it('a 503 with Retry-After that outlasts the retries and a rest of the whole client is handed back as the outage it is; the next 503s at once, until another answer', async () => {
     let unavailable = true;
     const url = await serve((_req, res) => (unavailable ? res.writeHead(503, { 'retry-after': '0' }).end() : res.writeHead(200).end()));
     const c = client({ retries429: 2 });
-    expect((await c.send({ method: 'GET', url })).response?.status).toBe(503);
-    expect(c.stats.sent).toBe(3);
-    expect((await c.send({ method: 'GET', url })).response?.status).toBe(503);
+    const first = await c.send({ method: 'GET', url });
+    expect([first.response?.status, first.unavailableRested]).toEqual([503, true]);
+    // Three sends waited out, and one more after a rest.
     expect(c.stats.sent).toBe(4);
+    const next = await c.send({ method: 'GET', url });
+    expect([next.response?.status, next.unavailableRested]).toEqual([503, true]);
+    expect(c.stats.sent).toBe(5);
     unavailable = false;
     expect((await c.send({ method: 'GET', url })).response?.status).toBe(200);
     unavailable = true;
     await c.send({ method: 'GET', url });
-    expect(c.stats.sent).toBe(8);
+    expect(c.stats.sent).toBe(10);
     await c.close();
   });
 

@@ -354,6 +354,7 @@ const PROBES: Record<string, Probe> = {
     return statuses.filter((code) => code === 429).length;
   },
   'fault-orders-503': (s) => status(call(`${s.baseUrl}/v1/store/orders`)),
+  'fault-orders-503-retry-after-0': async (s) => header(await call(`${s.baseUrl}/v1/store/orders`), 'retry-after'),
   'allowed-connection-limit': (s) => connectionsClosedOf(s, 5),
   'allowed-connection-limit-2': (s) => connectionsClosedOf(s, 5),
   'allowed-connection-limit-1': (s) => connectionsClosedOf(s, 5),
@@ -396,6 +397,11 @@ const PROBES: Record<string, Probe> = {
     const creates = await Promise.all(Array.from({ length: 20 }, () => call(pets(s), { body: JSON.stringify(validPet) })));
     const lists = await Promise.all(Array.from({ length: 20 }, () => call(pets(s))));
     return [creates.filter(nginx503).length > 0, lists.filter(nginx503).length];
+  },
+  'allowed-sporadic-503': async (s) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push(await status(call(pets(s))));
+    return statuses.filter((code) => code === 503).length;
   },
   'allowed-sporadic-429': async (s) => {
     const statuses: number[] = [];

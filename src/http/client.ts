@@ -297,6 +297,8 @@ export class HttpClient {
    * sent twice.
    */
   private readonly closesUnannounced = new Set<string>();
+  /** Operations (origin and label) whose 503 with Retry-After came again after a rest of the whole client: an outage. */
+  private readonly unavailableRested = new Set<string>();
   private readonly bodyReuse = new BodyReuse();
   /** Per origin, the connection left idle to show the origin's idle closes (ClientOptions.watchIdleCloses). */
   private readonly idleWatches = new Map<string, Dispatcher>();
@@ -529,6 +531,7 @@ export class HttpClient {
         this.taughtBy429.calm();
         // Only a 2xx shows the operation served again: a 401 may come from before what answers 503.
         if (exchange.response.status >= 200 && exchange.response.status < 300) this.refusesWhenRested.delete(operation);
+        this.unavailableRested.delete(operation);
         // Waiting cured it: the origin limits a rate (unless this operation's refusals are its own).
         if (latelyAtRefusal && !this.slowed.failsWhenSlowed(origin, label)) {
           const hadOwnRate = this.paces.hasOwnRate(origin, label);
@@ -603,6 +606,27 @@ export class HttpClient {
       const from = this.waitFrom(wait, reserved);
       const givenUp = this.givenUpOn.get(origin) === status && !reserved;
       if (givenUp || attempt >= this.options.retries429 || wait > this.options.maxRetryAfterMs || !from) {
+        // A 503 whose Retry-After was waited out every time (not one the waiting budget left unsent), or
+        // one to an operation already so refused: sent once more after a rest of the whole client;
+        // refused then too, no rate the suite kept explains it, and it is judged as the 5xx it is.
+        const operation = `${origin} ${label}`;
+        const waitedOutEachTime = attempt >= this.options.retries429 && wait <= this.options.maxRetryAfterMs && from !== undefined;
+        if (status === 503 && !outgoing.lone && (seen.inRest || waitedOutEachTime || this.unavailableRested.has(operation))) {
+          if (seen.inRest) this.unavailableRested.add(operation);
+          if (!this.unavailableRested.has(operation)) {
+            await this.rests.passed();
+            if (!this.unavailableRested.has(operation)) rest.reopen = await this.rests.rest();
+            if (rest.reopen) {
+              previous = exchange;
+              continue;
+            }
+          }
+          if (this.unavailableRested.has(operation)) {
+            // Until the operation answers something else, its next ones are not waited out again.
+            this.givenUpOn.set(origin, status);
+            return { ...exchange, unavailableRested: true };
+          }
+        }
         // Until the origin answers something else again, its 429s (or 503s) are not waited out one by one.
         this.givenUpOn.set(origin, status!);
         // A 429, or a 503 with Retry-After, handed back is left unjudged (src/suite/judge.ts): counted alike.

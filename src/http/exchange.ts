@@ -67,6 +67,12 @@ export interface Exchange {
    * rest for, its rests spent (src/http/rest-gate.ts): judged as a 429 is, a rate limit (§8).
    */
   heldAsLimit?: true;
+  /**
+   * A 503 with Retry-After that waiting it out did not cure, sent once more after a rest of the whole
+   * client and refused then too (or its operation's was): the operation's own answer, an outage, and
+   * judged as any 5xx is, not as a limit on the rate.
+   */
+  unavailableRested?: true;
 }
 
 /**

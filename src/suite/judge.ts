@@ -106,7 +106,7 @@ export function judge(ctx: WorkerContext, exchange: Exchange, judgements: Judgem
   }
   // Rate limits and availability are not shown (§8): a 429, or a 503 that says when to come back (or
   // one held as a limit), that outlasted the retries says nothing about the rest.
-  const rateLimited = isWaitedOut(exchange.response?.status, header(exchange, 'retry-after')) || exchange.heldAsLimit === true;
+  const rateLimited = (isWaitedOut(exchange.response?.status, header(exchange, 'retry-after')) && exchange.unavailableRested !== true) || exchange.heldAsLimit === true;
   for (const name of cut ? judged.filter(partly) : judged) {
     if (rateLimited && !JUDGED_WHEN_RATE_LIMITED.has(name)) {
       result.rateLimited.push(name);
