@@ -17,13 +17,32 @@ describe('TaughtBy429', () => {
     expect(letGo).toEqual([]);
   });
 
-  it('keeps teaching past PROOF_MS once a run of CALM_RUN calm answers showed a rate held under a limit', () => {
+  it('keeps teaching past PROOF_MS for as long as each window of PROOF_MS brings a run of CALM_RUN calm answers (a rate held under a limit, climbing back to it)', () => {
     const taught = new TaughtBy429();
     taught.taught(O, 0);
     calmRun(taught, CALM_RUN);
+    // Past the first window, proved: the next window opens here.
     expect(taught.refused(() => expect.unreachable('nothing let go'), PROOF_MS + 1)).toBe(true);
+    calmRun(taught, CALM_RUN);
+    expect(taught.refused(() => expect.unreachable('nothing let go'), 3 * PROOF_MS)).toBe(true);
+    calmRun(taught, CALM_RUN);
     expect(taught.refused(() => expect.unreachable('nothing let go'), 10 * PROOF_MS)).toBe(true);
     expect(taught.stopped).toBe(false);
+  });
+
+  it('one proof does not last the run: a window after it without a calm run stops the teaching (a gateway answering 429 at once to every 10th request, whose first runs came of the reordering, helper-38a)', () => {
+    const taught = new TaughtBy429();
+    const letGo: string[][] = [];
+    taught.taught(O, 0);
+    calmRun(taught, CALM_RUN);
+    expect(taught.refused((origins) => letGo.push([...origins]), PROOF_MS + 1)).toBe(true);
+    // Nine calm answers, then a 429, for the whole of the next window.
+    for (let t = PROOF_MS + 2; t < 2 * PROOF_MS + 1; t += 100) {
+      calmRun(taught, 9);
+      expect(taught.refused((origins) => letGo.push([...origins]), t)).toBe(true);
+    }
+    expect(taught.refused((origins) => letGo.push([...origins]), 2 * PROOF_MS + 2)).toBe(false);
+    expect(letGo).toEqual([[O]]);
   });
 
   it('stops at the first 429 past PROOF_MS without that run, letting go every origin taught, once', () => {
