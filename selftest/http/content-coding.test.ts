@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodedResponse } from '../../src/http/content-coding.ts';
-import type { ReceivedResponse } from '../../src/http/exchange.ts';
+import { jsonBody, type ReceivedResponse } from '../../src/http/exchange.ts';
 
 const TEXT = '[{"id":1,"name":"Rex","categoryId":1}]';
 const answer = (body: Buffer, coding?: string): ReceivedResponse => ({ status: 200, headers: coding ? { 'content-encoding': coding } : {}, body, truncated: false });
@@ -26,10 +26,13 @@ describe('decodedResponse: the body before its content codings', () => {
     expect(decoded.body.length).toBeLessThanOrEqual(1 << 20);
   });
 
-  it('leaves a coding it does not know, or bytes that do not decode, as they came', () => {
+  it('leaves a coding it does not know, or bytes that do not decode, as they came; the latter saying why, for the body\'s Actual (helper-38a: not "body is not valid UTF-8")', () => {
     const zstd = answer(Buffer.from('not really zstd'), 'zstd');
     expect(decodedResponse(zstd, 1 << 20)).toBe(zstd);
     const corrupt = answer(Buffer.from('no gzip here'), 'gzip');
-    expect(decodedResponse(corrupt, 1 << 20)).toBe(corrupt);
+    const kept = decodedResponse(corrupt, 1 << 20);
+    expect(kept.body).toBe(corrupt.body);
+    expect(kept.undecodable).toMatch(/^body does not decode as the gzip its Content-Encoding names \(.+\)$/);
+    expect(jsonBody({ request: { method: 'GET', url: 'http://x/', headers: {} }, response: kept, durationMs: 1 })).toEqual({ ok: false, problem: kept.undecodable });
   });
 });

@@ -31,15 +31,16 @@ export function decodedResponse(response: ReceivedResponse, maxBytes: number): R
   const codings = contentCodings(response);
   if (codings.length === 0 || response.truncated || response.body.length === 0) return response;
   let body = response.body;
+  let coding = '';
   try {
-    for (const coding of codings.reverse()) {
+    for (coding of codings.reverse()) {
       const decoded = decode(coding, body, { maxOutputLength: maxBytes });
       if (decoded === undefined) return response;
       body = decoded;
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return { ...response, body: Buffer.alloc(0), truncated: true };
-    return response;
+    return { ...response, undecodable: `body does not decode as the ${coding} its Content-Encoding names (${(error as Error).message})` };
   }
   return { ...response, body };
 }

@@ -17,6 +17,8 @@ export interface ReceivedResponse {
   body: Buffer;
   /** The body was longer than the cap and was abandoned there. */
   truncated: boolean;
+  /** Why the body, kept as it came, does not decode under the content coding its Content-Encoding names. */
+  undecodable?: string;
 }
 
 /** `malformed`: the origin answered, with bytes that are not an HTTP/1.1 response (src/http/transport-failure.ts). */
@@ -93,6 +95,7 @@ export function jsonBody(exchange: Exchange): ParsedBody {
   if (!response) result = { ok: false, problem: 'no response' };
   else if (response.truncated) result = { ok: false, problem: `body larger than the ${response.body.length}-byte cap` };
   else if (response.body.length === 0) result = { ok: false, problem: 'empty body' };
+  else if (response.undecodable) result = { ok: false, problem: response.undecodable };
   else {
     try {
       result = { ok: true, ...parseJsonCounted(response.body) };
