@@ -147,6 +147,8 @@ interface SentOn {
   idleCloses?: IdleCloses;
   socket?: Socket;
   writtenAt?: number;
+  /** The socket's bytesRead as the request was written: more since, and something of an answer is coming on it. */
+  readAtWrite?: number;
   /** Undefined on a connection's first request. */
   idleMs?: number;
   /** Called if the origin sends more on this connection within UNREQUESTED_WITHIN_MS of this request's answer, with no request on it. */
@@ -230,6 +232,7 @@ function watchSockets(): void {
       const now = performance.now();
       writing.socket = socket;
       writing.writtenAt = now;
+      writing.readAtWrite = socket.bytesRead;
       lastSentOn.set(socket, writing);
       if (idle !== undefined) writing.idleMs = now - idle;
       if (writing.origin !== undefined && writing.idleCloses) watchIdleClose(socket, writing.origin, writing.idleCloses);
@@ -370,7 +373,9 @@ export function dispatchRequest(
     const stall: Deadline | undefined = stallWatch && {
       at: performance.now() + STALL_MS,
       expire: () => {
-        if (sentOn.writtenAt !== undefined && (sentOn.idleMs !== undefined || status !== 0)) {
+        // Answered in part already (undici tells of nothing before the whole head, which may come slowly): no stall.
+        const reading = sentOn.socket !== undefined && sentOn.readAtWrite !== undefined && sentOn.socket.bytesRead > sentOn.readAtWrite;
+        if (sentOn.writtenAt !== undefined && (sentOn.idleMs !== undefined || status !== 0 || reading)) {
           deadlines.delete(stall!);
           return;
         }
