@@ -468,8 +468,8 @@ export class HttpClient {
       if (tally) tally.sent++;
       // A new connection closed before any answer, beside others open to the origin: a limit on
       // connections, as a gateway that closes the ones past it has. Sent again under the lower cap, or
-      // after a wait where it went alone to an origin that has answered; where neither is the reading
-      // (an origin down), sent again on a connection of its own and judged, as before.
+      // after a wait where it went alone to an origin that has answered; once those resends are spent
+      // (or where neither is the reading), sent alone in a rest of the whole client and judged there.
       if (seen.freshLost) {
         freshLosses++;
         const besideOthers = seen.alongside > 0 || this.pooledConnections(origin) > 0 || seen.watching === true;
