@@ -143,16 +143,22 @@ export const getMalformedId = defineCheck<{ id: string }>({
   },
 });
 
-/** The petId a GET of getPet asked for, exactly; undefined for another operation or a petId that is no integer. */
-function requestedId(exchange: Exchange): ExactInt | undefined {
-  if (exchange.operationId !== 'getPet' || exchange.request.method.toUpperCase() !== 'GET') return undefined;
-  let segment: string;
+/** The last path segment the request asked for, percent-decoded; undefined where it does not decode. */
+function petIdSegment(exchange: Exchange): string | undefined {
   try {
-    segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').pop() ?? '');
+    return decodeURIComponent(new URL(exchange.request.url).pathname.split('/').pop() ?? '');
   } catch {
     return undefined;
   }
-  return /^-?\d+$/.test(segment) ? exactInteger(segment) : undefined;
+}
+
+const INTEGER = /^-?\d+$/;
+
+/** The petId a GET of getPet asked for, exactly; undefined for another operation or a petId that is no integer. */
+function requestedId(exchange: Exchange): ExactInt | undefined {
+  if (exchange.operationId !== 'getPet' || exchange.request.method.toUpperCase() !== 'GET') return undefined;
+  const segment = petIdSegment(exchange);
+  return segment !== undefined && INTEGER.test(segment) ? exactInteger(segment) : undefined;
 }
 
 /**
@@ -162,12 +168,8 @@ function requestedId(exchange: Exchange): ExactInt | undefined {
  */
 export function isNoPetRoute(exchange: Exchange): boolean {
   if (exchange.operationId !== 'getPet' || exchange.response?.status !== 404) return false;
-  try {
-    const segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').pop() ?? '');
-    return !/^-?\d+$/.test(segment);
-  } catch {
-    return false;
-  }
+  const segment = petIdSegment(exchange);
+  return segment !== undefined && !INTEGER.test(segment);
 }
 
 /** Judged on every exchange (a common check): n/a but for a 200 of GET /pets/{petId} whose body carries an integer id. */
