@@ -1,4 +1,4 @@
-import { describeResponse, header, jsonBody, type Exchange } from '../http/exchange.ts';
+import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
 import { exactInteger, isInt, jsonEqual, sameInteger } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
@@ -151,18 +151,18 @@ export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServ
       if (exchange.response!.body.toString('utf8') !== serves.keyedBody) return NOT_APPLICABLE;
       return fail(`nothing at ${alias} without credentials of what GET with the key answered (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (the same body the key was answered)`);
     }
-    const body = jsonBody(exchange);
     if (serves?.echoes !== undefined) {
-      const shown = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+      const shown = jsonObject(exchange);
       if (!shown || !Object.entries(serves.echoes).every(([name, value]) => jsonEqual(shown[name], value))) return NOT_APPLICABLE;
       return fail(`nothing taken at ${alias} without credentials (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (what was sent, taken)`);
     }
     if (serves?.petId !== undefined) {
-      const id = body.ok && body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>).id : undefined;
+      const id = jsonObject(exchange)?.id;
       if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return NOT_APPLICABLE;
       return fail(`no animal at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
     }
     // Any JSON array is data served without a key, whether or not each item is a valid Pet.
+    const body = jsonBody(exchange);
     if (!body.ok || !Array.isArray(body.value)) return NOT_APPLICABLE;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
