@@ -28,6 +28,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-key-in-cookie', 'auth.required', 'Without an Authorization header, the key is taken from an api_key cookie as well (as a server that also serves a browser session does), on every operation.'),
   fault('fault-auth-hole-encoded-id', 'auth.required', 'The authentication check of GET /v1/pets/{petId} guards /v1/pets/ followed by a word (letters, digits, - or _) as written, while the handler decodes the petId: GET /v1/pets/%31… (its first digit percent-encoded) serves the animal without credentials.'),
   fault('fault-auth-key-in-x-auth-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Auth-Token header as well (as an OpenStack-style gateway takes a token), on every operation.'),
+  fault('fault-auth-key-in-x-access-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Access-Token header as well (as a gateway taking access tokens in a header of its own does), on every operation.'),
   fault('fault-auth-token-percent-decoded', 'auth.required', 'The bearer token is URL-decoded before it is compared with the key (a middleware that decodes every header value), so Bearer %6B… for a key starting with k is accepted, on every operation.'),
   fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
@@ -99,6 +100,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (header === undefined && on(ctx, 'fault-auth-key-in-cookie') && cookieKey !== undefined && isKey(cookieKey, ctx)) return true;
   const xAuthToken = req.headers['x-auth-token'];
   if (header === undefined && on(ctx, 'fault-auth-key-in-x-auth-token') && typeof xAuthToken === 'string' && isKey(xAuthToken, ctx)) return true;
+  const xAccessToken = req.headers['x-access-token'];
+  if (header === undefined && on(ctx, 'fault-auth-key-in-x-access-token') && typeof xAccessToken === 'string' && isKey(xAccessToken, ctx)) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-token-percent-decoded') && percentDecoded(credentials) === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-token-padding-ignored') && credentials.replace(/=+$/, '') === ctx.apiKey.replace(/=+$/, '')) return true;
   if (header !== undefined && on(ctx, 'fault-auth-scheme-glued') && /^Bearer/i.test(header) && header.replace(/^Bearer\s*/i, '') === ctx.apiKey) return true;
