@@ -31,8 +31,8 @@ import { resolveTarget, suiteConfig } from './target.ts';
 
 /**
  * What runs this run again, with the target and the key taken from the same settings; `concurrent`,
- * the schedule the run took: one the round trip chose far away is pinned, so that a replay from
- * nearer takes it too (loopback's own, sequential, is left to the replay's round trip).
+ * the schedule the run took: pinned either way, so that a replay from nearer or farther, or on a
+ * machine more or less loaded (which moves loopback's round trip past 1 ms), takes it too.
  */
 function replayOf(settings: Settings, concurrent: boolean): string {
   // Regression tests replay their own calls: no seed draws anything there.
@@ -43,8 +43,8 @@ function replayOf(settings: Settings, concurrent: boolean): string {
   if (settings.allowWrites) args.push('--allow-writes');
   if (settings.allowInsecureHttp) args.push('--allow-insecure-http');
   if (!settings.stateful) args.push('--stateful', 'off');
-  // The schedule orders the sequences' lanes and what meets a slow operation first; a loopback run's own (sequential) goes unsaid.
-  if (settings.schedule !== 'auto' || concurrent) args.push('--schedule', concurrent ? 'concurrent' : 'sequential');
+  // The schedule orders the sequences' lanes and what meets a slow operation first: the stories a seed tells hang on it.
+  args.push('--schedule', concurrent ? 'concurrent' : 'sequential');
   if (settings.shard) args.push('--shard', `${settings.shard.index}/${settings.shard.count}`);
   if (settings.env) args.push('--env', settings.env);
   if (settings.nowGiven) args.push('--now', settings.now.toISOString());
