@@ -55,19 +55,14 @@ export function shownBody(body: RequestBody): { body: string; bodyHex?: string }
   return shown === undefined ? { body: Buffer.from(body).toString('utf8') } : { body: shown, bodyHex: Buffer.from(body).toString('hex') };
 }
 
-const escaped = (bytes: Uint8Array, literal: (byte: number) => boolean) => Array.from(bytes, (byte) => (literal(byte) ? String.fromCharCode(byte) : hexByte(byte))).join('');
 const printable = (byte: number) => byte >= 0x20 && byte <= 0x7e && byte !== 0x27 && byte !== 0x5c;
 
-/** Bytes as a shell word in ANSI-C quotes (`$'…'`: bash, zsh, ksh and POSIX sh since 2024), each byte outside printable ASCII as `\xHH`. */
-export function ansiCQuoted(bytes: Uint8Array): string {
-  return `$'${escaped(bytes, printable)}'`;
-}
-
 /**
- * curl's --data-binary argument for these bytes in bash: an ANSI-C quoted word, or, where a NUL is
- * among them (a shell word ends at one), a file read from bash's printf, which writes `\x00` too.
+ * A POSIX `printf` command that writes these very bytes, NULs included, in any sh (dash as much as
+ * bash): each byte outside printable ASCII, the quote, the backslash and a leading '-', as a three-digit octal escape.
  */
-export function curlDataArgument(bytes: Uint8Array): string {
-  if (!bytes.includes(0)) return ansiCQuoted(bytes);
-  return `@<(printf '${escaped(bytes, (byte) => printable(byte) && byte !== 0x25)}')`;
+export function printfCommand(bytes: Uint8Array): string {
+  // A format starting with '-' would be read as an option: that byte goes escaped too.
+  const format = Array.from(bytes, (byte, i) => (byte === 0x25 ? '%%' : printable(byte) && !(i === 0 && byte === 0x2d) ? String.fromCharCode(byte) : `\\${byte.toString(8).padStart(3, '0')}`)).join('');
+  return `printf '${format}'`;
 }

@@ -1,4 +1,4 @@
-import { curlDataArgument } from './body-bytes.ts';
+import { printfCommand } from './body-bytes.ts';
 import { hasHeader, type SentRequest } from './exchange.ts';
 
 export function shellQuote(text: string): string {
@@ -31,7 +31,12 @@ export function curlLine(request: SentRequest, maxTimeMs?: number): string {
   if (request.body !== undefined) {
     // With --data-binary and no Content-Type, curl would add application/x-www-form-urlencoded.
     if (!hasHeader(request.headers, 'content-type')) parts.push('-H', shellQuote('Content-Type:'));
-    parts.push('--data-binary', request.bodyHex === undefined ? shellQuote(request.body) : curlDataArgument(Buffer.from(request.bodyHex, 'hex')));
+    if (request.bodyHex === undefined) parts.push('--data-binary', shellQuote(request.body));
+    else {
+      // Bytes that are not UTF-8 come from printf on curl's stdin: a shell word holds no NUL, and sh has no $'…'.
+      parts.push('--data-binary', '@-');
+      parts.unshift(printfCommand(Buffer.from(request.bodyHex, 'hex')), '|');
+    }
   } else if (PAYLOAD_METHODS.has(request.method) && !hasHeader(request.headers, 'content-length')) {
     parts.push('-H', shellQuote('Content-Length: 0'));
   }

@@ -27,7 +27,7 @@ export function storyScript(clauseId: string, story: StoryEvidence): string {
   const lines = story.curl.flatMap((line, i) => {
     let command = line;
     for (const { id, variable } of ids) command = command.replace(new RegExp(`/pets/${id}(?=['?/#])`, 'g'), `/pets/'"$${variable}"'`);
-    const created = /^curl .* -X POST '[^']*\/pets'/.test(line) ? CREATED_ID.exec(answers[i] ?? '')?.[1] : undefined;
+    const created = /^(?:printf '[^']*' \| )?curl .* -X POST '[^']*\/pets'/.test(line) ? CREATED_ID.exec(answers[i] ?? '')?.[1] : undefined;
     if (!created) return [`echo ${shellQuote(`+ ${command}`)}`, command];
     const variable = `id${ids.length + 1}`;
     ids.push({ id: created, variable });
