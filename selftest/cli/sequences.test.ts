@@ -45,7 +45,13 @@ describe('sequences of calls against a write lost after a refusal (fault-seq-los
     const files = await readdir(join(reports, 'regressions'));
     expect(files.sort()).toEqual([`${CLAUSE}-3.sh`, `${CLAUSE}-3.test.ts`]);
     const script = await readFile(join(reports, 'regressions', `${CLAUSE}-3.sh`), 'utf8');
-    expect(script.split('\n').filter((line) => /^(answer=\$\()?curl /.test(line)).length).toBe(story.curl.length);
+    expect(script.split('\n').filter((line) => /^(answer=\$\()?(printf '[^']*' \| )?curl /.test(line)).length).toBe(story.curl.length);
+    // Every report points to that script as what reproduces it; the one curl line is the last step alone.
+    expect(story.script).toBe(`regressions/${CLAUSE}-3.sh`);
+    expect(result.stdout).toMatch(new RegExp(`Reproduce: +sh ${join(reports, 'regressions', `${CLAUSE}-3.sh`).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(every step of the story, in order\\)\n +Last step: +curl `));
+    const junit = await readFile(join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toContain(`Reproduce (every step of the story, in order; the script is in the reports folder):\n  sh regressions/${CLAUSE}-3.sh\nLast step alone:\n  curl `);
+    expect(await readFile(join(reports, 'report.html'), 'utf8')).toContain(`as a script: <code>regressions/${CLAUSE}-3.sh</code> beside this report`);
     expect(script).not.toContain('set -x');
     expect(script).toContain('$API_KEY');
     for (const text of [script, await readFile(join(reports, 'regressions', `${CLAUSE}-3.test.ts`), 'utf8'), result.stdout]) expect(text).not.toContain(KEY);

@@ -1,4 +1,5 @@
 import { appendFile, rm } from 'node:fs/promises';
+import { isAbsolute, relative } from 'node:path';
 import { PACKAGE_ROOT, PACKAGE_VERSION } from '../paths.ts';
 import { loadClauses } from '../contract/clauses.ts';
 import type { Settings } from '../config/settings.ts';
@@ -12,7 +13,7 @@ import { uncheckedMustText } from '../report/format.ts';
 import { failsGate, isDeselected, partialMust, uncheckedMust } from '../report/grouping.ts';
 import { keyForms, redactText, secretForms, SHORT_SECRET_LENGTH } from '../secrets.ts';
 import { writeCreated } from '../report/created.ts';
-import { writeRegressions } from '../report/regressions.ts';
+import { nameStoryScripts, writeRegressions } from '../report/regressions.ts';
 import { renderTerminal, writeReports } from '../report/index.ts';
 import type { RunReport } from '../report/model.ts';
 import { collect } from '../run/collect.ts';
@@ -53,6 +54,12 @@ function replayOf(settings: Settings, concurrent: boolean): string {
   if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
   if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
   return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:/+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
+}
+
+/** A path under the working directory as a relative one (`reports`), any other as it is. */
+function shownPath(path: string): string {
+  const near = relative(process.cwd(), path);
+  return near && !near.startsWith('..') && !isAbsolute(near) ? near : path;
 }
 
 /** Where the reasons for the MUST clauses a run left unchecked are: --only/--skip, the terminal or the reports. */
@@ -205,6 +212,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       say(`${gated.account}\n`);
       unvouched = gated.unvouched;
     } else unvouched = settleVerdict(report, failing);
+    if (!settings.replay.length) nameStoryScripts(report);
     const written: Record<string, string> = { ...(await writeReports(report, settings.reportsDir, { secrets })) };
     const regressions = settings.replay.length ? [] : await writeRegressions(report, settings.reportsDir, PACKAGE_ROOT, secrets);
     const created = config.trailFile
@@ -214,7 +222,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
       written.created = created.path;
       await appendFile(written.summary!, `\n${createdText(created)}\n`);
     }
-    const terminal = renderTerminal(report, { color: io.isTty, secrets, usualPipelineDepth: PIPELINE_DEPTH });
+    const terminal = renderTerminal(report, { color: io.isTty, secrets, usualPipelineDepth: PIPELINE_DEPTH, reportsDir: shownPath(settings.reportsDir) });
     if (settings.quiet) {
       const failing = report.clauses.filter((c) => failsGate(c.outcome, settings.failOn)).map((c) => `§${c.section} ${c.id}${c.known ? ' (known)' : ''}`);
       if (failing.length) say(`Failing: ${failing.join(', ')}\n`);

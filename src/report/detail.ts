@@ -60,7 +60,10 @@ function failureLines(report: RunReport, failure: FailureEvidence, note: string 
   if (failure.evidence) {
     lines.push('Request:', indent(requestText(failure.evidence), '  '));
     lines.push('Response:', indent(responseText(failure.evidence), '  '));
-    lines.push('Reproduce:', indent(failure.evidence.curl, '  '));
+    if (failure.story?.script) {
+      lines.push('Reproduce (every step of the story, in order; the script is in the reports folder):', `  sh ${failure.story.script}`);
+      lines.push('Last step alone:', indent(failure.evidence.curl, '  '));
+    } else lines.push('Reproduce:', indent(failure.evidence.curl, '  '));
   }
   return lines;
 }

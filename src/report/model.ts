@@ -99,6 +99,8 @@ export interface StoryEvidence {
   unconfirmed?: boolean;
   /** Unconfirmed because --max-duration ran out before it was run again. */
   outOfTime?: boolean;
+  /** Its curl lines as a shell script, from the reports folder (`regressions/<clause>-<seed>.sh`): what reproduces it, every step in order. */
+  script?: string;
 }
 
 /** The judgement of one named check; its own failure fields are those of its first failure. */

@@ -37,6 +37,21 @@ export function storyScript(clauseId: string, story: StoryEvidence): string {
   return ['#!/bin/sh', header, ...lines, ''].join('\n');
 }
 
+/** Each check's first failure told as a story: the one its regression files are written for. */
+function storiesToWrite(report: RunReport): { clause: RunReport['clauses'][number]; story: StoryEvidence }[] {
+  return report.clauses.flatMap((clause) =>
+    clause.checks.flatMap((check) => {
+      const story = failuresOf(check).find((failure) => failure.story)?.story;
+      return story ? [{ clause, story }] : [];
+    }),
+  );
+}
+
+/** Names in each story the script writeRegressions will write for it, so every report can point to it. */
+export function nameStoryScripts(report: RunReport): void {
+  for (const { clause, story } of storiesToWrite(report)) story.script = `regressions/${baseName(clause.id, report.seed)}.sh`;
+}
+
 /**
  * For every failure told as a story (a sequence of calls), two files in `<reports>/regressions/`:
  * a vitest test that replays the steps through the suite (`--replay <file>`), for an implementer to
@@ -45,30 +60,26 @@ export function storyScript(clauseId: string, story: StoryEvidence): string {
 export async function writeRegressions(report: RunReport, reportsDir: string, packageRoot: string, secrets: readonly string[]): Promise<string[]> {
   const written: string[] = [];
   const dir = join(reportsDir, 'regressions');
-  for (const clause of report.clauses) {
-    for (const check of clause.checks) {
-      const story = failuresOf(check).find((failure) => failure.story)?.story;
-      if (!story) continue;
-      await mkdir(dir, { recursive: true });
-      const name = baseName(clause.id, report.seed);
-      const testFile = join(dir, `${name}.test.ts`);
-      let module = relative(dirname(testFile), join(packageRoot, REPLAY_MODULE)).split(sep).join('/');
-      if (!module.startsWith('.')) module = `./${module}`;
-      const test = [
-        `// Regression test written by animal-store-conformance: the story that broke ${clause.id} (§${clause.section}, ${clause.level}),`,
-        `// met with --seed ${report.seed} against ${report.target.baseUrl} on ${report.startedAt.slice(0, 10)}.`,
-        `// Replays its ${story.steps.length === 1 ? 'one step' : `${story.steps.length} steps`} through the suite (fresh ids, the same calls): it fails while the bug is there.`,
-        `// Run it: npx animal-store-conformance --replay ${testFile.split(sep).join('/')}`,
-        `import { regression } from '${module}';`,
-        '',
-        `regression(${JSON.stringify(clause.id)}, ${report.seed}, ${JSON.stringify(stringifyJson(story.calls))});`,
-        '',
-      ].join('\n');
-      const script = storyScript(clause.id, story);
-      await writeFile(testFile, redactText(test, secrets));
-      await writeFile(join(dir, `${name}.sh`), redactText(script, secrets), { mode: 0o755 });
-      written.push(testFile);
-    }
+  for (const { clause, story } of storiesToWrite(report)) {
+    await mkdir(dir, { recursive: true });
+    const name = baseName(clause.id, report.seed);
+    const testFile = join(dir, `${name}.test.ts`);
+    let module = relative(dirname(testFile), join(packageRoot, REPLAY_MODULE)).split(sep).join('/');
+    if (!module.startsWith('.')) module = `./${module}`;
+    const test = [
+      `// Regression test written by animal-store-conformance: the story that broke ${clause.id} (§${clause.section}, ${clause.level}),`,
+      `// met with --seed ${report.seed} against ${report.target.baseUrl} on ${report.startedAt.slice(0, 10)}.`,
+      `// Replays its ${story.steps.length === 1 ? 'one step' : `${story.steps.length} steps`} through the suite (fresh ids, the same calls): it fails while the bug is there.`,
+      `// Run it: npx animal-store-conformance --replay ${testFile.split(sep).join('/')}`,
+      `import { regression } from '${module}';`,
+      '',
+      `regression(${JSON.stringify(clause.id)}, ${report.seed}, ${JSON.stringify(stringifyJson(story.calls))});`,
+      '',
+    ].join('\n');
+    const script = storyScript(clause.id, story);
+    await writeFile(testFile, redactText(test, secrets));
+    await writeFile(join(dir, `${name}.sh`), redactText(script, secrets), { mode: 0o755 });
+    written.push(testFile);
   }
   return written;
 }

@@ -10,6 +10,10 @@ import { countsPhrase, formatDuration, judgedPerOperation, knownText, moreFailur
 import { countOutcomes, groupBySection, isDeselected, notableChecks, skipReason, totalOf } from './grouping.ts';
 import { sanitizeText } from './sanitize.ts';
 import { storyLines } from './detail.ts';
+import { shellQuote } from '../http/curl.ts';
+
+/** A path as one shell word: quoted only where it needs to be. */
+const shellWord = (path: string): string => (/^[\w./+-]+$/.test(path) ? path : shellQuote(path));
 
 export interface TerminalOptions extends RenderOptions {
   /** Emit ANSI colours (pass `process.stdout.isTTY && !process.env.NO_COLOR`). */
@@ -19,6 +23,8 @@ export interface TerminalOptions extends RenderOptions {
    * a run that kept another number says how many, and the round trip that chose it. Unset: never said.
    */
   usualPipelineDepth?: number;
+  /** The reports folder as the user would type it: a story's script is named under it. */
+  reportsDir?: string;
 }
 
 type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray';
@@ -90,7 +96,11 @@ export function renderTerminal(input: RunReport, options: TerminalOptions): stri
       const res = failure.evidence.response;
       const got = res ? `HTTP ${res.status}` : `no response: ${failure.evidence.transportError ?? 'transport failed'}`;
       lines.push(indent + label('Request:') + value(`${failure.evidence.request.method} ${failure.evidence.request.url} → ${got}`, pad));
-      lines.push(indent + label('Reproduce:') + paint('cyan', value(failure.evidence.curl, pad)));
+      const script = failure.story?.script;
+      if (script) {
+        lines.push(indent + label('Reproduce:') + paint('cyan', value(`sh ${shellWord(options.reportsDir ? `${options.reportsDir}/${script}` : script)}`, pad)) + paint('dim', ' (every step of the story, in order)'));
+        lines.push(indent + label('Last step:') + paint('cyan', value(failure.evidence.curl, pad)));
+      } else lines.push(indent + label('Reproduce:') + paint('cyan', value(failure.evidence.curl, pad)));
     }
     return lines;
   };

@@ -25,7 +25,7 @@ function failureParts(report: RunReport, check: CheckResult, failure: FailureEvi
     parts.push(`<h5>${esc(title!)}</h5>${pre(steps.join('\n'))}`);
     const scriptId = ids.make('story', check.clause);
     parts.push(
-      `<div class="curl"><div class="curl-head"><h5>Replay the story (reads the key from <code>$API_KEY</code>; the ids are those this run was given)</h5><button type="button" class="copy" data-copy="${scriptId}" hidden>Copy</button></div>${pre(failure.story.curl.join('\n'), scriptId)}</div>`,
+      `<div class="curl"><div class="curl-head"><h5>Replay the story (reads the key from <code>$API_KEY</code>; the ids are those this run was given${failure.story.script ? `; as a script: <code>${esc(failure.story.script)}</code> beside this report` : ''})</h5><button type="button" class="copy" data-copy="${scriptId}" hidden>Copy</button></div>${pre(failure.story.curl.join('\n'), scriptId)}</div>`,
     );
   }
   const replay = replayText(failure);
@@ -39,7 +39,7 @@ function failureParts(report: RunReport, check: CheckResult, failure: FailureEvi
 </div>`);
     const curlId = ids.make('curl', `${check.clause}${failure.operation ? `-${failure.operation}` : ''}`);
     parts.push(
-      `<div class="curl"><div class="curl-head"><h5>Reproduce (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(failure.evidence.curl, curlId)}</div>`,
+      `<div class="curl"><div class="curl-head"><h5>${failure.story ? 'The last step alone' : 'Reproduce'} (reads the key from <code>$API_KEY</code>)</h5><button type="button" class="copy" data-copy="${curlId}" hidden>Copy</button></div>${pre(failure.evidence.curl, curlId)}</div>`,
     );
   }
   return parts;
