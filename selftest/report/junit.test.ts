@@ -185,6 +185,22 @@ describe('renderJunit', () => {
     expect((await xmllint(out)).ok).toBe(true);
   });
 
+  it('writes a MUST clause the target kept from being judged (exit 3) as an <error>, not a quiet <skipped>, and says CANNOT VOUCH', async () => {
+    const r = makeReport({ exitCode: 3, verdict: 'fail' });
+    const skipped = clauseIn(r, 'messages.status-queued');
+    skipped.level = 'MUST';
+    skipped.checks[0] = { ...skipped.checks[0]!, outcome: 'skip', note: 'the target answered 429 to every request of the operation', blockedBy: 'rate-limit' };
+    const out = renderJunit(r);
+    expect(failureText(out, 'messages.status-queued')).toContain('<error message="CANNOT VOUCH: the target answered 429 to every request of the operation" type="Unjudged">');
+    expect(out).toContain('<property name="outcome" value="CANNOT VOUCH (exit 3)"/>');
+    const errors = (xml: string) => Number(/<testsuites [^>]*errors="(\d+)"/.exec(xml)?.[1]);
+    expect(errors(out)).toBe(errors(renderJunit(makeReport())) + 1);
+    expect((await xmllint(out)).ok).toBe(true);
+    // Skipped for the user's choice (no blockedBy), or a SHOULD, it stays a skip.
+    skipped.checks[0] = { ...skipped.checks[0]!, blockedBy: undefined, note: 'messages base URL not set' };
+    expect(failureText(renderJunit(r), 'messages.status-queued')).toContain('<skipped message="messages base URL not set"/>');
+  });
+
   it('gives a clause without checks its own testcase', async () => {
     const r = makeReport();
     r.clauses[0] = { ...r.clauses[0]!, outcome: 'skip', checks: [] };

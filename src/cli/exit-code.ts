@@ -52,7 +52,7 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxB
   const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
   const lines: string[] = [];
   if (rateLimited) {
-    lines.push(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped where the target answered 429 (or 503 with Retry-After), so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
+    lines.push(`animal-store-conformance: rate limited: ${clauses(rateLimited)} skipped, or judged only in part, where the target answered 429 (or 503 with Retry-After), so the run cannot vouch for them (exit 3); lower --max-rps or raise the target's limit\n`);
   }
   if (outOfTime) {
     lines.push(`animal-store-conformance: out of time: ${clauses(outOfTime)} skipped, or judged only in part, because --max-duration (${maxDurationMs} ms) ran out before their requests were sent (none is sent past it), so the run cannot vouch for them (exit 3); raise --max-duration or lower --runs\n`);

@@ -2,7 +2,7 @@
  * JUnit XML (Jenkins / Ant structure, validated against selftest/report/junit.xsd):
  * one <testsuite> per spec section, one <testcase> per clause, named by its id (its check bears the
  * same name). A failure an unexpired --baseline entry accepts is a <skipped> with the reason, its
- * details in <system-out>.
+ * details in <system-out>; a MUST clause the target kept the suite from judging (exit 3) an <error>.
  *
  * Only <testsuites> carries a time, the run's: a check is judged across the exchanges of several
  * scenarios, and a section gathers checks of many, so neither has a duration of its own. `time` is
@@ -12,7 +12,7 @@
 import type { CheckResult, ClauseResult, RunReport } from './model.ts';
 import { redactMarkup, redactReport } from '../secrets.ts';
 import { checkDetailText } from './detail.ts';
-import { judgedPerOperation, knownText, replayCommand, shortfallLines, type RenderOptions } from './format.ts';
+import { judgedPerOperation, knownText, replayCommand, shortfallLines, verdictText, type RenderOptions } from './format.ts';
 import { groupBySection } from './grouping.ts';
 import { oneLine, sanitizeText } from './sanitize.ts';
 import { failuresOf, moreFailuresOf, operationsOf } from './failures.ts';
@@ -59,6 +59,19 @@ function failureMessage(clause: ClauseResult, check: CheckResult): string {
   return oneLine(parts.length ? `${head} ${parts.join('; ')}` : head.slice(0, -1), 500);
 }
 
+/**
+ * Why a MUST clause went unjudged, in whole or in part, for a cause on the target's side (what makes
+ * a run exit 3: src/cli/exit-code.ts), or undefined.
+ */
+function unjudgedMust(clause: ClauseResult, check: CheckResult): string | undefined {
+  if (clause.level !== 'MUST') return undefined;
+  if (clause.outcome === 'skip' && check.outcome === 'skip' && check.blockedBy) return check.note ?? `skipped (${check.blockedBy})`;
+  const blocked = clause.outcome === 'partial' && (check.outcome === 'pass' || check.outcome === 'partial') ? (clause.shortfalls ?? []).filter((s) => s.blockedBy) : [];
+  if (blocked.length === 0) return undefined;
+  const judged = judgedPerOperation(clause);
+  return `judged only in part: ${shortfallLines(clause).join('; ')}${judged ? ` (judged: ${judged})` : ''}`;
+}
+
 interface Case {
   name: string;
   classname: string;
@@ -89,6 +102,11 @@ function caseFor(report: RunReport, clause: ClauseResult, check: CheckResult | u
       `<skipped${attrs([['message', oneLine(known, 500)]])}/>\n      ` +
       `<system-out>${xmlText(`KNOWN FAILURE (${known}): ${clause.id}\n${detail}`)}</system-out>`;
     return { name: clause.id, classname, body, failure, error, skipped: true };
+  }
+  const unjudged = unjudgedMust(clause, subject);
+  if (unjudged) {
+    // The target kept the suite from judging a MUST clause (exit 3): red in a CI widget, as the gate is, not a quiet skip.
+    return { name: clause.id, classname, body: `<error${attrs([['message', oneLine(`CANNOT VOUCH: ${unjudged}`, 500)], ['type', 'Unjudged']])}>${xmlText(detail)}</error>`, failure, error: true, skipped };
   }
   if (clause.outcome === 'partial' && (subject.outcome === 'pass' || subject.outcome === 'partial')) {
     // Nothing failed, but the evidence fell short: not a pass a CI widget may count as one.
@@ -150,6 +168,7 @@ function propertiesXml(report: RunReport): string {
     ['now', report.now],
     ['failOn', report.failOn],
     ['verdict', report.verdict],
+    ['outcome', `${verdictText(report).toUpperCase()} (exit ${report.exitCode})`],
     ['replay', replayCommand(report)],
   ];
   const inner = props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`).join('\n');
