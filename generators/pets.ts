@@ -87,6 +87,8 @@ export function edgeNewPets(contract: Contract, known: Known): Record<string, un
     { name: 'Rex the 2nd', categoryId: category(8) },
     { name: 'Fluffy Tigers', categoryId: category(9) },
     { name: 'Bo', categoryId: category(10) },
+    // What breaks a name spliced into SQL, a shell or a LIKE pattern rather than passed as a parameter.
+    { name: `O'Brien "Rex" \\ 100% _x_; --`, categoryId: category(11) },
   ];
 }
 

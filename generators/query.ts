@@ -25,12 +25,13 @@ export function validLimit(contract: Contract): fc.Arbitrary<number> {
   return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
 }
 
-/** Valid combinations of limit and status, each possibly absent. */
+/** Valid combinations of limit and status, each possibly absent, in either order (a parser may read only the first). */
 export function validQuery(contract: Contract): fc.Arbitrary<QueryInput> {
   return fc
-    .record({ limit: validLimit(contract), status: fc.constantFrom(...statusEnum(contract)) }, { requiredKeys: [] })
-    .map(({ limit, status }) => {
+    .tuple(fc.record({ limit: validLimit(contract), status: fc.constantFrom(...statusEnum(contract)) }, { requiredKeys: [] }), fc.boolean())
+    .map(([{ limit, status }, statusFirst]) => {
       const parts = [limit === undefined ? '' : `limit=${limit}`, status === undefined ? '' : `status=${status}`].filter(Boolean);
+      if (statusFirst) parts.reverse();
       const input: QueryInput = { text: parts.join('&') };
       if (limit !== undefined) input.limit = limit;
       if (status !== undefined) input.status = status;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { newPet } from '../generators/index.ts';
+import { INT64_MIN, newPet } from '../generators/index.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
 import { fetchShownPet, type Fetched } from '../src/suite/read-lag.ts';
 import type { BlockedBy } from '../src/report/model.ts';
@@ -125,8 +125,9 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
   });
 
   scenario('a petId of 0 or below gives 404, or the animal that has it', { checks: ['get.same-id'], deprecated: 'getPet' }, async (s) => {
-    // Sequential ids start above them: a server that takes the petId as an index into its store answers with another animal.
-    for (const petId of ['0', '-1']) s.verify(await s.send('getPet', { path: { petId } }), {});
+    // Sequential ids start above them: a server that takes the petId as an index into its store answers with another
+    // animal. The least int64 is a petId too, one whose absolute value overflows.
+    for (const petId of ['0', '-1', INT64_MIN.toString()]) s.verify(await s.send('getPet', { path: { petId } }), {});
   });
 
   scenario('a petId that is not an int64 gives a 4xx with an Error', { checks: ['get.malformed-id', 'errors.shape', 'errors.status-field', 'errors.no-5xx'], deprecated: 'getPet' }, async (s) => {

@@ -31,6 +31,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-content-type-case-sensitive', 'create.201-pet', 'POST /v1/pets answers 400 unless the media type of Content-Type is application/json in lower case (Application/JSON is refused), as a byte-for-byte comparison does.'),
   fault('fault-create-rejects-json-charset', 'create.201-pet', 'POST /v1/pets answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-create-trailing-data-accepted', 'create.invalid-400', 'A POST /v1/pets body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"name":"Rex","categoryId":1} x is taken.'),
+  fault('fault-create-500-on-apostrophe', 'errors.no-5xx', 'A valid NewPet whose name holds an apostrophe (O\'Brien) yields 500 (Error body): the name is spliced into a hand-built SQL string.'),
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
   fault('fault-create-name-max-10', 'create.201-pet', 'POST /v1/pets refuses (400 Error) a name longer than 10 characters: "Fluffy Tiger", a core name every server must take, included.'),
   fault('fault-create-trims-name', 'create.echo', 'Leading and trailing whitespace of name is trimmed before storing.'),
@@ -43,6 +44,7 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-not-persisted', 'get.200-pet', 'Created pets are answered 201 but never stored (GET by id gives 404).'),
   fault('fault-upsert-client-id', 'create.ignores-client-id', 'An integer id in the NewPet is taken as the new pet\'s id, overwriting the pet that has it (an ORM upsert by mass assignment).'),
   fault('fault-client-id-honoured', 'create.ignores-client-id', 'An integer id in the NewPet that no pet has is taken as the new pet\'s id; one a pet already has is ignored.'),
+  fault('fault-client-id-honoured-below-2-53', 'create.ignores-client-id', 'An integer id in the NewPet that no pet has and that a double holds exactly (below 2^53) is taken as the new pet\'s id, as a handler in JavaScript that checks Number.isSafeInteger does; larger ones, and ones a pet has, are ignored.'),
   fault('fault-create-hangs-on-malformed-json', 'create.invalid-400', 'A POST /v1/pets body that is not valid JSON is read and never answered (the socket held open), as a handler whose parse error escapes its promise chain; every other request is answered.', SHORT_TIMEOUT, 'createPet'),
   allowed('allowed-default-status-available', 'A pet created without status is stored and returned with status "available".'),
   allowed('allowed-refuses-client-id', 'POST /v1/pets refuses a NewPet that carries an id (400 Error: the service assigns it); other unknown fields are ignored.'),
@@ -162,15 +164,18 @@ function refusedUnknownCategory(res: ServerResponse, ctx: Ctx, categoryId: bigin
 
 /**
  * An integer id the NewPet carries, where a deviation takes it (§2.2: the service assigns it):
- * fault-upsert-client-id always, fault-client-id-honoured only when no pet has it.
+ * fault-upsert-client-id always, fault-client-id-honoured only when no pet has it, and
+ * fault-client-id-honoured-below-2-53 only then and below 2^53.
  */
 function clientId(body: ParsedJson, ctx: Ctx): bigint | undefined {
-  if (!on(ctx, 'fault-upsert-client-id') && !on(ctx, 'fault-client-id-honoured')) return undefined;
+  const belowDouble = on(ctx, 'fault-client-id-honoured-below-2-53');
+  if (!on(ctx, 'fault-upsert-client-id') && !on(ctx, 'fault-client-id-honoured') && !belowDouble) return undefined;
   const value = isJsonObject(body) ? field(body, 'id') : undefined;
   if (!isJsonNumber(value)) return undefined;
   const literal = int64OfLiteral(value.value);
   if (literal.kind !== 'int') return undefined;
   if (!on(ctx, 'fault-upsert-client-id') && ctx.store.get(literal.value) !== undefined) return undefined;
+  if (belowDouble && !on(ctx, 'fault-client-id-honoured') && (literal.value < 1n || literal.value >= 2n ** 53n)) return undefined;
   return literal.value;
 }
 
@@ -251,6 +256,10 @@ export const createPet: Handler = async (req, res, ctx) => {
     return;
   }
   if (refusedUnknownCategory(res, ctx, input.categoryId)) return;
+  if (on(ctx, 'fault-create-500-on-apostrophe') && input.name.includes("'")) {
+    sendError(res, ctx, 500, 'internal_error', 'syntax error at or near "Brien"');
+    return;
+  }
   // fault-auth-after-validation: a valid NewPet without a valid key gets its 401 here, before anything is stored.
   if (sentHeldRejection(res)) return;
   const pet: StoredPet = {

@@ -15,6 +15,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-get-by-index', 'get.same-id', 'GET /v1/pets/{petId} with a petId of 0 or below answers 200 with the animal at that place from the end of the store (the petId taken as an array index), as a lookup by position would.'),
   fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
   fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
+  fault('fault-get-500-int64-min', 'errors.no-5xx', 'GET /v1/pets/-9223372036854775808, the least int64 and so a valid petId, answers 500 (Error body): its absolute value, taken as a shard index, overflows (Math.abs(Long.MIN_VALUE)); every other petId is answered as it should.'),
   fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
@@ -93,6 +94,10 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     } else {
       sendError(res, ctx, 400, 'invalid_pet_id', `petId must be a decimal int64, got ${JSON.stringify(text)}`, headers);
     }
+    return;
+  }
+  if (on(ctx, 'fault-get-500-int64-min') && id === -(2n ** 63n)) {
+    sendError(res, ctx, 500, 'internal_error', 'shard index out of range', headers);
     return;
   }
   const withCreatedAt = on(ctx, 'allowed-extra-pet-fields');

@@ -18,6 +18,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-limit-nonpositive-unbounded', 'list.limit-max', 'limit=0 or a negative limit answers every animal (as SQLite reads LIMIT -1), not a 400.'),
   fault('fault-limit-repeated-500', 'errors.no-5xx', 'A limit given twice (limit=1&limit=500) yields 500 (Error body), as a handler that gets the list Express makes of it and calls a string method on it would.'),
   fault('fault-limit-exponent-applied', 'list.limit-max', 'A limit in exponent notation is validated on the digits before the "e" and applied as the number it denotes: limit=1e3 answers up to 1,000 animals.'),
+  fault('fault-limit-only-first-param', 'list.limit-respected', 'limit is read by a pattern anchored at the start of the query (/^limit=(\\d+)/): ?limit=2&status=sold gets 2 animals, ?status=sold&limit=2 gets the default 20.'),
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
@@ -144,7 +145,7 @@ function leaveLimitBehind(ctx: Ctx, url: URL): void {
 export const listPets: Handler = async (req, res, ctx, url) => {
   if (on(ctx, 'fault-seq-sticky-limit')) leaveLimitBehind(ctx, url);
   if (!authenticate(req, res, ctx, 'list-pets')) return;
-  const limit = parseLimit(url.searchParams.getAll('limit'), ctx);
+  const limit = parseLimit(on(ctx, 'fault-limit-only-first-param') && !url.search.startsWith('?limit=') ? [] : url.searchParams.getAll('limit'), ctx);
   ctx.memory.stickyLimit = undefined;
   const status = parseStatus(url.searchParams.getAll('status'));
   if (!limit.ok || !status.ok) {

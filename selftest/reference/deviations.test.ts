@@ -199,6 +199,10 @@ const PROBES: Record<string, Probe> = {
     await createPet(s, { name: 'Usurper', categoryId: 9, id: 1 });
     return obj(await call(pets(s, '/1')))['name'];
   },
+  'fault-client-id-honoured-below-2-53': async (s) => [
+    /"id":(\d+)/.exec((await createPet(s, '{"name":"Probe","categoryId":5,"id":4000000000000}')).text)?.[1],
+    /"id":(\d+)/.exec((await createPet(s, '{"name":"Probe","categoryId":5,"id":9000000000000000001}')).text)?.[1],
+  ],
   'fault-client-id-honoured': async (s) => /"id":(\d+)/.exec((await createPet(s, '{"name":"Probe","categoryId":5,"id":9000000000000000001}')).text)?.[1],
   'fault-create-not-persisted': async (s) => status(call(`${s.baseUrl}${header(await createPet(s, validPet), 'location') ?? ''}`)),
 
@@ -206,6 +210,9 @@ const PROBES: Record<string, Probe> = {
   'fault-get-by-index': (s) => status(call(pets(s, '/0'))),
   'fault-get-unknown-200': (s) => status(call(pets(s, '/999'))),
   'fault-get-malformed-500': (s) => status(call(pets(s, '/abc'))),
+  'fault-create-500-on-apostrophe': (s) => status(call(pets(s), { body: JSON.stringify({ ...validPet, name: "O'Brien" }) })),
+  'fault-limit-only-first-param': async (s) => arr(await call(pets(s, '?status=available&limit=1'))).length,
+  'fault-get-500-int64-min': (s) => status(call(pets(s, '/-9223372036854775808'))),
   'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),
   'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),

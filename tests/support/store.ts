@@ -62,7 +62,8 @@ export interface Counted {
 export async function checkFilteredPages(s: Scenario, counts: Record<string, Counted>, limit: number): Promise<void> {
   for (const [status, counted] of Object.entries(counts)) {
     const want = Math.min(limit, counted.count);
-    const send = () => s.send('listPets', { query: `limit=${limit}&status=${status}` });
+    // The filter first; the valid queries' property draws both orders.
+    const send = () => s.send('listPets', { query: `status=${status}&limit=${limit}` });
     // A page short of animals just created is listed again while the window lasts, as a search index may trail the writes.
     const { exchange } = await readAfterWrite(s.ctx, 'listPets', send, (page) => (listed(page)?.length ?? want) < want);
     const short = (listed(exchange)?.length ?? want) < want;
