@@ -4,14 +4,14 @@ import {
   edgeNewPets, invalidNewPetCases, JSON_SPELLED_OTHERWISE, newPet, newPetWithNullOptional, newPetWithUnknownField, notUtf8NewPetCases, OTHER_MEDIA_TYPES, statusValues, nameEdge,
 } from '../generators/index.ts';
 import { samePet } from '../src/checks/common.ts';
-import { header, jsonObject } from '../src/http/exchange.ts';
+import { header, jsonObject, type Exchange } from '../src/http/exchange.ts';
 import { isInt, stringifyJson } from '../src/json/lossless.ts';
 import { scenario, type Judgements, type Scenario } from '../src/suite/scenario.ts';
 import { categoryAt, categoryBasis, categoryEdge, eitherRefusable, knownCategories, PROBE_CATEGORY_IDS } from './support/categories.ts';
-import { fetchShownPet } from '../src/suite/read-lag.ts';
+import { fetchShownPet, type Fetched } from '../src/suite/read-lag.ts';
 import { createdBody } from './support/store.ts';
 
-/** Ids from 2^62..2^63-1 the client-id scenario tries in turn, for one no animal has. */
+/** Ids from each of UNUSED_ID_RANGES the client-id scenario tries in turn, for one no animal has. */
 const UNUSED_ID_CANDIDATES = 8;
 const UNUSED_ID_RANGES: readonly [bigint, bigint, string][] = [
   [2n ** 62n, 2n ** 63n - 1n, '2^62..2^63-1'],
@@ -26,6 +26,36 @@ async function firstUnused(s: Scenario, readable: boolean, candidates: bigint[])
     return candidate;
   }
   return undefined;
+}
+
+/** A create and, where it answered 201 with a Location on the target's origin, the GET of that Location. */
+interface Followed {
+  exchange: Exchange;
+  created?: Record<string, unknown>;
+  underBase?: boolean;
+  fetched?: Fetched;
+}
+
+/** Sends a create and follows the Location of its 201 (a read trailing the write allowed for: get.read-lag). */
+async function createAndFollow(s: Scenario, body: string, contentType?: string): Promise<Followed> {
+  const exchange = await s.send('createPet', contentType === undefined ? { body } : { body, contentType });
+  const created = createdBody(exchange);
+  const location = header(exchange, 'location');
+  // Location names a GET /pets/{petId}, which may be gone past its removal date.
+  if (!created || !location || s.isRemoved('getPet') || !URL.canParse(location, exchange.request.url)) return { exchange };
+  const target = new URL(location, exchange.request.url);
+  // The key goes only where it was meant to: a Location on another origin is not followed.
+  if (target.origin !== new URL(exchange.request.url).origin) return { exchange };
+  // A Location outside the base URL (a gateway's path prefix not put back) reaches no operation of the service's: what
+  // answers there is judged only as the Location's target, never by the checks every answer of the service's gets.
+  const underBase = target.href.startsWith(`${s.url('listPets')}/`);
+  const fetched = await s.unlessOutOfTime(fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href }), { fresh: true }));
+  return fetched ? { exchange, created, underBase, fetched } : { exchange };
+}
+
+/** Judges the GET a 201's Location led to: the animal created, there. */
+function judgeFollowed(s: Scenario, { created, fetched, underBase }: Followed): void {
+  if (created && fetched) s.require(fetched.exchange, { 'create.location-resolves': { created }, 'get.read-lag': fetched }, underBase ? {} : { common: false });
 }
 
 describe('§4.2 Add an animal: POST /pets', () => {
@@ -44,22 +74,9 @@ describe('§4.2 Add an animal: POST /pets', () => {
         'valid NewPet',
         newPet(s.contract, known.ids),
         {
-          send: async (input) => {
-            const exchange = await s.send('createPet', { body: stringifyJson(input) });
-            const created = createdBody(exchange);
-            const location = header(exchange, 'location');
-            // Location names a GET /pets/{petId}, which may be gone past its removal date.
-            if (!created || !location || s.isRemoved('getPet') || !URL.canParse(location, exchange.request.url)) return { exchange };
-            const target = new URL(location, exchange.request.url);
-            // The key goes only where it was meant to: a Location on another origin is not followed.
-            if (target.origin !== new URL(exchange.request.url).origin) return { exchange };
-            // A Location outside the base URL (a gateway's path prefix not put back) reaches no operation of the service's: what
-            // answers there is judged only as the Location's target, never by the checks every answer of the service's gets.
-            const underBase = target.href.startsWith(`${s.url('listPets')}/`);
-            const fetched = await s.unlessOutOfTime(fetchShownPet(s.ctx, () => s.send('getPet', { url: target.href }), { fresh: true }));
-            return fetched ? { exchange, created, underBase, fetched } : { exchange };
-          },
-          receive: (input, { exchange, created, fetched, underBase }) => {
+          send: (input) => createAndFollow(s, stringifyJson(input)),
+          receive: (input, followed) => {
+            const { exchange } = followed;
             const name = nameEdge(input.name as string);
             const category = categoryEdge(known, input.categoryId);
             const judgements: Judgements = {
@@ -74,7 +91,7 @@ describe('§4.2 Add an animal: POST /pets', () => {
             if (category && (!name || taken)) judgements['create.category-constraints'] = { categoryId: input.categoryId };
             if (!('status' in input)) judgements['pet.default-status'] = {};
             s.require(exchange, judgements);
-            if (created && fetched) s.require(fetched.exchange, { 'create.location-resolves': { created }, 'get.read-lag': fetched }, underBase ? {} : { common: false });
+            judgeFollowed(s, followed);
           },
         },
         { examples: edgeNewPets(s.contract, known.ids) },
@@ -82,7 +99,10 @@ describe('§4.2 Add an animal: POST /pets', () => {
       for (const [index, contentType] of JSON_SPELLED_OTHERWISE.entries()) {
         const input = { name: 'Fluffy Tiger', categoryId: categoryAt(known.ids, index) };
         const category = categoryBasis(known, input.categoryId);
-        s.verify(await s.send('createPet', { body: stringifyJson(input), contentType }), { 'create.201-pet': { category }, 'create.echo': { input } });
+        // The animal is read back too: a 201 under one spelling only that stores nothing is no create.
+        const followed = await createAndFollow(s, stringifyJson(input), contentType);
+        s.verify(followed.exchange, { 'create.201-pet': { category }, 'create.echo': { input } });
+        judgeFollowed(s, followed);
       }
     },
   );
@@ -196,15 +216,26 @@ describe('§4.2 Add an animal: POST /pets', () => {
     },
   );
 
-  scenario('a NewPet without status, and one with a field the schema does not list', { checks: ['create.unknown-fields', 'pet.default-status'], writes: true }, async (s) => {
-    const known = await knownCategories(s);
-    if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
-    s.verify(await s.send('createPet', { body: stringifyJson({ name: 'No status', categoryId: known.ids[0] }) }), { 'pet.default-status': {} });
-    await s.property(
-      'NewPet with an unknown field',
-      newPetWithUnknownField(s.contract, known.ids),
-      { send: (input) => s.send('createPet', { body: stringifyJson(input) }), receive: (_input, exchange) => s.require(exchange, { 'create.unknown-fields': {} }) },
-      { runs: 3 },
-    );
-  });
+  scenario(
+    'a NewPet without status, and one with a field the schema does not list',
+    { checks: ['create.unknown-fields', 'pet.default-status', 'create.location-resolves', 'get.read-lag'], removal: { operationId: 'getPet', before: ['create.location-resolves', 'get.read-lag'] }, writes: true },
+    async (s) => {
+      const known = await knownCategories(s);
+      if ('reason' in known) return s.leaveUnjudged(known.reason, known.blockedBy);
+      s.verify(await s.send('createPet', { body: stringifyJson({ name: 'No status', categoryId: known.ids[0] }) }), { 'pet.default-status': {} });
+      await s.property(
+        'NewPet with an unknown field',
+        newPetWithUnknownField(s.contract, known.ids),
+        {
+          // Read back: a server that answers 201 for such a NewPet and stores nothing has created no animal.
+          send: (input) => createAndFollow(s, stringifyJson(input)),
+          receive: (_input, followed) => {
+            s.require(followed.exchange, { 'create.unknown-fields': {} });
+            judgeFollowed(s, followed);
+          },
+        },
+        { runs: 3 },
+      );
+    },
+  );
 });

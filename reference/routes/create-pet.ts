@@ -31,6 +31,8 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-content-type-case-sensitive', 'create.201-pet', 'POST /v1/pets answers 400 unless the media type of Content-Type is application/json in lower case (Application/JSON is refused), as a byte-for-byte comparison does.'),
   fault('fault-create-rejects-json-charset', 'create.201-pet', 'POST /v1/pets answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
   fault('fault-create-trailing-data-accepted', 'create.invalid-400', 'A POST /v1/pets body is read as its first JSON value and whatever follows it ignored (Go\'s json.Decoder.Decode): {"name":"Rex","categoryId":1} x is taken.'),
+  fault('fault-create-lost-for-charset', 'create.location-resolves', 'A valid NewPet sent under a Content-Type other than exactly application/json (a charset parameter, another case) is answered 201 with a Pet and a Location, but nothing is stored: GET of its id answers 404.'),
+  fault('fault-create-lost-with-unknown-fields', 'create.location-resolves', 'A valid NewPet that carries a field the schema does not list is answered 201 with a Pet and a Location, but nothing is stored (the write fails on the extra column, the error swallowed): GET of its id answers 404.'),
   fault('fault-create-500-on-apostrophe', 'errors.no-5xx', 'A valid NewPet whose name holds an apostrophe (O\'Brien) yields 500 (Error body): the name is spliced into a hand-built SQL string.'),
   fault('fault-create-500-on-malformed-json', 'errors.no-5xx', 'A POST /v1/pets body that is not valid JSON yields 500 (Error body) instead of 400.'),
   fault('fault-create-name-max-10', 'create.201-pet', 'POST /v1/pets refuses (400 Error) a name longer than 10 characters: "Fluffy Tiger", a core name every server must take, included.'),
@@ -269,7 +271,10 @@ export const createPet: Handler = async (req, res, ctx) => {
     status: on(ctx, 'fault-create-drops-status') ? undefined : input.status,
     createdAt: new Date().toISOString(),
   };
-  if (!on(ctx, 'fault-create-not-persisted') && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
+  const lost =
+    (on(ctx, 'fault-create-lost-for-charset') && req.headers['content-type'] !== 'application/json') ||
+    (on(ctx, 'fault-create-lost-with-unknown-fields') && isJsonObject(parsed.value) && Object.keys(parsed.value).some((k) => !NEW_PET_FIELDS.has(k)));
+  if (!on(ctx, 'fault-create-not-persisted') && !lost && ctx.memory.keepsCreate(pet.id)) ctx.store.put(pet);
   if (on(ctx, 'fault-create-unknown-fields-empty-201') && isJsonObject(parsed.value) && Object.keys(parsed.value).some((k) => !NEW_PET_FIELDS.has(k))) sendJson(res, ctx, 201, {});
   else respondCreated(res, ctx, pet);
   if (on(ctx, 'allowed-status-moved-on-create') && pet.status !== undefined) pet.status = nextStatus(pet.status);

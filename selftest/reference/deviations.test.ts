@@ -210,6 +210,8 @@ const PROBES: Record<string, Probe> = {
   'fault-get-by-index': (s) => status(call(pets(s, '/0'))),
   'fault-get-unknown-200': (s) => status(call(pets(s, '/999'))),
   'fault-get-malformed-500': (s) => status(call(pets(s, '/abc'))),
+  'fault-create-lost-for-charset': async (s) => status(call(`${s.baseUrl}${(await call(pets(s), { body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })).headers.location}`)),
+  'fault-create-lost-with-unknown-fields': async (s) => status(call(`${s.baseUrl}${(await call(pets(s), { body: JSON.stringify({ ...validPet, color: 'red' }) })).headers.location}`)),
   'fault-create-500-on-apostrophe': (s) => status(call(pets(s), { body: JSON.stringify({ ...validPet, name: "O'Brien" }) })),
   'fault-limit-only-first-param': async (s) => arr(await call(pets(s, '?status=available&limit=1'))).length,
   'fault-get-500-int64-min': (s) => status(call(pets(s, '/-9223372036854775808'))),
