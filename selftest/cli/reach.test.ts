@@ -111,6 +111,14 @@ describe('a staging target behind a proxy, a gateway and a private CA', () => {
     expectNoSecret(result);
   });
 
+  it('says an https:// URL reached a server speaking plain http, in one line, exit 3', async () => {
+    const result = await runCli(['--base-url', reference.baseUrl.replace(/^http:/, 'https:'), '--runs', '2', '--only', '4.4'], { API_KEY: KEY });
+    expect(result.code).toBe(3);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('TLS failed, it answered in plain text, not TLS: it may speak plain http (try an http:// URL)');
+  });
+
   it('trusts a CA given by NODE_EXTRA_CA_CERTS, as Node does, with no --ca-file', async () => {
     const result = await runCli(['--env', 'staging', '--runs', '2', '--only', '4.4'], env(gateway, { NODE_EXTRA_CA_CERTS: CERTS.ca }));
     expect(result.code, result.stderr).toBe(0);

@@ -25,6 +25,7 @@ describe('settings: one line naming the setting, exit 2', () => {
     ['a flag where a value belongs', ['--env', '--dry-run'], {}, /^--env needs a value; see --help$/],
     ['a bad --runs', ['--runs', 'many'], {}, /--runs: expected a whole number/],
     ['a negative --runs, as two arguments', ['--runs', '-5'], {}, /^--runs: expected 1 to 100000, got -5$/],
+    ["an empty --runs (--runs '')", ['--runs', ''], {}, /^--runs: expected a whole number, got nothing$/],
     ['a bad --env', ['--env', 'prod'], {}, /--env: expected production or staging/],
     ['staging without its URL', ['--env', 'staging'], {}, /STAGING_BASE_URL/],
     ['production without its URL (an empty BASE_URL secret must not check the embedded server)', ['--env', 'production'], { BASE_URL: '' }, /^--env is production: set BASE_URL/],
@@ -77,6 +78,8 @@ describe('settings: one line naming the setting, exit 2', () => {
     expect(() => resolveSettings([], { RUNS: '-2' }, dir)).toThrow(new UsageError('RUNS (environment): expected 1 to 100000, got -2'));
     expect(() => resolveSettings(['--seed', 'x'], { SEED: '1' }, dir)).toThrow(new UsageError('--seed: expected a whole number, got "x"'));
     expect(resolveSettings(['--runs', '5'], { RUNS: 'abc' }, dir).runs).toBe(5);
+    // An empty variable is unset, as a CI template's blank is.
+    expect(resolveSettings([], { RUNS: '' }, cwd).runs).toBe(25);
   });
 
   it('exits 2 with one line on stderr for a usage error, never echoing the key', async () => {

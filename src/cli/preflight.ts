@@ -131,6 +131,8 @@ function tlsHint(message: string, network: NetworkOptions | undefined): string {
   if (/CERTIFICATE_REQUIRED|certificate required|handshake failure|BAD_CERTIFICATE|UNKNOWN_CA|unknown ca|bad certificate/i.test(message)) {
     return network?.tls?.cert ? 'it refused the client certificate' : 'it asks for a client certificate: give --client-cert and --client-key';
   }
+  // OpenSSL's reading of an answer in plain HTTP where a TLS record belongs.
+  if (/wrong version number|WRONG_VERSION_NUMBER|packet length too long|http request/i.test(message)) return 'it answered in plain text, not TLS: it may speak plain http (try an http:// URL)';
   return 'the TLS handshake failed';
 }
 

@@ -3,6 +3,8 @@ import { INT64_MAX, INT64_MIN } from '../json/lossless.ts';
 
 /** `setting` names where a value came from, as errors show it: `--runs`, `RUNS (environment)`, `RUNS (.env)`. */
 export function integer(setting: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  // An empty variable is unset (a CI template's blank); an empty flag (`--runs ''`) is a typo, said as one.
+  if (text === '' && setting.startsWith('--')) throw new UsageError(`${setting}: expected a whole number, got nothing`);
   if (text === undefined || text === '') return fallback;
   if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`${setting}: expected a whole number, got ${JSON.stringify(text)}`);
   const value = Number(text);
