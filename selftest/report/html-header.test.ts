@@ -15,6 +15,13 @@ describe('report.html header', () => {
     expect(field(renderHtml(without), 'Messages target')).toBe('not configured (message checks skipped)');
   });
 
+  it('says at the top, beside the verdict, that an embedded-server run checked no deployment', () => {
+    const embedded = makeReport();
+    embedded.target.embedded = true;
+    expect(renderHtml(embedded)).toMatch(/<div class="verdict[^>]*>[\s\S]*<p class="embedded"><strong>The embedded reference server, not a deployment:<\/strong>[\s\S]*<\/div>\s*<dl class="meta">/);
+    expect(renderHtml(makeReport())).not.toContain('class="embedded"');
+  });
+
   it('counts the clauses judged (passed, failed or warned), not those skipped, apart from those --only/--skip deselected', () => {
     const catalogue = loadClauses();
     const onlyOrders = collect(catalogue, [], { isSelected: (clause) => clause.section === '4.4', leftOut: new Map(), enumValues: () => [] });

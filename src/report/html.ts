@@ -99,7 +99,7 @@ function header(report: RunReport, counts: OutcomeCounts, clauseIds: Map<ClauseR
 <div class="verdict ${ships ? 'pass' : 'fail'}" id="verdict" data-verdict="${report.verdict}">
 <h1><span class="word">${esc(verdictText(report).replace(/^./, (c) => c.toUpperCase()))}</span>: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p>${esc(judgedText(report))}</p>
-${failingLine(report, clauseIds)}
+${t.embedded ? '<p class="embedded"><strong>The embedded reference server, not a deployment:</strong> no BASE_URL (or --base-url) was set, so this checked the suite\'s own server.</p>\n' : ''}${failingLine(report, clauseIds)}
 ${uncheckedLine(report, clauseIds)}
 ${causesBlock(report, clauseIds)}
 ${chips(counts, report.engineErrors.length)}

@@ -113,7 +113,8 @@ details.clause.known { border-left-style: dashed; }
 p.known-note { margin: 10px 0; padding: 6px 12px; border: 1px dashed var(--skip); border-radius: 6px; background: var(--skip-bg); }
 p.check-line { margin: 8px 0 0; color: var(--muted); }
 p.note { margin: 8px 0; }
-table.caps th, table.caps td { overflow-wrap: anywhere; }
+table.caps th[scope="row"] { width: 22%; min-width: 12em; overflow-wrap: break-word; }
+table.caps td { overflow-wrap: anywhere; }
 table.caps td.value { font-family: var(--mono); font-weight: 600; }
 ul.engine-errors { padding-left: 0; list-style: none; }
 ul.engine-errors li { margin: 6px 0; }
