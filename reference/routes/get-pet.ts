@@ -15,6 +15,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-get-by-index', 'get.same-id', 'GET /v1/pets/{petId} with a petId of 0 or below answers 200 with the animal at that place from the end of the store (the petId taken as an array index), as a lookup by position would.'),
   fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
   fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
+  fault('fault-get-placeholder-small-ids', 'state.id-fresh', 'GET /v1/pets/{petId} of an id no animal has, from 1 to 2^53, answers 200 with a placeholder Pet of that id ({"id":…,"name":"","categoryId":0}), as an ORM\'s find-or-new does; ids past 2^53 get 404. The ids just past the highest are later given to new animals, so the run sees one id hold two.'),
   fault('fault-get-500-int64-min', 'errors.no-5xx', 'GET /v1/pets/-9223372036854775808, the least int64 and so a valid petId, answers 500 (Error body): its absolute value, taken as a shard index, overflows (Math.abs(Long.MIN_VALUE)); every other petId is answered as it should.'),
   fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
@@ -116,7 +117,9 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   if (pet === undefined) {
     // fault-seq-negative-cache: a 404 is cached for its id, and outlives the animal later created under it.
     if (on(ctx, 'fault-seq-negative-cache')) ctx.memory.missingIds.add(id);
-    if (on(ctx, 'fault-get-unknown-200')) {
+    if (on(ctx, 'fault-get-placeholder-small-ids') && id >= 1n && id <= 2n ** 53n) {
+      sendJson(res, ctx, 200, { id, name: '', categoryId: 0n }, headers);
+    } else if (on(ctx, 'fault-get-unknown-200')) {
       const ghost = ctx.store.all()[0] ?? { id, name: 'Ghost', categoryId: 1n, createdAt: new Date().toISOString() };
       sendJson(res, ctx, 200, petJson(ghost, { withCreatedAt }), headers);
     } else {

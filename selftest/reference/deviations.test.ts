@@ -214,6 +214,7 @@ const PROBES: Record<string, Probe> = {
   'fault-create-lost-with-unknown-fields': async (s) => status(call(`${s.baseUrl}${(await call(pets(s), { body: JSON.stringify({ ...validPet, color: 'red' }) })).headers.location}`)),
   'fault-create-500-on-apostrophe': (s) => status(call(pets(s), { body: JSON.stringify({ ...validPet, name: "O'Brien" }) })),
   'fault-limit-only-first-param': async (s) => arr(await call(pets(s, '?status=available&limit=1'))).length,
+  'fault-get-placeholder-small-ids': (s) => status(call(pets(s, '/900000'))),
   'fault-get-500-int64-min': (s) => status(call(pets(s, '/-9223372036854775808'))),
   'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),

@@ -1,6 +1,6 @@
 import { describeResponse, jsonObject } from '../http/exchange.ts';
 import { stringifyJson } from '../json/lossless.ts';
-import { createdPet } from './create.ts';
+import { carriesId, createdPet } from './create.ts';
 import { errorBody, exchange, pet, raw } from './exchanges.ts';
 import { echoes } from './text.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
@@ -56,17 +56,21 @@ export const stateIdKeepsNaming = defineCheck<{ created: CreatedAnimal }>({
 });
 
 /**
- * A 201 of POST /pets in a sequence of calls: its id is none the suite saw naming another animal
- * before it sent the request (in a listing, or by id). No operation removes an animal, so such an id
- * was taken: a service that hands it out again has two animals under it, or overwrote one.
+ * A 201 of POST /pets: its id is none the suite saw naming another animal before it sent the request
+ * (in a listing, or by id): in a sequence of calls, what its model saw (`taken`); anywhere else, what
+ * any answer of the run showed (env.shownIds). No operation removes an animal, so such an id was
+ * taken: a service that hands it out again has two animals under it, overwrote one, or showed one
+ * that was not there (a placeholder for an unknown id).
  */
-export const stateIdFresh = defineCheck<{ taken: ReadonlyMap<string, string> }>({
+export const stateIdFresh = defineCheck<{ taken?: ReadonlyMap<string, string> }>({
   description: 'A created animal gets an id the suite has not seen another animal hold',
-  judge(exchange, { taken }) {
-    if (exchange.operationId !== 'createPet' || taken === undefined) return NOT_APPLICABLE;
-    const id = createdPet(exchange)?.id;
+  judge(exchange, { taken, env }) {
+    if (exchange.operationId !== 'createPet' || carriesId(exchange)) return NOT_APPLICABLE;
+    const created = createdPet(exchange);
+    const id = created?.id;
     if (typeof id !== 'number' && typeof id !== 'bigint') return NOT_APPLICABLE;
-    const holder = taken.get(String(id));
+    if (taken === undefined && !env.shownIds) return NOT_APPLICABLE;
+    const holder = taken ? taken.get(String(id)) : env.shownIds!.heldBefore(exchange, String(id), created!);
     if (holder === undefined) return PASS;
     return fail(`an id no animal seen so far holds`, `id ${String(id)}, which ${holder}`);
   },

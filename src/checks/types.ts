@@ -12,6 +12,8 @@ export interface JudgeEnv {
   createdIds?: Set<string>;
   /** By id, each animal this worker created, as its 201 showed it (list.shows-created). */
   createdAnimals?: { get(id: string): { id: string; name: string; categoryId: string } | undefined };
+  /** What showed an id holding another animal before a create was sent, whatever the scenario (state.id-fresh; src/suite/shown-ids.ts). */
+  shownIds?: { heldBefore(create: Exchange, id: string, created: { name?: unknown; categoryId?: unknown }): string | undefined };
 }
 
 export type Verdict =

@@ -7,6 +7,7 @@ import type { JudgeEnv } from '../checks/types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
 import { animalOf, createdBy, Trail } from './trail.ts';
+import { ShownIds } from './shown-ids.ts';
 import type { CreatedAnimal } from '../checks/state.ts';
 
 /** Built once per worker: the parsed contract, compiled validators and the one HTTP client. */
@@ -58,6 +59,7 @@ async function build(): Promise<WorkerContext> {
   const validators = createValidators(contract);
   const trail = config.trailFile ? new Trail(config.trailFile) : undefined;
   const createdAnimals = new CreatedAnimals();
+  const shownIds = new ShownIds(`${config.baseUrl}/v1/pets`);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     maxBodyBytes: config.maxBodyBytes,
@@ -70,6 +72,7 @@ async function build(): Promise<WorkerContext> {
     sendBefore: config.deadline,
     ...(config.network ? { network: config.network } : {}),
     observe: (exchange: Exchange) => {
+      shownIds.observe(exchange);
       const item = createdBy(exchange, config);
       if (!item) return;
       trail?.record(item);
@@ -77,7 +80,7 @@ async function build(): Promise<WorkerContext> {
       if (animal) createdAnimals.add(animal);
     },
   });
-  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), createdAnimals };
+  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), createdAnimals, shownIds };
   return {
     config,
     contract,
