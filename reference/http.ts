@@ -12,6 +12,7 @@ export const HTTP_DEVIATIONS = [
   fault('fault-json-bom', 'json.content-type', 'Every JSON body starts with a UTF-8 byte-order mark (EF BB BF), as .NET\'s Encoding.UTF8 preamble writes it; RFC 8259 §8.1 forbids one on the wire.'),
   fault('fault-json-duplicate-status', 'json.unique-names', 'Every Pet is written with "status":"available" first and then its own status, as a serialiser that writes defaults before the values does; a last-wins parser reads the right status, a first-wins one reads "available".'),
   fault('fault-error-missing-code', 'errors.shape', '404 Error bodies lack "code".'),
+  fault('fault-error-two-content-types', 'json.content-type', 'Every Error answer carries two Content-Type field lines, application/json from the service and text/html; charset=utf-8 from an error-page filter: a singleton field sent twice with values that disagree (RFC 9110 §5.3).'),
   fault('fault-error-status-mismatch', 'errors.status-field', '400 Error bodies carry "status": 200.'),
   fault('fault-answers-twice', 'http.one-answer', 'Every 5th listing (GET /v1/pets) is followed at once, on its connection, by a second answer (a 404 Error) to no request, as a handler that answers twice would send it: a kept-alive client takes it for the next request\'s answer.'),
   fault('fault-problem-json-on-get', 'errors.shape', 'Error answers to GET requests other than 401 are RFC 9457 application/problem+json bodies ({type, title, status, detail}: no code or message), as a framework default would write; POST errors keep the Error shape.'),
@@ -175,6 +176,13 @@ export function sendError(res: ServerResponse, ctx: Ctx, status: number, code: s
   if (on(ctx, 'fault-problem-json-on-get') && res.req.method === 'GET' && status !== 401) {
     const problem = { type: `https://reference.invalid/problems/${code}`, title: code.replace(/_/g, ' '), status, detail: message };
     sendCoded(res, ctx, status, 'application/problem+json', stringify(problem), headers);
+    return;
+  }
+  if (on(ctx, 'fault-error-two-content-types')) {
+    const body = stringify(errorBody(ctx, status, code, message));
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(status, [...Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])), ['Content-Type', jsonContentType(ctx)], ['Content-Type', 'text/html; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))]].flat());
+    res.end(body);
     return;
   }
   sendJson(res, ctx, status, errorBody(ctx, status, code, message), headers);

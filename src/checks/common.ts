@@ -53,7 +53,10 @@ export function notUtf8Verdict(exchange: Exchange, rule: string): Verdict {
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? '');
+  // Content-Type is a singleton (RFC 9110 §5.3, §8.3): sent twice, the client joins the lines with commas, and
+  // only lines that all say application/json label the body so; a second one saying text/html leaves it unsaid.
+  const lines = (contentType ?? '').match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+  return lines.length > 0 && lines.every((line) => /^application\/json\s*(;|$)/i.test(line.trim()));
 }
 
 /** Whether the contract gives this response a JSON body: every error does (§7); a success only where it is shown. */
@@ -283,6 +286,8 @@ export const jsonContentTypeClause = combine(jsonContentType, jsonNoBom, {
     { why: 'application/json; charset=utf-8', ex: exchange(200, pets(2), { 'content-type': 'application/json; charset=utf-8' }) },
     { why: 'Application/JSON (media types are case-insensitive)', ex: exchange(200, pets(1), { 'content-type': 'Application/JSON' }) },
     { why: 'plain application/json on an Error', ex: exchange(400, errorBody(400)) },
+    { why: 'the same application/json line twice', ex: exchange(400, errorBody(400), { 'content-type': 'application/json, application/json' }) },
+    { why: 'a quoted parameter holding a comma', ex: exchange(200, pets(1), { 'content-type': 'application/json; profile="a,b"' }) },
     { why: 'a listing starting with [', ex: exchange(200, pets(1)) },
     { why: 'an Error with white space before it', ex: exchange(404, raw(` ${JSON.stringify(errorBody(404))}`)) },
   ],
@@ -291,6 +296,7 @@ export const jsonContentTypeClause = combine(jsonContentType, jsonNoBom, {
     { why: 'no Content-Type at all', ex: exchange(200, pets(1), { 'content-type': null }), actual: /absent/ },
     { why: 'text/html on a 404', ex: exchange(404, raw('<h1>Not Found</h1>'), { 'content-type': 'text/html' }) },
     { why: 'application/jsonp is another media type', ex: exchange(200, pets(1), { 'content-type': 'application/jsonp' }) },
+    { why: 'two Content-Type lines, the second text/html (a singleton sent twice)', ex: exchange(404, errorBody(404), { 'content-type': 'application/json; charset=utf-8, text/html; charset=utf-8' }) },
     {
       why: 'a listing after a UTF-8 byte-order mark',
       ex: exchange(200, raw(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(pets(1)))]))),
