@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTH_DEVIATIONS } from './auth.ts';
 import type { Ctx, Handler } from './context.ts';
-import { allowed, switches, type Deviation } from './deviation.ts';
+import { allowed, fault, switches, type Deviation } from './deviation.ts';
 import { sendError, sendRaw } from './http.ts';
 import { createPet } from './routes/create-pet.ts';
 import { getPet } from './routes/get-pet.ts';
@@ -14,6 +14,7 @@ import { STORE_ORDERS_DEVIATIONS, storeOrders } from './routes/store-orders.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const ROUTER_DEVIATIONS = [
+  fault('fault-406-unless-accept-json', 'list.200-pets', 'A request whose Accept does not name application/json (none at all, or */* as curl sends) is refused 406 with an Error, on every operation: RFC 9110 §12.5.1 reads no Accept as any media type.'),
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-sporadic-429', 'Every 20th request on each port answers 429 with an HTML page and Retry-After: 1, as a busy gateway would: more waiting over a run than its 10 s budget, so a clause a small scenario rests on one request for is carried by the reserve (§8 shows no rate limit).'),
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
@@ -115,6 +116,10 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
     }
     if (on(ctx, 'allowed-waf-user-agent') && !req.headers['user-agent']) {
       sendRaw(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>', { Server: 'awselb/2.0' });
+      return;
+    }
+    if (on(ctx, 'fault-406-unless-accept-json') && !/application\/json/i.test(req.headers.accept ?? '')) {
+      sendError(res, ctx, 406, 'not_acceptable', 'Accept must name application/json');
       return;
     }
     if (on(ctx, 'allowed-unasked-100')) res.writeContinue();

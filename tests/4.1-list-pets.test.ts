@@ -28,6 +28,11 @@ describe('§4.1 List animals: GET /pets', () => {
     },
   );
 
+  // RFC 9110 §12.5.1: "A request without any Accept header field implies that the user agent will accept any media type".
+  scenario('a listing asked for without Accept, or with Accept: */*, gives 200 and Pets', { checks: ['list.200-pets'], operations: ['listPets'] }, async (s) => {
+    for (const accept of [null, '*/*']) s.verify(await s.send('listPets', { accept }), { 'list.200-pets': {} });
+  });
+
   scenario(
     'each status filter, over a store with at least 12 animals of each status, returns only that status',
     { checks: ['list.200-pets', 'list.status-filter', 'list.full-page'], operations: ['listPets'], writesIfAllowed: SET_UP_ANIMALS },

@@ -38,7 +38,7 @@ function recorded(fields: Partial<SentRequest> = {}): SentRequest {
   return {
     method: 'POST',
     url: 'https://api.example.test/v1/pets?limit=5&status=sold',
-    headers: { 'Content-Type': 'application/json', Authorization: validAuthorization(KEY).authorization!.shown },
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: validAuthorization(KEY).authorization!.shown },
     body: '{"name":"Rex","categoryId":9223372036854775807}',
     ...fields,
   };
@@ -73,7 +73,8 @@ describe('curlLine', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 5_000,
     }).split('\0');
-    expect(after(argv, '-H')).toEqual(['X-Gateway-Token: tok-123', 'X-Note: $HEADER_X_NOTE and more', 'Content-Type:']);
+    // Nor an Accept (curl's own */*) where the request had none.
+    expect(after(argv, '-H')).toEqual(['X-Gateway-Token: tok-123', 'X-Note: $HEADER_X_NOTE and more', 'Accept:', 'Content-Type:']);
   });
 
   it('gives curl the method, URL, headers and body exactly', () => {
@@ -82,7 +83,7 @@ describe('curlLine', () => {
     expect(argv.slice(0, 3)).toEqual(['-sS', '-i', '-X']);
     expect(after(argv, '-X')).toEqual(['POST']);
     expect(argv).toContain(request.url);
-    expect(after(argv, '-H')).toEqual(['Content-Type: application/json', `Authorization: Bearer ${KEY}`]);
+    expect(after(argv, '-H')).toEqual(['Accept: application/json', 'Content-Type: application/json', `Authorization: Bearer ${KEY}`]);
     expect(after(argv, '--data-binary')).toEqual([request.body]);
   });
 
@@ -108,9 +109,12 @@ describe('curlLine', () => {
   });
 
   it('keeps curl from adding a Content-Type the suite did not send, and sends the Content-Length: 0 of a POST without a body', () => {
-    expect(after(argvOf(curlLine(recorded({ headers: {} }))), '-H')).toEqual(['Content-Type:']);
-    expect(after(argvOf(curlLine(recorded({ headers: {}, body: undefined }))), '-H')).toEqual(['Content-Length: 0']);
-    expect(after(argvOf(curlLine(recorded({ headers: {}, body: undefined, method: 'GET' }))), '-H')).toEqual([]);
+    const accept = { Accept: 'application/json' };
+    expect(after(argvOf(curlLine(recorded({ headers: accept }))), '-H')).toEqual(['Accept: application/json', 'Content-Type:']);
+    expect(after(argvOf(curlLine(recorded({ headers: accept, body: undefined }))), '-H')).toEqual(['Accept: application/json', 'Content-Length: 0']);
+    expect(after(argvOf(curlLine(recorded({ headers: accept, body: undefined, method: 'GET' }))), '-H')).toEqual(['Accept: application/json']);
+    // No Accept sent: `Accept:` keeps curl from adding its */*.
+    expect(after(argvOf(curlLine(recorded({ headers: {}, body: undefined, method: 'GET' }))), '-H')).toEqual(['Accept:']);
   });
 
   it('sends no --data-binary without a body', () => {
@@ -123,11 +127,11 @@ describe('curlLine', () => {
     const text = fc.string({ unit: 'binary', maxLength: 60 }).filter((s) => !s.includes('\0'));
     fc.assert(
       fc.property(text, text, (body, value) => {
-        const argv = argvOf(curlLine(recorded({ body, headers: { 'X-Note': value } })));
+        const argv = argvOf(curlLine(recorded({ body, headers: { Accept: 'application/json', 'X-Note': value } })));
         expect(after(argv, '--data-binary')).toEqual([body]);
         // A value naming $API_KEY is meant to expand; any other goes through verbatim.
         // No Content-Type was sent: `Content-Type:` keeps curl from adding its form-urlencoded one.
-        if (!/\$\{?API_KEY/.test(value) && !/^\$HEADER_[A-Z0-9_]+$/.test(value)) expect(after(argv, '-H')).toEqual([value === '' ? 'X-Note;' : `X-Note: ${value}`, 'Content-Type:']);
+        if (!/\$\{?API_KEY/.test(value) && !/^\$HEADER_[A-Z0-9_]+$/.test(value)) expect(after(argv, '-H')).toEqual(['Accept: application/json', value === '' ? 'X-Note;' : `X-Note: ${value}`, 'Content-Type:']);
       }),
       { numRuns: 40, seed: 20261122 },
     );
@@ -137,7 +141,7 @@ describe('curlLine', () => {
   // reproduction of the 'empty' Authorization variant sends no Authorization at all (the 'absent' case).
   // curl's documented form for an empty header is `-H 'Authorization;'`.
   it('reproduces an empty header in a form curl sends (name; rather than name: )', () => {
-    const argv = argvOf(curlLine(recorded({ headers: { Authorization: '', 'Content-Type': 'application/json' } })));
+    const argv = argvOf(curlLine(recorded({ headers: { Accept: 'application/json', Authorization: '', 'Content-Type': 'application/json' } })));
     for (const header of after(argv, '-H')) expect(/^[^:;]+:\s*$/.test(header), header).toBe(false);
   });
 });

@@ -216,6 +216,7 @@ const PROBES: Record<string, Probe> = {
   'fault-limit-only-first-param': async (s) => arr(await call(pets(s, '?status=available&limit=1'))).length,
   'fault-get-placeholder-small-ids': (s) => status(call(pets(s, '/900000'))),
   'fault-error-two-content-types': async (s) => header(await call(pets(s, '/999999')), 'content-type'),
+  'fault-406-unless-accept-json': (s) => status(call(pets(s), { headers: { accept: '*/*' } })),
   'fault-get-500-int64-min': (s) => status(call(pets(s, '/-9223372036854775808'))),
   'fault-deprecated-removed': (s) => status(call(pets(s, '/1'))),
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),

@@ -28,6 +28,8 @@ export function curlLine(request: SentRequest, maxTimeMs?: number): string {
   const parts = request.method === 'HEAD' ? ['curl', '-sS', '-I', shellQuote(request.url)] : ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
   if (maxTimeMs !== undefined) parts.splice(2, 0, '--max-time', String(Math.max(1, Math.ceil(maxTimeMs / 1000))));
   for (const [name, value] of Object.entries(request.headers)) parts.push('-H', headerArg(name, value));
+  // curl sends Accept: */* of its own; `Accept:` takes it out, as the request had none.
+  if (!hasHeader(request.headers, 'accept')) parts.push('-H', shellQuote('Accept:'));
   if (request.body !== undefined) {
     // With --data-binary and no Content-Type, curl would add application/x-www-form-urlencoded.
     if (!hasHeader(request.headers, 'content-type')) parts.push('-H', shellQuote('Content-Type:'));

@@ -11,6 +11,8 @@ export interface SendOptions {
   body?: RequestBody;
   /** null: send no Content-Type. Default application/json when there is a body. */
   contentType?: string | null;
+  /** null: send no Accept. Default application/json. */
+  accept?: string | null;
   /** null: send no Authorization. Default: the valid key. */
   authorization?: Authorization | null;
   /** Absolute URL instead of the operation's (e.g. a Location header). */
@@ -75,6 +77,8 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
   if (!op) throw new Error(`no operation ${operationId}`);
   // identity: with no Accept-Encoding a server may pick any coding, and the bodies are judged as sent.
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Encoding': 'identity' };
+  if (options.accept === null) delete headers['Accept'];
+  else if (options.accept !== undefined) headers['Accept'] = options.accept;
   const contentType = options.contentType === undefined ? (options.body === undefined ? null : 'application/json') : options.contentType;
   if (contentType !== null) headers['Content-Type'] = contentType;
   const request: OutgoingRequest = {
