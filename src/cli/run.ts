@@ -4,7 +4,7 @@ import { PACKAGE_ROOT, PACKAGE_VERSION } from '../paths.ts';
 import { loadClauses } from '../contract/clauses.ts';
 import type { Settings } from '../config/settings.ts';
 import { UsageError } from '../errors.ts';
-import { shellQuote } from '../http/curl.ts';
+import { shellQuote, shellWord } from '../http/curl.ts';
 import { proxyFor, shownProxy } from '../http/proxy.ts';
 import { isWaitedOut } from '../http/retry-after.ts';
 import { gateOnBaseline, loadBaseline } from '../report/baseline.ts';
@@ -53,7 +53,7 @@ function replayOf(settings: Settings, concurrent: boolean): string {
   if (settings.skip.length) args.push('--skip', settings.skip.join(','));
   if (settings.categoryIds.length) args.push('--category-ids', settings.categoryIds.join(','));
   if (settings.failOn !== 'must') args.push('--fail-on', settings.failOn);
-  return ['npx animal-store-conformance', ...args.map((arg) => (/^[\w.,:/+-]+$/.test(arg) ? arg : shellQuote(arg)))].join(' ');
+  return ['npx animal-store-conformance', ...args.map(shellWord)].join(' ');
 }
 
 /** A path under the working directory as a relative one (`reports`), any other as it is. */

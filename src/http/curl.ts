@@ -5,6 +5,11 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** One shell word: as written where no character of it means anything to the shell, else quoted. */
+export function shellWord(text: string): string {
+  return /^[\w.,:/+-]+$/.test(text) ? text : shellQuote(text);
+}
+
 /**
  * A header value may hold `$API_KEY` (or a `$(…)` built from it), or be a gateway header's
  * `$HEADER_…` variable: those stay in double quotes, for the shell to fill in.

@@ -10,10 +10,7 @@ import { countsPhrase, formatDuration, judgedPerOperation, knownText, moreFailur
 import { countOutcomes, groupBySection, isDeselected, notableChecks, skipReason, totalOf } from './grouping.ts';
 import { sanitizeText } from './sanitize.ts';
 import { storyLines } from './detail.ts';
-import { shellQuote } from '../http/curl.ts';
-
-/** A path as one shell word: quoted only where it needs to be. */
-const shellWord = (path: string): string => (/^[\w./+-]+$/.test(path) ? path : shellQuote(path));
+import { shellWord } from '../http/curl.ts';
 
 export interface TerminalOptions extends RenderOptions {
   /** Emit ANSI colours (pass `process.stdout.isTTY && !process.env.NO_COLOR`). */
