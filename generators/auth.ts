@@ -28,7 +28,9 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * key as a Basic password, one that reuses an HTTP Basic check; the key followed by another word, one
  * that splits the header on spaces and compares the second word.
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
- * truncated comparison, and a suffix comparison (`endsWith`) either way round. The key glued to the
+ * truncated comparison, and a suffix comparison (`endsWith`) either way round; the key with its last,
+ * first or a middle character replaced, a comparison that skips a character of a token as long as the
+ * key (an off-by-one loop, a compare of half the bytes). The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
  * X-API-Key, Api-Key, X-Auth-Token or X-Access-Token header, or a cookie, and no Authorization catches
@@ -38,11 +40,18 @@ export function withoutValidKey(key: string): AuthVariant[] {
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
-  const { caseSwapped, truncated, beheaded } = nearMissKeys(key);
+  const { caseSwapped, truncated, beheaded, lastReplaced, firstReplaced, middleReplaced } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
   if (beheaded) nearMisses.push({ id: 'key without its first character', authorization: { value: `Bearer ${beheaded}`, shown: 'Bearer ${API_KEY#?}' } });
+  if (lastReplaced) nearMisses.push({ id: 'key with its last character replaced', authorization: { value: `Bearer ${lastReplaced}`, shown: `Bearer \${API_KEY%?}${shReplacement('${API_KEY#"${API_KEY%?}"}')}` } });
+  if (firstReplaced) nearMisses.push({ id: 'key with its first character replaced', authorization: { value: `Bearer ${firstReplaced}`, shown: `Bearer ${shReplacement('${API_KEY%"${API_KEY#?}"}')}\${API_KEY#?}` } });
+  if (middleReplaced) {
+    const cut = (columns: string) => `$(printf %s "$API_KEY" | cut -c${columns})`;
+    const shown = `Bearer ${cut('-$((${#API_KEY}/2))')}${shReplacement(cut('$((${#API_KEY}/2+1))'))}${cut('$((${#API_KEY}/2+2))-')}`;
+    nearMisses.push({ id: 'key with a middle character replaced', authorization: { value: `Bearer ${middleReplaced}`, shown } });
+  }
   // Shown as a POSIX sh works it out (printf gives a character's code after a quote), so no character of the key is written down.
   if (/^[A-Za-z0-9]/.test(key)) {
     nearMisses.push({ id: 'key with its first character percent-encoded', authorization: { value: `Bearer ${firstPercentEncoded(key)}`, shown: `Bearer $(printf '%%%02X' "'\${API_KEY%"\${API_KEY#?}"}")\${API_KEY#?}` } });
@@ -72,6 +81,14 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'none, the key in a cookie (api_key)', authorization: { value: `api_key=${key}`, shown: 'api_key=$API_KEY', header: 'Cookie' } },
     ...nearMisses,
   ];
+}
+
+/**
+ * POSIX sh printing what replacementOf puts in place of the character `char` (an sh expression) prints:
+ * the curl line works it out, so it writes down nothing of the key's character.
+ */
+function shReplacement(char: string): string {
+  return `$([ "${char}" = x ] && printf y || printf x)`;
 }
 
 /** The text with its first character, an ASCII one, percent-encoded: `pets` as `%70ets`. */

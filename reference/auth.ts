@@ -32,6 +32,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-token-percent-decoded', 'auth.required', 'The bearer token is URL-decoded before it is compared with the key (a middleware that decodes every header value), so Bearer %6B… for a key starting with k is accepted, on every operation.'),
   fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
+  fault('fault-auth-key-last-char-ignored', 'auth.required', 'A bearer token as long as the key is compared with it short of its last character (an off-by-one compare loop), so the key with its last character replaced is accepted, on every operation.'),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-key-suffix', 'auth.required', 'Any suffix of the key of 4 characters or more is accepted as the bearer token (the key compared with endsWith), on every operation.'),
   fault('fault-auth-key-ends-token', 'auth.required', 'Any bearer token that ends with the key is accepted (the token compared with endsWith), on every operation.'),
@@ -129,6 +130,7 @@ function isKey(token: string, ctx: Ctx): boolean {
   if (on(ctx, 'fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
   if (on(ctx, 'fault-auth-key-suffix') && token.length >= 4 && ctx.apiKey.endsWith(token)) return true;
   if (on(ctx, 'fault-auth-key-ends-token') && token.endsWith(ctx.apiKey)) return true;
+  if (on(ctx, 'fault-auth-key-last-char-ignored') && token.length === ctx.apiKey.length && token.slice(0, -1) === ctx.apiKey.slice(0, -1)) return true;
   return on(ctx, 'fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }
 

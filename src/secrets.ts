@@ -27,6 +27,21 @@ export interface NearMissKeys {
   truncated?: string;
   /** The key without its first character (sh: `${API_KEY#?}`), unless that leaves nothing. */
   beheaded?: string;
+  /** The key with its last character replaced (see replacementOf): as long as the key. */
+  lastReplaced?: string;
+  /** The key with its first character replaced, unless that is its last one too. */
+  firstReplaced?: string;
+  /** The key with the character after its first half (index length/2, rounded down) replaced, for a key of 3 characters or more. */
+  middleReplaced?: string;
+}
+
+/** What an equal-length near miss puts in place of a character: x, or y where it was x. */
+function replacementOf(char: string): string {
+  return char === 'x' ? 'y' : 'x';
+}
+
+function replacedAt(key: string, index: number): string {
+  return `${key.slice(0, index)}${replacementOf(key[index]!)}${key.slice(index + 1)}`;
 }
 
 /** Wrong keys that hold almost all of the key: the suite sends them, so outputs must redact them. */
@@ -38,6 +53,12 @@ export function nearMissKeys(key: string): NearMissKeys {
   if (key.length > 1 && key.length !== SHORT_SECRET_LENGTH) {
     near.truncated = key.slice(0, -1);
     near.beheaded = key.slice(1);
+  }
+  // Only of a printable ASCII key, whose characters the sh of the curl line (${#…}, cut -c) counts as here.
+  if (/^[\x21-\x7e]+$/.test(key)) {
+    near.lastReplaced = replacedAt(key, key.length - 1);
+    if (key.length > 1) near.firstReplaced = replacedAt(key, 0);
+    if (key.length >= 3) near.middleReplaced = replacedAt(key, Math.floor(key.length / 2));
   }
   return near;
 }
@@ -61,14 +82,11 @@ export function basicCredentials(key: string): { keyAsUser: string; keyAsPasswor
  * probes), each also as a server may echo it back.
  */
 export function keyForms(key: string): string[] {
-  const { caseSwapped, truncated, beheaded } = nearMissKeys(key);
   const { keyAsUser, keyAsPassword } = basicCredentials(key);
   const sent = [key, keyAsUser, keyAsPassword];
   // A key this short is only replaced as a whole token, so the probes that glue something to it are named too.
   if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`, `x${key}`, `Bearer${key}`);
-  if (caseSwapped) sent.push(caseSwapped);
-  if (truncated) sent.push(truncated);
-  if (beheaded) sent.push(beheaded);
+  sent.push(...Object.values(nearMissKeys(key)));
   return [...new Set(sent.flatMap((form) => [form, ...echoedForms(form)]))];
 }
 

@@ -47,7 +47,7 @@ function recorded(fields: Partial<SentRequest> = {}): SentRequest {
 describe('curlLine', () => {
   it('never holds the key nor a wrong key derived from it, for the valid and every bad Authorization', () => {
     const forms = [KEY, ...Object.values(nearMissKeys(KEY))];
-    expect(forms).toHaveLength(4);
+    expect(forms).toHaveLength(7);
     for (const variant of [validAuthorization(KEY), ...badAuthorizations(KEY)]) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (variant.authorization) headers.Authorization = variant.authorization.shown;

@@ -103,6 +103,12 @@ describe('badAuthorizations', () => {
     expect(values).toContain('Bearer sk_Live-42a');
   });
 
+  it('sends the key with its last, first and a middle character replaced, each as long as the key (x, or y for an x)', () => {
+    const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
+    for (const value of ['Bearer sk_Live-42ax', 'Bearer xk_Live-42aB', 'Bearer sk_Livx-42aB']) expect(values).toContain(value);
+    expect(badAuthorizations('xax').map((v) => v.authorization?.value)).toEqual(expect.arrayContaining(['Bearer xay', 'Bearer yax', 'Bearer xxx']));
+  });
+
   it('sends the key without its first character, after another character, glued to the scheme and quoted, and the words undefined and null', () => {
     const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
     for (const value of ['Bearer k_Live-42aB', 'Bearer xsk_Live-42aB', 'Bearersk_Live-42aB', 'Bearer "sk_Live-42aB"', 'Bearer undefined', 'Bearer null']) expect(values).toContain(value);
@@ -111,15 +117,15 @@ describe('badAuthorizations', () => {
   it('sends a case-swapped key only for a key of both cases, and no empty cut key', () => {
     const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null'];
     const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && !fixed(key).includes(v.authorization.value)).length;
-    // Besides the cut and case-swapped keys: the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
-    expect(count('0123-4567_89')).toBe(4);
-    expect(count('deadbeef0042')).toBe(4);
-    expect(count('DEADBEEF0042')).toBe(4);
-    expect(count('sk_Live-42aB')).toBe(5);
-    expect(count('K')).toBe(2);
-    expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(2);
-    expect(count('abcd12345')).toBe(4);
-    expect(count('7')).toBe(2);
+    // Besides the cut, case-swapped and one-character-replaced keys (the last only, of a one-character key): the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
+    expect(count('0123-4567_89')).toBe(7);
+    expect(count('deadbeef0042')).toBe(7);
+    expect(count('DEADBEEF0042')).toBe(7);
+    expect(count('sk_Live-42aB')).toBe(8);
+    expect(count('K')).toBe(3);
+    expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(5);
+    expect(count('abcd12345')).toBe(7);
+    expect(count('7')).toBe(3);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
       const sent = badAuthorizations(key).map((v) => `${headerOf(v)}: ${v.authorization?.value}`);

@@ -78,6 +78,7 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-token-padding-ignored': (s) => status(call(pets(s), { auth: `Bearer ${KEY}==` })),
   'fault-auth-key-in-x-api-key': (s) => status(call(pets(s), { auth: null, headers: { 'x-api-key': KEY } })),
   'fault-auth-key-case-insensitive': (s) => status(call(pets(s), { auth: `Bearer ${KEY.toUpperCase()}` })),
+  'fault-auth-key-last-char-ignored': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}x` })),
   'fault-auth-key-prefix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(0, -1)}` })),
   'fault-auth-key-suffix': (s) => status(call(pets(s), { auth: `Bearer ${KEY.slice(1)}` })),
   'fault-auth-key-ends-token': (s) => status(call(pets(s), { auth: `Bearer x${KEY}` })),

@@ -88,7 +88,7 @@ function echoing(tokens: readonly string[]): RunReport {
   return r;
 }
 
-describe('the wrong keys derived from the key (case swapped, last character cut) are redacted in every output', () => {
+describe('the wrong keys derived from the key (case swapped, last character cut, one character replaced) are redacted in every output', () => {
   const keys = [
     ['a long key', KEY],
     ['a short key', 'Qz7w'],
@@ -97,19 +97,18 @@ describe('the wrong keys derived from the key (case swapped, last character cut)
   ] as const;
   for (const [what, key] of keys) {
     it(`${what}: no form in the four files or the terminal, which would show each without redaction`, async () => {
-      const { caseSwapped, truncated } = nearMissKeys(key);
-      const sent = [key, ...(caseSwapped ? [caseSwapped] : []), ...(truncated ? [truncated] : [])];
-      expect(sent).toHaveLength(/[a-z]/.test(key) && /[A-Z]/.test(key) ? 3 : 2);
-      const report = echoing(sent);
-      const outputs = async (secrets: string[]) => {
+      const { caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced } = nearMissKeys(key);
+      const sent = [key, ...[caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced].filter((form) => form !== undefined)];
+      expect(sent).toHaveLength(/[a-z]/.test(key) && /[A-Z]/.test(key) ? 6 : 5);
+      const outputs = async (report: RunReport, secrets: string[]) => {
         const paths = await writeReports(report, tempDir('near-'), { secrets });
         return { ...Object.fromEntries(Object.entries(paths).map(([kind, path]) => [kind, readFileSync(path, 'utf8')])), terminal: renderTerminal(report, { color: false, secrets }) };
       };
-      for (const [kind, text] of Object.entries(await outputs([]))) {
-        for (const form of sent) expect(shows(text, form), `${kind} shows ${form} unredacted`).toBe(true);
-      }
-      for (const [kind, text] of Object.entries(await outputs(keyForms(key)))) {
-        for (const form of sent) expect(shows(text, form), `${kind} shows ${form}`).toBe(false);
+      // One form a report: summary.md cuts what it quotes at 120 characters, so each is shown whole.
+      for (const form of sent) {
+        const report = echoing([form]);
+        for (const [kind, text] of Object.entries(await outputs(report, []))) expect(shows(text, form), `${kind} shows ${form} unredacted`).toBe(true);
+        for (const [kind, text] of Object.entries(await outputs(report, keyForms(key)))) expect(shows(text, form), `${kind} shows ${form}`).toBe(false);
       }
     });
   }
@@ -143,16 +142,16 @@ describe('a short secret (fewer than 8 characters)', () => {
     expect(redactText('x+ab ab!x +abc+', ['+ab', 'ab!'])).toBe('x$API_KEY $API_KEYx +abc+');
   });
 
-  it('with the key forms the suite sends: the glued, case-swapped and cut probes and the Basic credentials are replaced too', () => {
+  it('with the key forms the suite sends: the glued, case-swapped, cut and one-character-replaced probes and the Basic credentials are replaced too', () => {
     const forms = keyForms('aBc');
     // The Basic credentials end in ==, so their percent-encoded echoes are named too.
     // base64 of "aBc:" and of "user:aBc", the key as the user name and as the password.
-    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'aBcx', 'xaBc', 'BeareraBc', 'AbC', 'aB', 'Bc']);
-    expect(redactText(`invalid token aBcx; xaBc; BeareraBc; Basic ${forms[1]}; Basic ${forms[4]}; AbC; "aB"; Bc`, forms)).toBe(
-      'invalid token $API_KEY; $API_KEY; $API_KEY; Basic $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"; $API_KEY',
+    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'aBcx', 'xaBc', 'BeareraBc', 'AbC', 'aB', 'Bc', 'aBx', 'xBc', 'axc']);
+    expect(redactText(`invalid token aBcx; xaBc; BeareraBc; Basic ${forms[1]}; Basic ${forms[4]}; AbC; "aB"; Bc; aBx; xBc; axc`, forms)).toBe(
+      'invalid token $API_KEY; $API_KEY; $API_KEY; Basic $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"; $API_KEY; $API_KEY; $API_KEY; $API_KEY',
     );
-    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'abcx', 'xabc', 'Bearerabc', 'ab', 'bc']);
-    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1), KEY.slice(1)];
+    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'abcx', 'xabc', 'Bearerabc', 'ab', 'bc', 'abx', 'xbc', 'axc']);
+    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1), KEY.slice(1), 'sk_live_51Hc9vQ2eZvKYlo2C0FAKEKEx', 'xk_live_51Hc9vQ2eZvKYlo2C0FAKEKEY', 'sk_live_51Hc9vQ2xZvKYlo2C0FAKEKEY'];
     expect(keyForms(KEY).filter((form) => !form.includes('%'))).toEqual(sent);
   });
 
