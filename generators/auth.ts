@@ -21,6 +21,16 @@ export function withoutValidKey(key: string): AuthVariant[] {
 }
 
 /**
+ * JWT-shaped tokens the service never issued: `{}.{}.` with an empty signature (what a check that
+ * honours `alg: none` or a missing alg takes), and an HS256 JWT of `{"sub":"animal-store-conformance"}`
+ * signed with the secret `not-the-api-key` (what a check that decodes without verifying takes).
+ */
+export const FOREIGN_JWTS = {
+  unsigned: 'e30.e30.',
+  wronglySigned: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbmltYWwtc3RvcmUtY29uZm9ybWFuY2UifQ.m5-4xKLu5bjgVpyRHGPBhlQGRrKEc6_khgQnYylunk4',
+} as const;
+
+/**
  * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
  * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
  * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
@@ -30,7 +40,8 @@ export function withoutValidKey(key: string): AuthVariant[] {
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
  * truncated comparison, and a suffix comparison (`endsWith`) either way round; the key with its last,
  * first or a middle character replaced, a comparison that skips a character of a token as long as the
- * key (an off-by-one loop, a compare of half the bytes). The key glued to the
+ * key (an off-by-one loop, a compare of half the bytes). The FOREIGN_JWTS, one that takes any JWT
+ * without verifying its signature. The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
  * X-API-Key, Api-Key, X-Auth-Token or X-Access-Token header, or a cookie, and no Authorization catches
@@ -73,6 +84,8 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'key in quotes', authorization: { value: `Bearer "${key}"`, shown: `Bearer $(printf '"%s"' "$API_KEY")` } },
     { id: 'the word undefined', authorization: { value: 'Bearer undefined', shown: 'Bearer undefined' } },
     { id: 'the word null', authorization: { value: 'Bearer null', shown: 'Bearer null' } },
+    { id: 'a JWT of {} and {} without a signature', authorization: { value: `Bearer ${FOREIGN_JWTS.unsigned}`, shown: `Bearer ${FOREIGN_JWTS.unsigned}` } },
+    { id: 'an HS256 JWT signed with another secret', authorization: { value: `Bearer ${FOREIGN_JWTS.wronglySigned}`, shown: `Bearer ${FOREIGN_JWTS.wronglySigned}` } },
     { id: 'key followed by base64 padding', authorization: { value: `Bearer ${key}==`, shown: 'Bearer ${API_KEY}==' } },
     { id: 'none, the key in X-API-Key', authorization: { value: key, shown: '$API_KEY', header: 'X-API-Key' } },
     { id: 'none, the key in Api-Key', authorization: { value: key, shown: '$API_KEY', header: 'Api-Key' } },

@@ -1,5 +1,5 @@
 /** fast-check arbitraries derived from the contract: no I/O, no assertions. */
-export { badAuthorizations, firstPercentEncoded, validAuthorization, withoutValidKey, wrongBearer, type AuthVariant } from './auth.ts';
+export { badAuthorizations, firstPercentEncoded, FOREIGN_JWTS, validAuthorization, withoutValidKey, wrongBearer, type AuthVariant } from './auth.ts';
 export { invalidBodies, invalidCases, mediaTypeCases, type InvalidBody, type InvalidCase, type InvalidKind } from './invalid.ts';
 export { JSON_SPELLED_OTHERWISE, JSON_WITH_CHARSET, JSONISH_MEDIA_TYPES, OTHER_MEDIA_TYPES } from './media-types.ts';
 export { EDGE_MESSAGES, invalidMessageCases, newMessage, notUtf8MessageCases, type InvalidMessageRequest } from './messages.ts';

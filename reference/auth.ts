@@ -39,6 +39,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-scheme-glued', 'auth.required', 'The scheme is stripped with any spaces after it, so Bearer<API_KEY> (no space) is accepted, on every operation.'),
   fault('fault-auth-quoted-token', 'auth.required', 'A bearer token in double quotes is unquoted before the comparison, so Bearer "<API_KEY>" is accepted, on every operation.'),
   fault('fault-auth-unset-setting', 'auth.required', 'The tokens "undefined" and "null" are accepted, as a comparison with a setting stringified before it was read does, on every operation.'),
+  fault('fault-auth-accepts-jwt-shape', 'auth.required', 'Besides the key, any bearer token of three base64url segments joined by dots (a JWT, its signature possibly empty) is accepted without being verified, on every operation.'),
   fault('fault-auth-bare-key-accepted', 'auth.required', 'An Authorization header holding the bare key (no "Bearer ") is accepted on every operation.'),
   fault('fault-auth-after-validation', 'auth.required', 'Authentication is checked after validation, as validation middleware mounted before the authentication middleware does: without a valid key, an invalid query, body or petId gets its 400 (an unknown petId its 404); only a request that passes validation gets the 401 (GET /v1/store/orders validates nothing, so its 401 stands).'),
   fault('fault-auth-any-scheme', 'auth.required', 'The scheme of Authorization is ignored and what follows it compared with the key: "Basic <API_KEY>" and "Token <API_KEY>" are accepted, on every operation.'),
@@ -57,6 +58,9 @@ const on = switches(AUTH_DEVIATIONS);
 export type Operation = 'list-pets' | 'create-pet' | 'get-pet' | 'store-orders' | 'messages';
 
 const REALM = 'animal-store';
+
+/** fault-auth-accepts-jwt-shape: header.payload.signature, base64url each, the signature possibly empty. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** `<scheme> <rest>` with exactly one space; the scheme is compared case-insensitively. */
 const CREDENTIALS = /^([^\s]+) (.*)$/s;
@@ -107,6 +111,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (scheme === 'bearer' && on(ctx, 'fault-auth-token-padding-ignored') && credentials.replace(/=+$/, '') === ctx.apiKey.replace(/=+$/, '')) return true;
   if (header !== undefined && on(ctx, 'fault-auth-scheme-glued') && /^Bearer/i.test(header) && header.replace(/^Bearer\s*/i, '') === ctx.apiKey) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-quoted-token') && credentials.replace(/^"(.*)"$/s, '$1') === ctx.apiKey) return true;
+  if (scheme === 'bearer' && on(ctx, 'fault-auth-accepts-jwt-shape') && JWT_SHAPE.test(credentials)) return true;
   if (scheme === 'bearer' && on(ctx, 'fault-auth-unset-setting') && (credentials === 'undefined' || credentials === 'null')) return true;
   if (credentials === ctx.apiKey && on(ctx, 'fault-auth-any-scheme')) return true;
   if (scheme === 'basic' && on(ctx, 'fault-auth-basic-password') && Buffer.from(credentials, 'base64').toString('utf8').endsWith(`:${ctx.apiKey}`)) return true;

@@ -3,9 +3,10 @@
  * shown form, expanded by a POSIX sh (dash here) with API_KEY set, is what was sent (that is what the curl line replays).
  */
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { badAuthorizations, validAuthorization, wrongBearer, type AuthVariant } from '../../generators/index.ts';
+import { badAuthorizations, FOREIGN_JWTS, validAuthorization, wrongBearer, type AuthVariant } from '../../generators/index.ts';
 import { curlLine } from '../../src/http/curl.ts';
 import { nearMissKeys } from '../../src/secrets.ts';
 import { SEED } from './helpers.ts';
@@ -109,13 +110,23 @@ describe('badAuthorizations', () => {
     expect(badAuthorizations('xax').map((v) => v.authorization?.value)).toEqual(expect.arrayContaining(['Bearer xay', 'Bearer yax', 'Bearer xxx']));
   });
 
+  it('sends a JWT of {} and {} with an empty signature, and an HS256 JWT that verifies under another secret than any key', () => {
+    const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
+    expect(values).toEqual(expect.arrayContaining(['Bearer e30.e30.', `Bearer ${FOREIGN_JWTS.wronglySigned}`]));
+    const [header, payload, signature] = FOREIGN_JWTS.wronglySigned.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toEqual({ sub: 'animal-store-conformance' });
+    expect(signature).toBe(createHmac('sha256', 'not-the-api-key').update(`${header}.${payload}`).digest('base64url'));
+  });
+
   it('sends the key without its first character, after another character, glued to the scheme and quoted, and the words undefined and null', () => {
     const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
     for (const value of ['Bearer k_Live-42aB', 'Bearer xsk_Live-42aB', 'Bearersk_Live-42aB', 'Bearer "sk_Live-42aB"', 'Bearer undefined', 'Bearer null']) expect(values).toContain(value);
   });
 
   it('sends a case-swapped key only for a key of both cases, and no empty cut key', () => {
-    const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null'];
+    const jwts = Object.values(FOREIGN_JWTS).map((jwt) => `Bearer ${jwt}`);
+    const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null', ...jwts];
     const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && !fixed(key).includes(v.authorization.value)).length;
     // Besides the cut, case-swapped and one-character-replaced keys (the last only, of a one-character key): the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
     expect(count('0123-4567_89')).toBe(7);

@@ -85,6 +85,7 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-scheme-glued': (s) => status(call(pets(s), { auth: `Bearer${KEY}` })),
   'fault-auth-quoted-token': (s) => status(call(pets(s), { auth: `Bearer "${KEY}"` })),
   'fault-auth-unset-setting': (s) => status(call(pets(s), { auth: 'Bearer undefined' })),
+  'fault-auth-accepts-jwt-shape': (s) => status(call(pets(s), { auth: 'Bearer e30.e30.' })),
   'fault-auth-bare-key-accepted': (s) => status(call(pets(s), { auth: KEY })),
   'fault-auth-after-validation': (s) =>
     Promise.all([
