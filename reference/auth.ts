@@ -23,6 +23,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-alias-create-pet', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check of POST guards the exact path /v1/pets: POST /v1/pets/, /v1/PETS and /v1//pets create the animal without credentials (GET under those spellings gets 401).'),
   fault('fault-auth-hole-query-messages', 'auth.required', 'POST /messages without an Authorization header is let through when its request target carries a query (the check was given the target /messages): POST /messages?… without credentials takes the message; with a wrong key it gets 401.'),
   fault('fault-auth-hole-query', 'auth.required', 'A request without an Authorization header is let through when its request target, query included, is none of the targets the check guards (it was given /v1/pets/{digits} without a query): GET /v1/pets/{petId}?… without credentials is served; with a wrong key it gets 401.'),
+  fault('fault-auth-hole-create-json-charset', 'auth.required', 'POST /v1/pets without an Authorization header under application/json with a charset parameter (application/json; charset=utf-8) goes through a legacy route that skips the authentication check and creates the animal; under plain application/json it gets 401.'),
   fault('fault-auth-key-in-x-api-key', 'auth.required', 'Without an Authorization header, the key is taken from an X-API-Key header as well (as a gateway with API keys of its own may), on every operation: 200 (201, 202) without credentials in Authorization.'),
   fault('fault-auth-hole-head-get-pet', 'auth.required', 'HEAD /v1/pets/{petId} skips the authentication check (only GET is guarded): 200 for an existing id, 404 for an unknown one, without credentials.'),
   fault('fault-auth-key-in-cookie', 'auth.required', 'Without an Authorization header, the key is taken from an api_key cookie as well (as a server that also serves a browser session does), on every operation.'),
@@ -83,6 +84,7 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (op === 'get-pet' && on(ctx, 'fault-auth-hole-encoded-id') && !/^\/v1\/pets\/[\w-]+$/.test(path)) return true;
   if (op === 'create-pet' && on(ctx, 'fault-auth-hole-alias-create-pet') && path !== '/v1/pets') return true;
   if (op === 'messages' && on(ctx, 'fault-auth-hole-query-messages') && (req.url ?? '').includes('?') && req.headers.authorization === undefined) return true;
+  if (op === 'create-pet' && on(ctx, 'fault-auth-hole-create-json-charset') && req.headers.authorization === undefined && /^application\/json\s*;\s*charset=/i.test(req.headers['content-type'] ?? '')) return true;
   if (on(ctx, 'fault-auth-hole-query') && op === 'get-pet' && (req.url ?? '').includes('?') && req.headers.authorization === undefined) return true;
   if (req.method === 'HEAD' && op === 'store-orders' && on(ctx, 'fault-auth-hole-head-store-orders')) return true;
   if (req.method === 'HEAD' && op === 'list-pets' && on(ctx, 'fault-auth-hole-head-list-pets')) return true;

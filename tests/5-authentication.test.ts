@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { badAuthorizations, firstPercentEncoded, withoutValidKey, wrongBearer } from '../generators/index.ts';
+import { badAuthorizations, firstPercentEncoded, JSON_SPELLED_OTHERWISE, withoutValidKey, wrongBearer } from '../generators/index.ts';
 import { scenario, type Scenario, type SendOptions } from '../src/suite/scenario.ts';
 import { listed, petIdText, plainPet } from './support/store.ts';
 import { stringifyJson } from '../src/json/lossless.ts';
@@ -11,8 +11,10 @@ import type { AliasServes } from '../src/checks/auth.ts';
  * be answered anything but 401 and 403. `invalid`: requests whose query, body or path is also wrong,
  * each with the rule it breaks; without a valid key they must get 401 all the same (§5.3; §7: 401 on
  * all operations), not the 400 or 404 of a server that validates before it authenticates.
+ * `contentTypes`: the other spellings of application/json its body must be taken under with the key
+ * (§4.2, §4.5), each sent without one too, for a route that takes them and skips authentication.
  */
-const OPERATIONS: { id: string; request: SendOptions; invalid: { rule: string; request: SendOptions }[]; writes?: boolean; messages?: boolean; deprecated?: string }[] = [
+const OPERATIONS: { id: string; request: SendOptions; invalid: { rule: string; request: SendOptions }[]; contentTypes?: readonly string[]; writes?: boolean; messages?: boolean; deprecated?: string }[] = [
   {
     id: 'listPets',
     request: {},
@@ -29,6 +31,7 @@ const OPERATIONS: { id: string; request: SendOptions; invalid: { rule: string; r
       { rule: 'a body that is not JSON', request: { body: '{"name":' } },
       { rule: 'a NewPet under Content-Type text/plain', request: { body: stringifyJson(plainPet(0, 'available', [1])), contentType: 'text/plain' } },
     ],
+    contentTypes: JSON_SPELLED_OTHERWISE,
     writes: true,
   },
   {
@@ -50,6 +53,7 @@ const OPERATIONS: { id: string; request: SendOptions; invalid: { rule: string; r
       { rule: 'a body that is not JSON', request: { body: '{"message":' } },
       { rule: 'a message under Content-Type text/plain', request: { body: stringifyJson({ message: 'conformance check' }), contentType: 'text/plain' } },
     ],
+    contentTypes: JSON_SPELLED_OTHERWISE,
     writes: true,
     messages: true,
   },
@@ -74,7 +78,7 @@ describe('§5 Authentication', () => {
 
   for (const op of OPERATIONS) {
     scenario(
-      `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too`,
+      `${op.id}: every Authorization other than Bearer <API_KEY> gives 401 with an Error, also when the query, body or path is invalid too${op.contentTypes ? ', none under application/json spelled otherwise' : ''}`,
       { checks: ['auth.required', 'auth.error-body', 'auth.www-authenticate', 'errors.status-field'], writes: op.writes, messages: op.messages, deprecated: op.deprecated, operations: [op.id] },
       async (s) => {
         await s.forEach(badAuthorizations(key(s)).filter((variant) => !sentAsGatewayHeader(s, variant.authorization?.header)), async (variant) => {
@@ -85,6 +89,10 @@ describe('§5 Authentication', () => {
         await s.forEach(invalidWithoutKey, async ({ invalid, variant }) => {
           const exchange = await s.send(op.id, { ...invalid.request, authorization: variant.authorization });
           s.verify(exchange, { 'auth.required': { variant: variant.id, invalid: invalid.rule } });
+        });
+        await s.forEach(op.contentTypes ?? [], async (contentType) => {
+          const exchange = await s.send(op.id, { ...op.request, contentType, authorization: null });
+          s.verify(exchange, { 'auth.required': { variant: `absent, under Content-Type ${contentType}` } });
         });
         await s.property(
           'random wrong bearer tokens',

@@ -70,6 +70,7 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-query': (s) => status(call(pets(s, '/1?via=alias'), { auth: null })),
   'fault-auth-hole-alias-create-pet': (s) => status(call(pets(s, '/'), { method: 'POST', body: JSON.stringify(validPet), auth: null })),
   'fault-auth-hole-query-messages': (s) => status(call(`${s.messagesBaseUrl}/messages?via=alias`, { method: 'POST', body: '{"message":"x"}', auth: null })),
+  'fault-auth-hole-create-json-charset': (s) => status(call(pets(s), { auth: null, body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })),
   'fault-auth-key-in-cookie': (s) => status(call(pets(s), { auth: null, headers: { cookie: `theme=dark; api_key=${KEY}` } })),
   'fault-auth-hole-encoded-id': (s) => status(call(pets(s, '/%31'), { auth: null })),
   'fault-auth-key-in-x-auth-token': (s) => status(call(pets(s), { auth: null, headers: { 'x-auth-token': KEY } })),
