@@ -20,6 +20,8 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-alias-store-orders', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check guards the exact path /v1/store/orders: GET /v1/store/orders/, /v1/STORE/orders and /v1//store/orders serve the orders without credentials.'),
   fault('fault-auth-hole-head-store-orders', 'auth.required', 'HEAD /v1/store/orders skips the authentication check (only GET is guarded): 200 without credentials.'),
   fault('fault-auth-hole-encoded-path', 'auth.required', 'The router decodes percent-encoded characters of the path, as routers do, while the authentication check compares the raw path with the paths it guards: GET /v1/%70ets, /v1/%70ets/{petId} and /v1/%73tore/orders serve without credentials.'),
+  fault('fault-auth-hole-format-suffix', 'auth.required', 'The router takes a .json suffix of the path for a format (as Rails and Spring\'s suffix pattern matching do) while the authentication check guards the exact paths: GET /v1/pets.json and /v1/pets/{petId}.json serve without credentials, and POST /v1/pets.json creates the animal.'),
+  fault('fault-auth-hole-matrix-param', 'auth.required', 'The router drops ;parameters from each path segment (as a servlet container does) while the authentication check guards the exact paths: GET /v1/pets;x=1 and /v1/pets/{petId};x=1 serve without credentials, and POST /v1/pets;x=1 creates the animal.'),
   fault('fault-auth-hole-alias-create-pet', 'auth.required', 'Paths are routed ignoring case, empty segments and a trailing slash, while the authentication check of POST guards the exact path /v1/pets: POST /v1/pets/, /v1/PETS and /v1//pets create the animal without credentials (GET under those spellings gets 401).'),
   fault('fault-auth-hole-query-messages', 'auth.required', 'POST /messages without an Authorization header is let through when its request target carries a query (the check was given the target /messages): POST /messages?… without credentials takes the message; with a wrong key it gets 401.'),
   fault('fault-auth-hole-query', 'auth.required', 'A request without an Authorization header is let through when its request target, query included, is none of the targets the check guards (it was given /v1/pets/{digits} without a query): GET /v1/pets/{petId}?… without credentials is served; with a wrong key it gets 401.'),
@@ -82,6 +84,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (op === 'store-orders' && on(ctx, 'fault-auth-hole-alias-store-orders') && path !== '/v1/store/orders') return true;
   if (on(ctx, 'fault-auth-hole-encoded-path') && /%[0-9A-Fa-f]{2}/.test(path)) return true;
   if (op === 'get-pet' && on(ctx, 'fault-auth-hole-encoded-id') && !/^\/v1\/pets\/[\w-]+$/.test(path)) return true;
+  if (on(ctx, 'fault-auth-hole-format-suffix') && path.endsWith('.json')) return true;
+  if (on(ctx, 'fault-auth-hole-matrix-param') && path.includes(';')) return true;
   if (op === 'create-pet' && on(ctx, 'fault-auth-hole-alias-create-pet') && path !== '/v1/pets') return true;
   if (op === 'messages' && on(ctx, 'fault-auth-hole-query-messages') && (req.url ?? '').includes('?') && req.headers.authorization === undefined) return true;
   if (op === 'create-pet' && on(ctx, 'fault-auth-hole-create-json-charset') && req.headers.authorization === undefined && /^application\/json\s*;\s*charset=/i.test(req.headers['content-type'] ?? '')) return true;

@@ -17,6 +17,7 @@ export const ROUTER_DEVIATIONS = [
   fault('fault-406-unless-accept-json', 'list.200-pets', 'A request whose Accept does not name application/json (none at all, or */* as curl sends) is refused 406 with an Error, on every operation: RFC 9110 §12.5.1 reads no Accept as any media type.'),
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-sporadic-429', 'Every 20th request on each port answers 429 with an HTML page and Retry-After: 1, as a busy gateway would: more waiting over a run than its 10 s budget, so a clause a small scenario rests on one request for is carried by the reserve (§8 shows no rate limit).'),
+  allowed('allowed-suffix-and-matrix-routed', 'The router takes a .json suffix of the path for a format and drops ;parameters from each segment (GET /v1/pets.json and /v1/pets/{petId};x=1 are GET /v1/pets and GET /v1/pets/{petId}), authentication included: 401 without credentials, the operation with the key.'),
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
   allowed('allowed-sporadic-503', 'Every 20th request on each port answers 503 with an HTML page and Retry-After: 0, as a gateway whose upstream pool is briefly short would: each is cured by sending it again (§8 shows no availability promise).'),
   allowed('allowed-in-flight-limit', 'Each port serves at most 4 requests at once, each held 5 ms; one more is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_conn does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
@@ -74,6 +75,13 @@ function decodedPath(url: URL): URL {
     return url;
   }
   return decoded;
+}
+
+/** The URL with another path: the path as routed with a .json suffix or ;parameters taken off. */
+function withPathname(url: URL, pathname: string): URL {
+  const routed = new URL(url.href);
+  routed.pathname = pathname;
+  return routed;
 }
 
 /** A token bucket: whether one more request is admitted now. */
@@ -159,6 +167,8 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
       return;
     }
     if (on(ctx, 'fault-auth-hole-encoded-path') && /%[0-9A-Fa-f]{2}/.test(url.pathname)) url = decodedPath(url);
+    if ((on(ctx, 'fault-auth-hole-format-suffix') || on(ctx, 'allowed-suffix-and-matrix-routed')) && url.pathname.endsWith('.json')) url = withPathname(url, url.pathname.slice(0, -'.json'.length));
+    if ((on(ctx, 'fault-auth-hole-matrix-param') || on(ctx, 'allowed-suffix-and-matrix-routed')) && url.pathname.includes(';')) url = withPathname(url, url.pathname.replace(/;[^/]*/g, ''));
     const route = routes.find((r) => r.match(routedPath(url.pathname, ctx), ctx));
     if (!route) {
       const id = on(ctx, 'fault-orders-missing-request-id') ? ` (request ${++ctx.requestIds})` : '';

@@ -114,7 +114,7 @@ describe('§5 Authentication', () => {
     );
   }
   scenario(
-    'without credentials, GET /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets and /v1/pets?via=alias serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
+    'without credentials, GET /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json and /v1/pets;x=1 serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
     { checks: ['auth.required'], operations: ['listPets'] },
     async (s) => {
       const list = s.url('listPets');
@@ -129,7 +129,7 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId}, /v1/pets/{petId}?via=alias and /v1/pets/ with the id\'s first digit percent-encoded serve no animal',
+    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId}, /v1/pets/{petId}?via=alias, /v1/pets/{petId}.json, /v1/pets/{petId};x=1 and /v1/pets/ with the id\'s first digit percent-encoded serve no animal',
     { checks: ['auth.required'], deprecated: 'getPet', needs: ['listPets'] },
     async (s) => {
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
@@ -140,7 +140,7 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders, /v1//store/orders, /v1/%73tore/orders and /v1/store/orders?via=alias serve nothing of what GET /v1/store/orders answers the key',
+    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders, /v1//store/orders, /v1/%73tore/orders, /v1/store/orders?via=alias, /v1/store/orders.json and /v1/store/orders;x=1 serve nothing of what GET /v1/store/orders answers the key',
     { checks: ['auth.required'], operations: ['listStoreOrders'] },
     async (s) => {
       const url = s.url('listStoreOrders');
@@ -156,7 +156,7 @@ describe('§5 Authentication', () => {
   );
   // Only a server with a hole takes what these send (then it writes, so they go only where writes do).
   scenario(
-    'without credentials, POST /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets and /v1/pets?via=alias create no animal',
+    'without credentials, POST /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json and /v1/pets;x=1 create no animal',
     { checks: ['auth.required'], writes: true, operations: ['createPet'] },
     async (s) => {
       const newPet = plainPet(0, 'available', [1]);
@@ -166,7 +166,7 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, POST /messages/, /MESSAGES, //messages, /%6Dessages and /messages?via=alias take no message',
+    'without credentials, POST /messages/, /MESSAGES, //messages, /%6Dessages, /messages?via=alias, /messages.json and /messages;x=1 take no message',
     { checks: ['auth.required'], writes: true, messages: true, operations: ['sendMessage'] },
     async (s) => {
       const message = 'conformance check';
@@ -189,8 +189,9 @@ interface AliasProbe {
 /**
  * Another spelling of the path `url` ends with (`tail`, e.g. /pets/5): a trailing slash, its first
  * segment upper case, a doubled slash before it, its first letter percent-encoded (a router decodes
- * it; a check of the raw path does not), and a query the operation does not name (a check of the
- * whole request target misses it).
+ * it; a check of the raw path does not), a query the operation does not name (a check of the
+ * whole request target misses it), a `.json` format suffix (Rails, Spring's suffix pattern
+ * matching) and a `;x=1` matrix parameter (a servlet container drops it before routing).
  */
 function spellings(url: string, tail: string, shownBase: string): { alias: string; url: string }[] {
   const base = url.slice(0, url.length - tail.length);
@@ -203,11 +204,15 @@ function spellings(url: string, tail: string, shownBase: string): { alias: strin
     { alias: `${shownBase}/${tail}`, url: `${base}/${tail}` },
     { alias: `${shownBase}/${encoded}`, url: `${base}/${encoded}` },
     { alias: `${shownBase}${tail}?${ALIAS_QUERY}`, url: `${url}?${ALIAS_QUERY}` },
+    { alias: `${shownBase}${tail}.json`, url: `${url}.json` },
+    { alias: `${shownBase}${tail};${ALIAS_MATRIX_PARAMETER}`, url: `${url};${ALIAS_MATRIX_PARAMETER}` },
   ];
 }
 
 /** A parameter no operation names. */
 const ALIAS_QUERY = 'via=alias';
+/** A path parameter (RFC 3986 §3.3) no operation names. */
+const ALIAS_MATRIX_PARAMETER = 'x=1';
 
 /** Sends each probe without credentials and judges what it got: whatever a server answers an alias it does not serve (a reset, HTML, no Error) fixes nothing. */
 async function sendAliases(s: Scenario, probes: readonly AliasProbe[]): Promise<void> {

@@ -68,6 +68,8 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-head-store-orders': (s) => status(call(`${s.baseUrl}/v1/store/orders`, { auth: null, method: 'HEAD' })),
   'fault-auth-hole-encoded-path': (s) => Promise.all([status(call(`${s.baseUrl}/v1/%70ets`, { auth: null })), status(call(`${s.baseUrl}/v1/%73tore/orders`, { auth: null }))]),
   'fault-auth-hole-query': (s) => status(call(pets(s, '/1?via=alias'), { auth: null })),
+  'fault-auth-hole-format-suffix': (s) => Promise.all([status(call(pets(s, '.json'), { auth: null })), status(call(pets(s, '/1.json'), { auth: null }))]),
+  'fault-auth-hole-matrix-param': (s) => Promise.all([status(call(pets(s, ';x=1'), { auth: null })), status(call(pets(s, '/1;x=1'), { auth: null }))]),
   'fault-auth-hole-alias-create-pet': (s) => status(call(pets(s, '/'), { method: 'POST', body: JSON.stringify(validPet), auth: null })),
   'fault-auth-hole-query-messages': (s) => status(call(`${s.messagesBaseUrl}/messages?via=alias`, { method: 'POST', body: '{"message":"x"}', auth: null })),
   'fault-auth-hole-create-json-charset': (s) => status(call(pets(s), { auth: null, body: JSON.stringify(validPet), contentType: 'application/json; charset=utf-8' })),
@@ -353,6 +355,7 @@ const PROBES: Record<string, Probe> = {
       });
       socket.on('error', reject);
     }),
+  'allowed-suffix-and-matrix-routed': (s) => Promise.all([status(call(pets(s, '.json'))), status(call(pets(s, '/1;x=1'))), status(call(pets(s, '.json'), { auth: null }))]),
   'allowed-bearer-exact-form': (s) => status(call(pets(s, '?limit=1'), { auth: `bearer ${KEY}` })),
   'allowed-listing-lag': async (s) => {
     await createPet(s, validPet);

@@ -201,6 +201,8 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'a 200 to HEAD of the orders', ctx: { alias: 'HEAD /v1/store/orders' }, ex: exchange(200, undefined, {}, { method: 'HEAD' }) },
     { why: 'the animal created at an alias', ctx: { alias: 'POST /v1/pets/', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, ex: exchange(201, { id: 9, name: 'Pet A', categoryId: 1 }), expected: /^nothing taken at POST \/v1\/pets\//, actual: /^201.*taken\)$/s },
     { why: 'the message taken at an alias', ctx: { alias: 'POST /messages?via=alias', serves: { echoes: { message: 'hi' } } }, ex: exchange(202, { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-01-01T00:00:00Z' }) },
+    { why: 'the listing at a .json format suffix', ctx: { alias: 'GET /v1/pets.json' }, ex: exchange(200, pets(1), {}, { url: 'https://api.example.test/v1/pets.json' }), expected: /GET \/v1\/pets\.json/ },
+    { why: 'the animal at a matrix parameter of its id', ctx: { alias: 'GET /v1/pets/1;x=1', serves: { petId: '1' } }, ex: exchange(200, pets(1)[0]), expected: /^no animal at GET \/v1\/pets\/1;x=1/ },
   ],
   na: [
     { why: 'a router\'s 404 for a petId that is no int64, before authentication (a typed route: no route of getPet\'s)', ctx: { variant: 'absent', invalid: 'petId abc (not an int64)' }, ex: { ...exchange(404, raw('404 page not found'), { 'content-type': 'text/plain' }, { url: 'https://api.example.test/v1/pets/abc' }), operationId: 'getPet' } },
@@ -211,6 +213,7 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'a 405 to HEAD', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(405, undefined, { allow: 'GET' }, { method: 'HEAD' }) },
     { why: 'a 404 to HEAD of an id', ctx: { alias: 'HEAD /v1/pets/3' }, ex: exchange(404, undefined, {}, { method: 'HEAD' }) },
     { why: 'another animal at an alias of the id', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)[1]) },
+    { why: 'a 400 for an id with a .json suffix (no int64: the spelling not routed to the operation)', ctx: { alias: 'GET /v1/pets/1.json', serves: { petId: '1' } }, ex: exchange(400, errorBody(400, 'invalid_path')) },
     { why: 'a listing at an alias of an id (no animal of that id)', ctx: { alias: 'GET /v1/pets/1/', serves: { petId: '1' } }, ex: exchange(200, pets(2)) },
     { why: 'another body than the key was answered', ctx: { alias: 'GET /v1/store/orders/', serves: { keyedBody: '[{"id":1}]' } }, ex: exchange(200, raw('<h1>Store</h1>'), { 'content-type': 'text/html' }) },
     { why: 'a 200 page to a POST at an alias (nothing of the NewPet shown)', ctx: { alias: 'POST /v1/pets/', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, ex: exchange(200, raw('<h1>Animal Store</h1>'), { 'content-type': 'text/html' }) },
