@@ -40,7 +40,8 @@ export const FOREIGN_JWTS = {
  * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
  * truncated comparison, and a suffix comparison (`endsWith`) either way round; the key with its last,
  * first or a middle character replaced, a comparison that skips a character of a token as long as the
- * key (an off-by-one loop, a compare of half the bytes). The FOREIGN_JWTS, one that takes any JWT
+ * key (an off-by-one loop, a compare of half the bytes); for a key of digits, the same number written
+ * otherwise (`0<key>`, `<key>.0`, `+<key>`), a comparison by value (PHP's loose `==`). The FOREIGN_JWTS, one that takes any JWT
  * without verifying its signature. The key glued to the
  * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
@@ -51,7 +52,7 @@ export const FOREIGN_JWTS = {
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
-  const { caseSwapped, truncated, beheaded, lastReplaced, firstReplaced, middleReplaced } = nearMissKeys(key);
+  const { caseSwapped, truncated, beheaded, lastReplaced, firstReplaced, middleReplaced, zeroPrefixed, decimalSuffixed, plusPrefixed } = nearMissKeys(key);
   const nearMisses: AuthVariant[] = [];
   if (caseSwapped) nearMisses.push({ id: 'key with the case of its letters swapped', authorization: { value: `Bearer ${caseSwapped}`, shown: `Bearer $(printf %s "$API_KEY" | tr 'a-zA-Z' 'A-Za-z')` } });
   if (truncated) nearMisses.push({ id: 'key without its last character', authorization: { value: `Bearer ${truncated}`, shown: 'Bearer ${API_KEY%?}' } });
@@ -63,6 +64,9 @@ export function badAuthorizations(key: string): AuthVariant[] {
     const shown = `Bearer ${cut('-$((${#API_KEY}/2))')}${shReplacement(cut('$((${#API_KEY}/2+1))'))}${cut('$((${#API_KEY}/2+2))-')}`;
     nearMisses.push({ id: 'key with a middle character replaced', authorization: { value: `Bearer ${middleReplaced}`, shown } });
   }
+  if (zeroPrefixed) nearMisses.push({ id: 'numeric key after a 0', authorization: { value: `Bearer ${zeroPrefixed}`, shown: 'Bearer 0$API_KEY' } });
+  if (decimalSuffixed) nearMisses.push({ id: 'numeric key followed by .0', authorization: { value: `Bearer ${decimalSuffixed}`, shown: 'Bearer ${API_KEY}.0' } });
+  if (plusPrefixed) nearMisses.push({ id: 'numeric key after a +', authorization: { value: `Bearer ${plusPrefixed}`, shown: 'Bearer +$API_KEY' } });
   // Shown as a POSIX sh works it out (printf gives a character's code after a quote), so no character of the key is written down.
   if (/^[A-Za-z0-9]/.test(key)) {
     nearMisses.push({ id: 'key with its first character percent-encoded', authorization: { value: `Bearer ${firstPercentEncoded(key)}`, shown: `Bearer $(printf '%%%02X' "'\${API_KEY%"\${API_KEY#?}"}")\${API_KEY#?}` } });

@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Ctx } from './context.ts';
-import { allowed, fault, switches, type Deviation } from './deviation.ts';
+import { allowed, fault, switches, withNumericKey, type Deviation } from './deviation.ts';
 import { holdRejection, sendError, sendRaw, jsonContentType } from './http.ts';
 
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
@@ -36,6 +36,7 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
   fault('fault-auth-key-last-char-ignored', 'auth.required', 'A bearer token as long as the key is compared with it short of its last character (an off-by-one compare loop), so the key with its last character replaced is accepted, on every operation.'),
+  withNumericKey(fault('fault-auth-key-loose-numeric', 'auth.required', 'A numeric bearer token is compared with a numeric key by value (PHP\'s loose ==), so for a key of digits 0<API_KEY>, <API_KEY>.0 and +<API_KEY> are accepted, on every operation.')),
   fault('fault-auth-key-prefix', 'auth.required', 'Any non-empty prefix of the key is accepted as the bearer token, on every operation.'),
   fault('fault-auth-key-suffix', 'auth.required', 'Any suffix of the key of 4 characters or more is accepted as the bearer token (the key compared with endsWith), on every operation.'),
   fault('fault-auth-key-ends-token', 'auth.required', 'Any bearer token that ends with the key is accepted (the token compared with endsWith), on every operation.'),
@@ -61,6 +62,9 @@ const on = switches(AUTH_DEVIATIONS);
 export type Operation = 'list-pets' | 'create-pet' | 'get-pet' | 'store-orders' | 'messages';
 
 const REALM = 'animal-store';
+
+/** fault-auth-key-loose-numeric: what PHP takes for a number in a string. */
+const NUMERIC_STRING = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** fault-auth-accepts-jwt-shape: header.payload.signature, base64url each, the signature possibly empty. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -141,6 +145,7 @@ function isKey(token: string, ctx: Ctx): boolean {
   if (on(ctx, 'fault-auth-key-case-insensitive') && token.toLowerCase() === ctx.apiKey.toLowerCase()) return true;
   if (on(ctx, 'fault-auth-key-suffix') && token.length >= 4 && ctx.apiKey.endsWith(token)) return true;
   if (on(ctx, 'fault-auth-key-ends-token') && token.endsWith(ctx.apiKey)) return true;
+  if (on(ctx, 'fault-auth-key-loose-numeric') && NUMERIC_STRING.test(token) && NUMERIC_STRING.test(ctx.apiKey) && Number(token) === Number(ctx.apiKey)) return true;
   if (on(ctx, 'fault-auth-key-last-char-ignored') && token.length === ctx.apiKey.length && token.slice(0, -1) === ctx.apiKey.slice(0, -1)) return true;
   return on(ctx, 'fault-auth-key-prefix') && token !== '' && ctx.apiKey.startsWith(token);
 }

@@ -21,10 +21,17 @@ export interface Deviation {
    * also takes a run whose every failure is a timeout on this operation.
    */
   hangs?: string;
+  /** The key the fault matrix runs it with, where the fault shows only with such a key: all digits. */
+  key?: 'numeric';
 }
 
 export function fault<const I extends string>(id: I, breaks: string, description: string, args?: readonly string[], hangs?: string) {
   return { id, kind: 'fault' as const, breaks, description, ...(args ? { args } : {}), ...(hangs ? { hangs } : {}) };
+}
+
+/** The fault, run by the fault matrix with a key of digits only (a fault of numeric keys). */
+export function withNumericKey<const D extends Deviation>(deviation: D): D & { key: 'numeric' } {
+  return { ...deviation, key: 'numeric' };
 }
 
 /** A hanging server costs the run about twice --timeout: the matrix gives those rows a short one. */

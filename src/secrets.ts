@@ -33,6 +33,10 @@ export interface NearMissKeys {
   firstReplaced?: string;
   /** The key with the character after its first half (index length/2, rounded down) replaced, for a key of 3 characters or more. */
   middleReplaced?: string;
+  /** For a key of digits only, the same number written otherwise: `0<key>`, `<key>.0`, `+<key>`. */
+  zeroPrefixed?: string;
+  decimalSuffixed?: string;
+  plusPrefixed?: string;
 }
 
 /** What an equal-length near miss puts in place of a character: x, or y where it was x. */
@@ -59,6 +63,11 @@ export function nearMissKeys(key: string): NearMissKeys {
     near.lastReplaced = replacedAt(key, key.length - 1);
     if (key.length > 1) near.firstReplaced = replacedAt(key, 0);
     if (key.length >= 3) near.middleReplaced = replacedAt(key, Math.floor(key.length / 2));
+  }
+  if (/^\d+$/.test(key)) {
+    near.zeroPrefixed = `0${key}`;
+    near.decimalSuffixed = `${key}.0`;
+    near.plusPrefixed = `+${key}`;
   }
   return near;
 }

@@ -110,6 +110,12 @@ describe('badAuthorizations', () => {
     expect(badAuthorizations('xax').map((v) => v.authorization?.value)).toEqual(expect.arrayContaining(['Bearer xay', 'Bearer yax', 'Bearer xxx']));
   });
 
+  it('sends a key of digits also as the same number written otherwise: after a 0, followed by .0, after a +', () => {
+    const values = (key: string) => badAuthorizations(key).map((v) => v.authorization?.value);
+    expect(values('4815162342')).toEqual(expect.arrayContaining(['Bearer 04815162342', 'Bearer 4815162342.0', 'Bearer +4815162342']));
+    expect(values('4815162342x').filter((value) => value?.endsWith('.0'))).toEqual([]);
+  });
+
   it('sends a JWT of {} and {} with an empty signature, and an HS256 JWT that verifies under another secret than any key', () => {
     const values = badAuthorizations('sk_Live-42aB').map((v) => v.authorization?.value);
     expect(values).toEqual(expect.arrayContaining(['Bearer e30.e30.', `Bearer ${FOREIGN_JWTS.wronglySigned}`]));
@@ -136,7 +142,7 @@ describe('badAuthorizations', () => {
     expect(count('K')).toBe(3);
     expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(5);
     expect(count('abcd12345')).toBe(7);
-    expect(count('7')).toBe(3);
+    expect(count('7'), 'a key of digits: also 07, 7.0 and +7').toBe(6);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
       const sent = badAuthorizations(key).map((v) => `${headerOf(v)}: ${v.authorization?.value}`);

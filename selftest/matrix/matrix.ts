@@ -44,8 +44,9 @@ export interface MatrixOptions {
   delayMs?: number;
 }
 
-/** The key each matrix run uses; it must appear in no output. */
-function secretKey(): string {
+/** The key each matrix run uses; it must appear in no output. `numeric`: 15 digits, as a fault of numeric keys asks. */
+function secretKey(kind?: 'numeric'): string {
+  if (kind === 'numeric') return `9${randomBytes(8).readBigUInt64BE().toString().padStart(14, '0').slice(-14)}`;
   return `Matrix-Secret-${randomBytes(16).toString('hex')}`;
 }
 
@@ -94,7 +95,7 @@ async function judgeDeviation(id: string, options: MatrixOptions): Promise<Matri
   const deviation = DEVIATIONS.find((d) => d.id === id)!;
   // A fault of a SHOULD clause is caught when it warns, and with --fail-on should the run fails.
   const should = deviation.kind === 'fault' && LEVELS.get(deviation.breaks ?? '') === 'SHOULD';
-  const key = secretKey();
+  const key = secretKey(deviation.key);
   const server = await startReference({ apiKey: key, deviations: [id] });
   let far: FarAway | undefined;
   try {

@@ -546,6 +546,15 @@ describe.each(DEVIATIONS.filter((d) => PROBES[d.id]).map((d) => [d.id, PROBES[d.
   });
 });
 
+describe('fault-auth-key-loose-numeric', () => {
+  it('takes 0<key>, <key>.0 and +<key> for a key of digits, which the faithful server refuses', async () => {
+    const numericKey = '4815162342';
+    const probe = (s: RunningReference) => Promise.all([`0${numericKey}`, `${numericKey}.0`, `+${numericKey}`].map((token) => status(call(pets(s), { auth: `Bearer ${token}` }))));
+    expect(await withServer({ apiKey: numericKey }, probe)).toEqual([401, 401, 401]);
+    expect(await withServer({ apiKey: numericKey, deviations: ['fault-auth-key-loose-numeric'] }, probe)).toEqual([200, 200, 200]);
+  });
+});
+
 describe('fault-auth-after-validation', () => {
   it('answers an invalid request without a valid key its 400 or 404, a valid one 401, and stores nothing for it', async () => {
     const seen = await withServer({ deviations: ['fault-auth-after-validation'] }, async (s) => {

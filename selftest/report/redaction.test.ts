@@ -88,18 +88,19 @@ function echoing(tokens: readonly string[]): RunReport {
   return r;
 }
 
-describe('the wrong keys derived from the key (case swapped, last character cut, one character replaced) are redacted in every output', () => {
+describe('the wrong keys derived from the key (case swapped, last character cut, one character replaced, a number written otherwise) are redacted in every output', () => {
   const keys = [
     ['a long key', KEY],
     ['a short key', 'Qz7w'],
     ['a long key without letters', '0123456789-42'],
     ['a short key without letters', '4711'],
+    ['a long key of digits', '4815162342'],
   ] as const;
   for (const [what, key] of keys) {
     it(`${what}: no form in the four files or the terminal, which would show each without redaction`, async () => {
-      const { caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced } = nearMissKeys(key);
-      const sent = [key, ...[caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced].filter((form) => form !== undefined)];
-      expect(sent).toHaveLength(/[a-z]/.test(key) && /[A-Z]/.test(key) ? 6 : 5);
+      const { caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced, zeroPrefixed, decimalSuffixed, plusPrefixed } = nearMissKeys(key);
+      const sent = [key, ...[caseSwapped, truncated, lastReplaced, firstReplaced, middleReplaced, zeroPrefixed, decimalSuffixed, plusPrefixed].filter((form) => form !== undefined)];
+      expect(sent).toHaveLength((/[a-z]/.test(key) && /[A-Z]/.test(key) ? 6 : 5) + (/^\d+$/.test(key) ? 3 : 0));
       const outputs = async (report: RunReport, secrets: string[]) => {
         const paths = await writeReports(report, tempDir('near-'), { secrets });
         return { ...Object.fromEntries(Object.entries(paths).map(([kind, path]) => [kind, readFileSync(path, 'utf8')])), terminal: renderTerminal(report, { color: false, secrets }) };
