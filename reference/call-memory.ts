@@ -29,6 +29,8 @@ export class CallMemory {
   /** fault-seq-message-buffer: the text of the message accepted last, and whether a refusal came since. */
   lastMessage: string | undefined;
   messageRefused = false;
+  /** fault-message-id-wraps-50: the messages given an id so far. */
+  messagesAccepted = 0;
   private requests = 0;
 
   constructor(

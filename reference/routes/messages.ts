@@ -9,6 +9,9 @@ import { isJsonContentType, readBodyOrReply, sendError, sendJson } from '../http
 import { field, isJsonObject, parseJsonBody, type ParsedJson } from '../json.ts';
 import { CREATE_PET_DEVIATIONS } from './create-pet.ts';
 
+/** A default run's --runs: the matrix's 10 send about 40 messages, too few to reach a 51st (a default run sends 70 to 120). */
+const DEFAULT_RUNS = ['--runs', '25'] as const;
+
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const MESSAGES_DEVIATIONS = [
   fault('fault-message-non-string-empty-202', 'messages.accepted', 'A message of another JSON type than string (a number, null, an object) is accepted: 202 {}.'),
@@ -18,6 +21,9 @@ export const MESSAGES_DEVIATIONS = [
   fault('fault-message-created-at-offset', 'messages.created-at', 'createdAt uses a +02:00 offset (correct instant, not UTC), e.g. 2026-11-22T12:00:00+02:00.'),
   fault('fault-message-created-at-not-iso', 'messages.created-at', 'createdAt is new Date().toString() (not ISO 8601).'),
   fault('fault-message-same-id', 'messages.id-unique', 'Every accepted message gets the id "msg_1", as a handler that returns a constant placeholder would.'),
+  fault('fault-message-id-wraps-50', 'messages.id-unique', 'Message ids come from a counter modulo 50 (msg_0 to msg_49): the 51st accepted message gets the id of the 1st, whatever its text, as a small ring of slots would.', DEFAULT_RUNS),
+  fault('fault-message-status-sent-for-charset', 'messages.status-queued', 'A message posted under a Content-Type other than exactly application/json (application/json; charset=utf-8, Application/JSON) gets status "sent"; one under application/json gets "queued".'),
+  fault('fault-message-created-at-offset-for-charset', 'messages.created-at', 'A message posted under a Content-Type other than exactly application/json gets createdAt with a +01:00 offset (the right instant, not UTC); one under application/json gets a UTC createdAt.'),
   fault('fault-message-max-50', 'messages.accepted', 'POST /messages refuses (400 Error) a message longer than 50 characters, core texts of up to 100 printable ASCII characters included.'),
   fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
@@ -46,18 +52,23 @@ const on = switches(MESSAGES_DEVIATIONS, CREATE_PET_DEVIATIONS);
 
 function messageId(ctx: Ctx): string {
   if (on(ctx, 'fault-message-same-id')) return 'msg_1';
+  if (on(ctx, 'fault-message-id-wraps-50')) return `msg_${ctx.memory.messagesAccepted++ % 50}`;
   return on(ctx, 'allowed-messages-uuid-ids') ? randomUUID() : `msg_${randomBytes(12).toString('hex')}`;
 }
 
-/** `now` written with a +02:00 offset: same instant, not UTC (fault-message-created-at-offset). */
-function withPlusTwo(now: Date): string {
-  const shifted = new Date(now.getTime() + 2 * 3600_000).toISOString(); // 2026-11-22T10:00:00.000Z
-  return `${shifted.slice(0, 19)}+02:00`;
+/** `now` written with a +0`hours`:00 offset: same instant, not UTC (fault-message-created-at-offset, -for-charset). */
+function withOffset(now: Date, hours: number): string {
+  const shifted = new Date(now.getTime() + hours * 3600_000).toISOString(); // 2026-11-22T10:00:00.000Z
+  return `${shifted.slice(0, 19)}+0${hours}:00`;
 }
 
-function createdAt(ctx: Ctx): string {
+/** Whether the request's Content-Type is other than exactly application/json (the -for-charset faults). */
+const spelledOtherwise = (req: IncomingMessage) => req.headers['content-type'] !== 'application/json';
+
+function createdAt(ctx: Ctx, req: IncomingMessage): string {
   const now = new Date();
-  if (on(ctx, 'fault-message-created-at-offset')) return withPlusTwo(now);
+  if (on(ctx, 'fault-message-created-at-offset')) return withOffset(now, 2);
+  if (on(ctx, 'fault-message-created-at-offset-for-charset') && spelledOtherwise(req)) return withOffset(now, 1);
   if (on(ctx, 'fault-message-created-at-not-iso')) return now.toString();
   if (on(ctx, 'allowed-created-at-basic')) return now.toISOString().replace(/\.\d+/, '').replace(/[-:]/g, '');
   if (on(ctx, 'allowed-created-at-hour')) return `${now.toISOString().slice(0, 13)}Z`;
@@ -168,7 +179,7 @@ export const postMessage: Handler = async (req, res, ctx) => {
   sendJson(res, ctx, successStatus(ctx), {
     id: messageId(ctx),
     message: echoed(ctx, on(ctx, 'fault-message-echo-trimmed') ? message.trim() : on(ctx, 'allowed-nfc-normalized') ? message.normalize('NFC') : message, refusedBefore),
-    status: on(ctx, 'fault-message-status-sent') ? 'sent' : 'queued',
-    createdAt: createdAt(ctx),
+    status: on(ctx, 'fault-message-status-sent') || (on(ctx, 'fault-message-status-sent-for-charset') && spelledOtherwise(req)) ? 'sent' : 'queued',
+    createdAt: createdAt(ctx, req),
   });
 };

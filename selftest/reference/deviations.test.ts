@@ -243,6 +243,9 @@ const PROBES: Record<string, Probe> = {
   'fault-message-non-string-empty-202': async (s) => (await msg(s, '{"message":7}')).status,
   'fault-message-status-sent': async (s) => obj(await msg(s, '{"message":"x"}'))['status'],
   'fault-message-created-at-offset': async (s) => String(obj(await msg(s, '{"message":"x"}'))['createdAt']).endsWith('Z'),
+  'fault-message-status-sent-for-charset': async (s) => [obj(await msg(s, '{"message":"x"}'))['status'], obj(await msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' }))['status']],
+  'fault-message-created-at-offset-for-charset': async (s) =>
+    [await msg(s, '{"message":"x"}'), await msg(s, '{"message":"x"}', { contentType: 'application/json; charset=utf-8' })].map((reply) => String(obj(reply)['createdAt']).endsWith('Z')),
   'fault-message-created-at-not-iso': async (s) => /^\d{4}-\d\d-\d\dT/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'fault-message-echo-trimmed': async (s) => obj(await msg(s, '{"message":"  hi  "}'))['message'],
   'fault-message-accepts-invalid-json': (s) => status(msg(s, '{"message":')),
@@ -270,6 +273,11 @@ const PROBES: Record<string, Probe> = {
   'allowed-message-max-4096': (s) => status(msg(s, '{"message":""}')),
   'fault-create-name-max-10': (s) => status(createPet(s, { name: 'Fluffy Tiger', categoryId: 1 })),
   'fault-message-same-id': async (s) => [obj(await msg(s, '{"message":"a"}'))['id'] === obj(await msg(s, '{"message":"b"}'))['id']],
+  'fault-message-id-wraps-50': async (s) => {
+    const ids: unknown[] = [];
+    for (let i = 0; i < 51; i++) ids.push(obj(await msg(s, JSON.stringify({ message: `text ${i}` })))['id']);
+    return new Set(ids).size;
+  },
   'fault-message-max-50': (s) => status(msg(s, JSON.stringify({ message: 'm'.repeat(51) }))),
   'allowed-names-ascii-only': async (s) => [await status(createPet(s, { name: 'Fluffy Tiger', categoryId: 1 })), await status(createPet(s, { name: 'Ünïcödé', categoryId: 1 }))],
   'allowed-messages-ascii-only': async (s) => [await status(msg(s, '{"message":"Is Rex here?"}')), await status(msg(s, '{"message":"Ünïcödé"}'))],

@@ -69,10 +69,27 @@ export function parseIsoUtc(text: string): number | undefined {
   return isoUtcSpan(text)?.start;
 }
 
+/** The body of a 2xx of sendMessage (or of an exchange of no named operation, as the cases are): judged wherever the scenario. */
 function message(exchange: Exchange): Record<string, unknown> | undefined {
   const status = exchange.response?.status ?? 0;
   if (status < 200 || status > 299) return undefined;
+  if (exchange.operationId !== undefined && exchange.operationId !== 'sendMessage') return undefined;
   return jsonObject(exchange);
+}
+
+/**
+ * The text a message request submitted: its `message` string, else the body itself (a body the
+ * service took although it holds no string message is a submission of its own).
+ */
+function submittedText(exchange: Exchange): string {
+  const body = exchange.request.body ?? '';
+  try {
+    const value: unknown = JSON.parse(body);
+    if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+  } catch {
+    // Not JSON: the body is the submission.
+  }
+  return body;
 }
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
@@ -111,16 +128,19 @@ export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
 
 /**
  * Two different texts never get one id. The same text twice may: a service may take a repeated
- * submission as the one before (§4.5 says nothing of duplicates).
+ * submission as the one before (§4.5 says nothing of duplicates). Judges every 2xx of sendMessage,
+ * in whichever scenario, against the ids given before (`seen`, else the worker's env.messageIds);
+ * `text` defaults to the one the request submitted.
  */
-export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, string> }>({
+export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, string> }>({
   description: 'No two different messages get the same id',
-  judge(exchange, { text, seen }) {
+  judge(exchange, { text = submittedText(exchange), seen, env }) {
     const id = message(exchange)?.id;
-    if (typeof id !== 'string') return NOT_APPLICABLE;
-    const earlier = seen.get(id);
+    const ids = seen ?? env.messageIds;
+    if (typeof id !== 'string' || !ids) return NOT_APPLICABLE;
+    const earlier = ids.get(id);
     if (earlier === undefined) {
-      seen.set(id, text);
+      ids.set(id, text);
       return PASS;
     }
     if (earlier === text) return PASS;
@@ -131,10 +151,15 @@ export const messagesIdUnique = defineCheck<{ text: string; seen: Map<string, st
     pass: [
       { why: 'a new id', ex: exchange(202, messageBody({ id: 'msg_2' })) },
       { why: 'the id of the same text sent before (a repeat taken as the one before)', ctx: { text: 'earlier text', seen: new Map([['msg_1', 'earlier text']]) }, ex: exchange(202, messageBody({ id: 'msg_1' })) },
+      { why: 'the id of the text the request sent before, read from its body', ctx: { seen: new Map([['msg_1', 'earlier text']]) }, ex: sent('{"message":"earlier text"}', exchange(202, messageBody({ id: 'msg_1' }))) },
     ],
-    fail: [{ why: 'the id of another text', ex: exchange(202, messageBody({ id: 'msg_1' })), actual: /^id "msg_1" again, first given to "earlier text"/ }],
+    fail: [
+      { why: 'the id of another text', ex: exchange(202, messageBody({ id: 'msg_1' })), actual: /^id "msg_1" again, first given to "earlier text"/ },
+      { why: 'the id of another text, the one sent read from the request body', ctx: { seen: new Map([['msg_1', 'earlier text']]) }, ex: sent('{"message":"later text"}', exchange(202, messageBody({ id: 'msg_1' }))) },
+    ],
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 201 of POST /pets', ex: { ...exchange(201, { id: 'msg_1', name: 'x', categoryId: 1 }), operationId: 'createPet' } },
       { why: 'an id that is not a string (messages.accepted fails it)', ex: exchange(202, messageBody({ id: 7 })) },
       { why: 'a transport failure', ex: failed() },
     ],
@@ -187,9 +212,15 @@ export const messagesStatusQueued = defineCheck({
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a status that is no string (messages.accepted fails its schema)', ex: exchange(202, messageBody({ status: 1 })) },
+      { why: 'a 201 of POST /pets (its status is a PetStatus)', ex: { ...exchange(201, { id: 7, name: 'x', categoryId: 1, status: 'available' }), operationId: 'createPet' } },
     ],
   },
 });
+
+/** An answer to POST /messages that sent `body`, for the cases. */
+function sent(body: string, answer: Exchange): Exchange {
+  return { ...answer, operationId: 'sendMessage', request: { ...answer.request, method: 'POST', url: 'https://msg.example.test/messages', body } };
+}
 
 /** A 202 whose createdAt is `value`, for the cases below: `why` says what the value shows. */
 const createdAt = (value: string, why?: string) => ({ why: why ? `${value} (${why})` : value, ex: exchange(202, messageBody({ createdAt: value })) });
@@ -239,16 +270,20 @@ export const messagesCreatedAt = defineCheck({
       createdAt('2026-326T100000Z', 'extended date, basic time'),
       { why: 'absent', ex: exchange(202, { id: 'm', message: 'hi', status: 'queued' }), actual: /null/ },
     ],
-    na: [{ why: 'a 400', ex: exchange(400, errorBody(400)) }],
+    na: [
+      { why: 'a 400', ex: exchange(400, errorBody(400)) },
+      { why: 'a 200 of GET /pets/{petId}', ex: { ...exchange(200, { id: 7, name: 'x', categoryId: 1 }), operationId: 'getPet' } },
+    ],
   },
 });
 
-export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
+/** `sentAt` defaults to when the client sent the request that got this answer (Exchange.sentAt). */
+export const messagesCreatedAtRecent = defineCheck<{ sentAt?: Date }>({
   description: 'createdAt is within five minutes of the request',
-  judge(exchange, { sentAt }) {
+  judge(exchange, { sentAt = exchange.sentAt === undefined ? undefined : new Date(exchange.sentAt) }) {
     const value = message(exchange)?.createdAt;
     const span = typeof value === 'string' ? isoUtcSpan(value) : undefined;
-    if (span === undefined) return NOT_APPLICABLE;
+    if (span === undefined || sentAt === undefined) return NOT_APPLICABLE;
     // A time to the hour names the whole hour: any instant in it may be the one meant.
     const off = Math.max(0, span.start - sentAt.getTime(), sentAt.getTime() - (span.start + span.ms));
     return off <= RECENT_MS
@@ -267,10 +302,12 @@ export const messagesCreatedAtRecent = defineCheck<{ sentAt: Date }>({
       { why: '6 minutes after sending', ex: exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), actual: /10:06:00Z/ },
       { why: 'a day earlier', ex: exchange(202, messageBody({ createdAt: '2026-11-21T10:00:00Z' })) },
       { why: 'the hour before sending, to the hour only', ctx: { sentAt: new Date('2026-11-22T10:40:00Z') }, ex: exchange(202, messageBody({ createdAt: '2026-11-22T09Z' })) },
+      { why: '6 minutes after the client sent it, as the exchange says', ctx: {}, ex: { ...exchange(202, messageBody({ createdAt: '2026-11-22T10:06:00Z' })), sentAt: NOW.getTime() } },
     ],
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
       { why: 'a createdAt that is no date', ex: exchange(202, messageBody({ createdAt: 'nope' })) },
+      { why: 'no time of sending known', ctx: {}, ex: exchange(202, messageBody({ createdAt: '2026-11-21T10:00:00Z' })) },
     ],
   },
 });

@@ -10,6 +10,8 @@ export interface JudgeEnv {
   now: Date;
   /** The ids the service gave the animals this worker created so far, whatever the scenario (create.id-unique). */
   createdIds?: Set<string>;
+  /** The text of each message this worker was given an id for, by id, whatever the scenario (messages.id-unique). */
+  messageIds?: Map<string, string>;
   /** By id, each animal this worker created, as its 201 showed it (list.shows-created). */
   createdAnimals?: { get(id: string): { id: string; name: string; categoryId: string } | undefined };
   /** What showed an id holding another animal before a create was sent, whatever the scenario (state.id-fresh; src/suite/shown-ids.ts). */

@@ -56,6 +56,8 @@ export interface Exchange {
   response?: ReceivedResponse;
   failure?: { kind: TransportFailure; message: string };
   durationMs: number;
+  /** When (ms since the epoch) the request that got this answer went out, where the suite sent it for an operation (src/suite/request.ts). */
+  sentAt?: number;
   /** The wait the request was given, when it went unanswered within it. */
   timeoutMs?: number;
   /**

@@ -98,5 +98,6 @@ export async function sendOperation(ctx: WorkerContext, operationId: string, opt
     ? { request: shownRequest(request), failure: { kind: 'left-out' as const, message: `${operationId} is left out (--skip ${operationId})` }, durationMs: 0 }
     : await ctx.client.send(request, tally);
   exchange.operationId = operationId;
+  if (exchange.response) exchange.sentAt = Date.now() - exchange.durationMs;
   return { exchange, route: request.operation };
 }

@@ -80,7 +80,7 @@ async function build(): Promise<WorkerContext> {
       if (animal) createdAnimals.add(animal);
     },
   });
-  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), createdAnimals, shownIds };
+  const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), messageIds: new Map(), createdAnimals, shownIds };
   return {
     config,
     contract,
