@@ -31,6 +31,8 @@ export class CallMemory {
   messageRefused = false;
   /** fault-message-id-wraps-50: the messages given an id so far. */
   messagesAccepted = 0;
+  /** fault-sunset-early-one-in-four: the answers of GET /v1/pets/{petId} given deprecation headers so far. */
+  getPetAnswers = 0;
   private requests = 0;
 
   constructor(

@@ -20,6 +20,8 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-deprecated-removed-html', 'deprecation.operational', 'GET /v1/pets/{petId} is gone before its removal date: the router answers its HTML 404 page (Express\'s "Cannot GET …") after authentication. Past the removal date (--now 2031-01-01) the same server ships.'),
   fault('fault-deprecated-removed', 'deprecation.operational', 'GET /v1/pets/{petId} answers 410 Gone (Error body) for every id.'),
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
+  fault('fault-sunset-early-new-animals', 'deprecation.sunset-not-early', 'A 200 for an id above 50 (a newer shard) carries Sunset: Sun, 01 Dec 2030 00:00:00 GMT; every other answer the announced 5 December 2030.'),
+  fault('fault-sunset-early-one-in-four', 'deprecation.sunset-not-early', 'Every 4th answer of GET /v1/pets/{petId} carries Sunset: Sun, 01 Dec 2030 00:00:00 GMT, as one bad backend of four behind a balancer would; the others the announced 5 December 2030.'),
   fault('fault-sunset-early-iso', 'deprecation.sunset-not-early', 'Sunset: 2030-11-01T00:00:00Z, an ISO 8601 instant (no HTTP-date) a month before the announced 5 December 2030.'),
   fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
   fault('fault-deprecation-still-to-come', 'deprecation.headers-well-formed', 'Deprecation: @1924992000 (1 January 2031): the operation announced as deprecated only from then, which §4.3 says it already is.'),
@@ -43,6 +45,7 @@ const on = switches(GET_PET_DEVIATIONS, LIST_PETS_DEVIATIONS);
 /** 2025-01-01T00:00:00Z as an RFC 9745 structured-field date. */
 const DEPRECATION = `@${Date.UTC(2025, 0, 1) / 1000}`;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+const EARLY_SUNSET = 'Sun, 01 Dec 2030 00:00:00 GMT';
 /** allowed-read-lag and allowed-read-lag-slow: how long a created pet stays unseen here. */
 const READ_LAG_MS = 50;
 const SLOW_READ_LAG_MS = 900;
@@ -50,7 +53,7 @@ const SLOW_READ_LAG_MS = 900;
 function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   if (on(ctx, 'allowed-no-deprecation-headers')) return {};
   let sunset = SUNSET;
-  if (on(ctx, 'fault-sunset-early')) sunset = 'Sun, 01 Dec 2030 00:00:00 GMT';
+  if (on(ctx, 'fault-sunset-early') || (on(ctx, 'fault-sunset-early-one-in-four') && ++ctx.memory.getPetAnswers % 4 === 0)) sunset = EARLY_SUNSET;
   if (on(ctx, 'fault-sunset-early-iso')) sunset = '2030-11-01T00:00:00Z';
   if (on(ctx, 'allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
   const draft = on(ctx, 'allowed-deprecation-draft-cet');
@@ -133,5 +136,6 @@ export const getPet: Handler = async (req, res, ctx, url) => {
   const body = petJson(shown, { withCreatedAt });
   if (on(ctx, 'allowed-get-links')) body['links'] = { self: `/v1/pets/${shown.id}`, collection: '/v1/pets' };
   if (on(ctx, 'allowed-get-without-status')) delete body['status'];
-  sendJson(res, ctx, 200, body, headers);
+  const newShard = on(ctx, 'fault-sunset-early-new-animals') && shown.id > 50n && 'Sunset' in headers;
+  sendJson(res, ctx, 200, body, newShard ? { ...headers, Sunset: EARLY_SUNSET } : headers);
 };

@@ -227,6 +227,15 @@ const PROBES: Record<string, Probe> = {
   'fault-deprecated-removed-html': async (s) => header(await call(pets(s, '/1')), 'content-type'),
   'fault-sunset-early': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'fault-sunset-early-iso': async (s) => header(await call(pets(s, '/1')), 'sunset'),
+  'fault-sunset-early-new-animals': async (s) => {
+    await createMany(s, 50);
+    return [header(await call(pets(s, '/1')), 'sunset'), header(await call(pets(s, '/51')), 'sunset')];
+  },
+  'fault-sunset-early-one-in-four': async (s) => {
+    const sunsets: (string | undefined)[] = [];
+    for (let i = 0; i < 4; i++) sunsets.push(header(await call(pets(s, '/1')), 'sunset'));
+    return sunsets;
+  },
   'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
 
   'fault-create-hangs-on-malformed-json': (s) => answerWithin(createPet(s, '{"name":')),

@@ -1,6 +1,6 @@
 import { describeResponse, header, type Exchange } from '../http/exchange.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
-import { earliestRemoval, earliestRemovalText, mayBeRemoved } from '../contract/removal.ts';
+import { earliestRemoval, earliestRemovalText, mayBeRemoved, removalOf } from '../contract/removal.ts';
 import { errorBody, exchange, failed, pet } from './exchanges.ts';
 
 // Values the cases below share.
@@ -122,10 +122,14 @@ export const deprecationOperational = defineCheck<{ removal: Date; id: string }>
   },
 });
 
+/** Whether an exchange is of the deprecated operation, or of none named (the cases): the headers of other operations are theirs. */
+const ofGetPet = (exchange: Exchange) => exchange.operationId === undefined || exchange.operationId === 'getPet';
+
+/** Judges every answer of GET /pets/{petId} that carries any of the three headers, in whichever scenario. */
 export const deprecationHeadersWellFormed = defineCheck({
   description: 'Deprecation, Sunset and Link headers, when present, follow RFC 9745, RFC 8594 and RFC 8288, and Deprecation names no date still to come',
   judge(exchange, { env }) {
-    if (!exchange.response || !DEPRECATION_HEADER_NAMES.some((name) => header(exchange, name) !== undefined)) return NOT_APPLICABLE;
+    if (!exchange.response || !ofGetPet(exchange) || !DEPRECATION_HEADER_NAMES.some((name) => header(exchange, name) !== undefined)) return NOT_APPLICABLE;
     const problems = deprecationHeaderProblems(exchange);
     const since = deprecationDate(header(exchange, 'deprecation'));
     if (since && since.getTime() > env.now.getTime() + DEPRECATION_AHEAD_MS) {
@@ -165,6 +169,7 @@ export const deprecationHeadersWellFormed = defineCheck({
     na: [
       { why: 'a transport failure', ex: failed() },
       { why: 'no Deprecation, Sunset or Link header (nothing to judge)', ex: exchange(200, pet(7)) },
+      { why: 'a Link of another operation (a listing may page with its own)', ex: { ...exchange(200, [pet(7)], { link: 'next page' }), operationId: 'listPets' } },
     ],
   },
 });
@@ -193,12 +198,16 @@ function latestSunset(value: string): Date | undefined {
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
-export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
+/**
+ * Judges every answer of GET /pets/{petId} that carries a Sunset, in whichever scenario (`removal`
+ * defaults to the contract's for getPet).
+ */
+export const deprecationSunsetNotEarly = defineCheck<{ removal?: Date }>({
   description: 'A Sunset header is not earlier than the announced removal date',
-  judge(exchange, { removal }) {
+  judge(exchange, { env, removal = removalOf(env.contract, 'getPet') }) {
     const sunset = header(exchange, 'sunset');
     const date = sunset === undefined ? undefined : latestSunset(sunset);
-    if (!date) return NOT_APPLICABLE;
+    if (!date || removal === undefined || !ofGetPet(exchange)) return NOT_APPLICABLE;
     // The spec names a day, not a zone: 5 December begins at UTC+14, 14 hours before it does in UTC.
     const earliest = earliestRemoval(removal);
     return date >= earliest ? PASS : fail(`Sunset on or after ${earliest.toUTCString()} (the removal day's start at UTC+14)`, `Sunset: ${sunset}`);
@@ -213,6 +222,7 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
       { why: 'the ISO 8601 day of the removal', ex: exchange(200, pet(7), { sunset: '2030-12-05' }) },
       { why: 'the ISO 8601 day before it (at UTC-12 it begins after 5 December began at UTC+14)', ex: exchange(200, pet(7), { sunset: '2030-12-04' }) },
       { why: 'an ISO 8601 Sunset in 2031', ex: exchange(200, pet(7), { sunset: '2031-01-01T00:00:00+01:00' }) },
+      { why: 'no removal passed: the contract\'s for getPet', ctx: {}, ex: exchange(200, pet(7), { sunset: SUNSET }) },
     ],
     fail: [
       { why: 'Sunset on 1 Dec 2030', ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), actual: /01 Dec 2030/ },
@@ -220,11 +230,13 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal: Date }>({
       { why: 'an ISO 8601 Sunset a month early (no HTTP-date: headers-well-formed warns of that)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00Z' }) },
       { why: 'an ISO 8601 day two days early', ex: exchange(200, pet(7), { sunset: '2030-12-03' }) },
       { why: 'an HTTP-date in UTC rather than GMT, a month early', ex: exchange(200, pet(7), { sunset: 'Fri, 01 Nov 2030 00:00:00 UTC' }) },
+      { why: 'no removal passed: the contract\'s for getPet', ctx: {}, ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }) },
     ],
     na: [
       { why: 'no Sunset', ex: exchange(200, pet(7)) },
       { why: 'a Sunset that is no date at all', ex: exchange(200, pet(7), { sunset: 'soon' }) },
       { why: 'a date without a zone (its instant is not known)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00' }) },
+      { why: 'a Sunset of another operation', ex: { ...exchange(200, [pet(7)], { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), operationId: 'listPets' } },
     ],
   },
 });

@@ -52,7 +52,7 @@ export type ContextOf<N extends CheckName> =
   (typeof CHECKS)[N] extends Check<infer C> ? Omit<C, 'env'> : never;
 
 /** Checks applied to every exchange, whatever the scenario. */
-export const COMMON_CHECKS = ['errors.no-5xx', 'json.content-type', 'json.unique-names', 'errors.shape', 'errors.status-field', 'auth.error-body', 'auth.www-authenticate', 'limits.rate-limit', 'create.id-unique', 'state.id-fresh', 'get.same-id', 'messages.id-unique', 'messages.status-queued', 'messages.created-at', 'messages.created-at-recent', 'list.shows-created', 'json.content-coding', 'http.one-answer'] as const satisfies readonly CheckName[];
+export const COMMON_CHECKS = ['errors.no-5xx', 'json.content-type', 'json.unique-names', 'errors.shape', 'errors.status-field', 'auth.error-body', 'auth.www-authenticate', 'limits.rate-limit', 'create.id-unique', 'state.id-fresh', 'get.same-id', 'messages.id-unique', 'messages.status-queued', 'messages.created-at', 'messages.created-at-recent', 'deprecation.headers-well-formed', 'deprecation.sunset-not-early', 'list.shows-created', 'json.content-coding', 'http.one-answer'] as const satisfies readonly CheckName[];
 
 export function getCheck(name: string): Check<Record<string, unknown>> {
   const check = (CHECKS as Record<string, unknown>)[name] as Check<never> | undefined;
