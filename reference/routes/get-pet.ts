@@ -22,6 +22,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-sunset-early', 'deprecation.sunset-not-early', 'Sunset: Sun, 01 Dec 2030 00:00:00 GMT (before the announced 5 December 2030).'),
   fault('fault-sunset-early-new-animals', 'deprecation.sunset-not-early', 'A 200 for an id above 50 (a newer shard) carries Sunset: Sun, 01 Dec 2030 00:00:00 GMT; every other answer the announced 5 December 2030.'),
   fault('fault-sunset-early-one-in-four', 'deprecation.sunset-not-early', 'Every 4th answer of GET /v1/pets/{petId} carries Sunset: Sun, 01 Dec 2030 00:00:00 GMT, as one bad backend of four behind a balancer would; the others the announced 5 December 2030.'),
+  fault('fault-sunset-extra-early-line', 'deprecation.sunset-not-early', 'Every answer carries two Sunset lines: the announced Thu, 05 Dec 2030 00:00:00 GMT and Sun, 01 Dec 2030 00:00:00 GMT, as a gateway adding its own would.'),
   fault('fault-sunset-early-iso', 'deprecation.sunset-not-early', 'Sunset: 2030-11-01T00:00:00Z, an ISO 8601 instant (no HTTP-date) a month before the announced 5 December 2030.'),
   fault('fault-deprecation-malformed', 'deprecation.headers-well-formed', 'Deprecation: yes please'),
   fault('fault-deprecation-still-to-come', 'deprecation.headers-well-formed', 'Deprecation: @1924992000 (1 January 2031): the operation announced as deprecated only from then, which §4.3 says it already is.'),
@@ -52,8 +53,9 @@ const SLOW_READ_LAG_MS = 900;
 
 function deprecationHeaders(ctx: Ctx): OutgoingHttpHeaders {
   if (on(ctx, 'allowed-no-deprecation-headers')) return {};
-  let sunset = SUNSET;
+  let sunset: string | string[] = SUNSET;
   if (on(ctx, 'fault-sunset-early') || (on(ctx, 'fault-sunset-early-one-in-four') && ++ctx.memory.getPetAnswers % 4 === 0)) sunset = EARLY_SUNSET;
+  if (on(ctx, 'fault-sunset-extra-early-line')) sunset = [SUNSET, EARLY_SUNSET];
   if (on(ctx, 'fault-sunset-early-iso')) sunset = '2030-11-01T00:00:00Z';
   if (on(ctx, 'allowed-sunset-later')) sunset = 'Fri, 05 Dec 2031 00:00:00 GMT';
   const draft = on(ctx, 'allowed-deprecation-draft-cet');

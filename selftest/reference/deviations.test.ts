@@ -236,6 +236,7 @@ const PROBES: Record<string, Probe> = {
     for (let i = 0; i < 4; i++) sunsets.push(header(await call(pets(s, '/1')), 'sunset'));
     return sunsets;
   },
+  'fault-sunset-extra-early-line': async (s) => header(await call(pets(s, '/1')), 'sunset'),
   'fault-deprecation-malformed': async (s) => header(await call(pets(s, '/1')), 'deprecation'),
 
   'fault-create-hangs-on-malformed-json': (s) => answerWithin(createPet(s, '{"name":')),

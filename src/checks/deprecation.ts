@@ -198,19 +198,25 @@ function latestSunset(value: string): Date | undefined {
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
+/** A comma that ends one HTTP-date and starts another (each form begins with its day's name): where two Sunset lines were joined. */
+const BETWEEN_DATES = /\s*,\s*(?=(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun))/;
+
 /**
  * Judges every answer of GET /pets/{petId} that carries a Sunset, in whichever scenario (`removal`
- * defaults to the contract's for getPet).
+ * defaults to the contract's for getPet). Two Sunset lines reach the suite joined by a comma: each
+ * announces the removal, so one early is enough to fail (headers-well-formed warns of the pair).
  */
 export const deprecationSunsetNotEarly = defineCheck<{ removal?: Date }>({
   description: 'A Sunset header is not earlier than the announced removal date',
   judge(exchange, { env, removal = removalOf(env.contract, 'getPet') }) {
     const sunset = header(exchange, 'sunset');
-    const date = sunset === undefined ? undefined : latestSunset(sunset);
-    if (!date || removal === undefined || !ofGetPet(exchange)) return NOT_APPLICABLE;
+    if (sunset === undefined || removal === undefined || !ofGetPet(exchange)) return NOT_APPLICABLE;
+    const whole = latestSunset(sunset);
+    const dates = whole ? [whole] : sunset.split(BETWEEN_DATES).map(latestSunset);
     // The spec names a day, not a zone: 5 December begins at UTC+14, 14 hours before it does in UTC.
     const earliest = earliestRemoval(removal);
-    return date >= earliest ? PASS : fail(`Sunset on or after ${earliest.toUTCString()} (the removal day's start at UTC+14)`, `Sunset: ${sunset}`);
+    if (dates.some((date) => date !== undefined && date < earliest)) return fail(`Sunset on or after ${earliest.toUTCString()} (the removal day's start at UTC+14)`, `Sunset: ${sunset}`);
+    return dates.every((date) => date !== undefined) ? PASS : NOT_APPLICABLE;
   },
   cases: {
     ctx: { removal: REMOVAL },
@@ -222,6 +228,7 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal?: Date }>({
       { why: 'the ISO 8601 day of the removal', ex: exchange(200, pet(7), { sunset: '2030-12-05' }) },
       { why: 'the ISO 8601 day before it (at UTC-12 it begins after 5 December began at UTC+14)', ex: exchange(200, pet(7), { sunset: '2030-12-04' }) },
       { why: 'an ISO 8601 Sunset in 2031', ex: exchange(200, pet(7), { sunset: '2031-01-01T00:00:00+01:00' }) },
+      { why: 'two Sunset lines, neither early', ex: exchange(200, pet(7), { sunset: `${SUNSET}, Fri, 05 Dec 2031 00:00:00 GMT` }) },
       { why: 'no removal passed: the contract\'s for getPet', ctx: {}, ex: exchange(200, pet(7), { sunset: SUNSET }) },
     ],
     fail: [
@@ -230,12 +237,16 @@ export const deprecationSunsetNotEarly = defineCheck<{ removal?: Date }>({
       { why: 'an ISO 8601 Sunset a month early (no HTTP-date: headers-well-formed warns of that)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00Z' }) },
       { why: 'an ISO 8601 day two days early', ex: exchange(200, pet(7), { sunset: '2030-12-03' }) },
       { why: 'an HTTP-date in UTC rather than GMT, a month early', ex: exchange(200, pet(7), { sunset: 'Fri, 01 Nov 2030 00:00:00 UTC' }) },
+      { why: 'two Sunset lines, the second early (a gateway adds its own)', ex: exchange(200, pet(7), { sunset: `${SUNSET}, Sun, 01 Dec 2030 00:00:00 GMT` }), actual: /01 Dec 2030/ },
+      { why: 'two Sunset lines in the RFC 850 form, the first early', ex: exchange(200, pet(7), { sunset: 'Sunday, 01-Dec-30 00:00:00 GMT, Thursday, 05-Dec-30 00:00:00 GMT' }) },
+      { why: 'an early one beside one that is no date', ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT, Mon, 99 Foo 2030' }) },
       { why: 'no removal passed: the contract\'s for getPet', ctx: {}, ex: exchange(200, pet(7), { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }) },
     ],
     na: [
       { why: 'no Sunset', ex: exchange(200, pet(7)) },
       { why: 'a Sunset that is no date at all', ex: exchange(200, pet(7), { sunset: 'soon' }) },
       { why: 'a date without a zone (its instant is not known)', ex: exchange(200, pet(7), { sunset: '2030-11-01T00:00:00' }) },
+      { why: 'one on time beside one that is no date', ex: exchange(200, pet(7), { sunset: `${SUNSET}, soon` }) },
       { why: 'a Sunset of another operation', ex: { ...exchange(200, [pet(7)], { sunset: 'Sun, 01 Dec 2030 00:00:00 GMT' }), operationId: 'listPets' } },
     ],
   },
