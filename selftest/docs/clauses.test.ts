@@ -27,6 +27,17 @@ describe('docs/clauses.md', () => {
     expect(text).toContain('3 clauses: 1 MUST');
   });
 
+  it('marks a clause judged on every answer of its operations (COMMON_CHECKS), and no other', () => {
+    const yaml = [
+      'clauses:',
+      "  - { id: messages.status-queued, section: '4.5', level: MUST, title: Queued, sentence: 'Q.', operations: [sendMessage] }",
+      "  - { id: messages.echo, section: '4.5', level: MUST, title: Echo, sentence: 'E.', operations: [sendMessage] }",
+    ].join('\n');
+    const text = renderClausesDoc(yaml, '# T\n');
+    expect(text).toContain('Queued · `sendMessage` · *every answer*\n');
+    expect(text).toContain('Echo · `sendMessage`\n');
+  });
+
   it('reads every numbered heading of the spec', () => {
     const headings = specHeadings(read('spec', 'service-spec.md'));
     expect(headings.get('4.1')).toMatch(/^List animals/);
