@@ -47,7 +47,9 @@ export const FOREIGN_JWTS = {
  * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
  * X-API-Key, Api-Key, X-Auth-Token or X-Access-Token header, or a cookie, and no Authorization catches
  * a server that also takes the key from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
- * gets 401). The key percent-encoded, or followed by `==`, one that URL-decodes the token or compares
+ * gets 401). X-Forwarded-For, X-Real-IP or Forwarded naming 127.0.0.1, and no Authorization, catches a
+ * server that lets its own host's requests through unauthenticated and believes a header the client
+ * sets about where a request comes from. The key percent-encoded, or followed by `==`, one that URL-decodes the token or compares
  * base64 keys decoded.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
@@ -96,9 +98,17 @@ export function badAuthorizations(key: string): AuthVariant[] {
     { id: 'none, the key in X-Auth-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Auth-Token' } },
     { id: 'none, the key in X-Access-Token', authorization: { value: key, shown: '$API_KEY', header: 'X-Access-Token' } },
     { id: 'none, the key in a cookie (api_key)', authorization: { value: `api_key=${key}`, shown: 'api_key=$API_KEY', header: 'Cookie' } },
+    ...LOOPBACK_CLAIMS,
     ...nearMisses,
   ];
 }
+
+/** No Authorization, and a header saying the request comes from the server's own host: a server trusting it skips authentication for anyone who sends it. */
+const LOOPBACK_CLAIMS: readonly AuthVariant[] = [
+  { id: 'none, from 127.0.0.1 as X-Forwarded-For says', authorization: { value: '127.0.0.1', shown: '127.0.0.1', header: 'X-Forwarded-For' } },
+  { id: 'none, from 127.0.0.1 as X-Real-IP says', authorization: { value: '127.0.0.1', shown: '127.0.0.1', header: 'X-Real-IP' } },
+  { id: 'none, from 127.0.0.1 as Forwarded says', authorization: { value: 'for=127.0.0.1', shown: 'for=127.0.0.1', header: 'Forwarded' } },
+];
 
 /**
  * POSIX sh printing what replacementOf puts in place of the character `char` (an sh expression) prints:

@@ -32,6 +32,9 @@ export const AUTH_DEVIATIONS = [
   fault('fault-auth-hole-encoded-id', 'auth.required', 'The authentication check of GET /v1/pets/{petId} guards /v1/pets/ followed by a word (letters, digits, - or _) as written, while the handler decodes the petId: GET /v1/pets/%31… (its first digit percent-encoded) serves the animal without credentials.'),
   fault('fault-auth-key-in-x-auth-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Auth-Token header as well (as an OpenStack-style gateway takes a token), on every operation.'),
   fault('fault-auth-key-in-x-access-token', 'auth.required', 'Without an Authorization header, the key is taken from an X-Access-Token header as well (as a gateway taking access tokens in a header of its own does), on every operation.'),
+  fault('fault-auth-trusts-forwarded-loopback', 'auth.required', 'A request that X-Forwarded-For, X-Real-IP or Forwarded says comes from 127.0.0.1 skips the authentication check (internal traffic let through, the client\'s word taken for where it comes from), on every operation.'),
+  fault('fault-auth-hole-messages-host-v1', 'auth.required', 'The message host also routes the /v1 operations, mounted there without the authentication middleware (one router behind two listeners): GET /v1/pets, /v1/pets/{petId} and /v1/store/orders on it serve without credentials, and POST /v1/pets creates the animal.'),
+  fault('fault-auth-hole-main-host-messages', 'auth.required', 'The main host also routes POST /messages, mounted there without the authentication middleware: a message sent to the base URL without credentials is taken.'),
   fault('fault-auth-token-percent-decoded', 'auth.required', 'The bearer token is URL-decoded before it is compared with the key (a middleware that decodes every header value), so Bearer %6B… for a key starting with k is accepted, on every operation.'),
   fault('fault-auth-token-padding-ignored', 'auth.required', 'Trailing "=" are stripped from the bearer token before it is compared with the key (as a check that decodes base64 keys compares their bytes), so Bearer <API_KEY>== is accepted, on every operation.'),
   fault('fault-auth-key-case-insensitive', 'auth.required', 'The bearer token is compared with the key ignoring case (as a *_ci collation lookup does), on every operation.'),
@@ -69,6 +72,12 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** fault-auth-accepts-jwt-shape: header.payload.signature, base64url each, the signature possibly empty. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+/** fault-auth-trusts-forwarded-loopback: the client, as the first hop a forwarding header names. */
+function saysLoopback(req: IncomingMessage): boolean {
+  const first = (name: string) => String(req.headers[name] ?? '').split(',')[0]!.trim();
+  return first('x-forwarded-for') === '127.0.0.1' || first('x-real-ip') === '127.0.0.1' || /^for="?127\.0\.0\.1\b/i.test(first('forwarded'));
+}
+
 /** `<scheme> <rest>` with exactly one space; the scheme is compared case-insensitively. */
 const CREDENTIALS = /^([^\s]+) (.*)$/s;
 
@@ -76,7 +85,15 @@ const CREDENTIALS = /^([^\s]+) (.*)$/s;
  * Returns true when the request may proceed. Otherwise it has answered 401 itself.
  * Accepted: exactly one Authorization header `Bearer <apiKey>` (scheme case-insensitive, one space).
  */
+/** Requests a listener routed to another host's operation, mounted without the authentication check. */
+const UNGUARDED = new WeakSet<IncomingMessage>();
+
+export function routedUnguarded(req: IncomingMessage): void {
+  UNGUARDED.add(req);
+}
+
 export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx, op: Operation): boolean {
+  if (UNGUARDED.has(req)) return true;
   if (on(ctx, `fault-auth-hole-${op}`)) return true;
   const path = req.url?.split('?')[0] ?? '';
   if (op === 'list-pets' && on(ctx, 'fault-auth-hole-trailing-slash') && path === '/v1/pets/') return true;
@@ -97,6 +114,8 @@ export function authenticate(req: IncomingMessage, res: ServerResponse, ctx: Ctx
   if (req.method === 'HEAD' && op === 'store-orders' && on(ctx, 'fault-auth-hole-head-store-orders')) return true;
   if (req.method === 'HEAD' && op === 'list-pets' && on(ctx, 'fault-auth-hole-head-list-pets')) return true;
   if (req.method === 'HEAD' && op === 'get-pet' && on(ctx, 'fault-auth-hole-head-get-pet')) return true;
+
+  if (on(ctx, 'fault-auth-trusts-forwarded-loopback') && saysLoopback(req)) return true;
 
   const values = req.headersDistinct['authorization'] ?? [];
   const header = values.length === 1 ? values[0] : undefined;

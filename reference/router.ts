@@ -2,7 +2,7 @@
 // load balancer before the service does to it (the deviations that stand there).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AUTH_DEVIATIONS } from './auth.ts';
+import { AUTH_DEVIATIONS, routedUnguarded } from './auth.ts';
 import type { Ctx, Handler } from './context.ts';
 import { allowed, fault, switches, type Deviation } from './deviation.ts';
 import { sendError, sendRaw } from './http.ts';
@@ -55,6 +55,27 @@ export const MAIN_ROUTES: readonly Route[] = [
 ];
 
 export const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messages', methods: { POST: postMessage } }];
+
+/** A route of the other host's, reached on this one without the authentication check. */
+function unguardedRoute(route: Route): Route {
+  const methods: Partial<Record<string, Handler>> = {};
+  for (const [method, handler] of Object.entries(route.methods)) {
+    if (!handler) continue;
+    methods[method] = (req, res, ctx, url) => {
+      routedUnguarded(req);
+      return handler(req, res, ctx, url);
+    };
+  }
+  return { match: route.match, methods };
+}
+
+/** The routes of each listener: with fault-auth-hole-messages-host-v1 or -main-host-messages, one also routes the other's. */
+export function listenerRoutes(ctx: Ctx): { main: readonly Route[]; messages: readonly Route[] } {
+  return {
+    main: on(ctx, 'fault-auth-hole-main-host-messages') ? [...MAIN_ROUTES, ...MESSAGES_ROUTES.map(unguardedRoute)] : MAIN_ROUTES,
+    messages: on(ctx, 'fault-auth-hole-messages-host-v1') ? [...MESSAGES_ROUTES, ...MAIN_ROUTES.map(unguardedRoute)] : MESSAGES_ROUTES,
+  };
+}
 
 /** The path as the router matches it: with the alias deviations, case and empty segments dropped. */
 function routedPath(pathname: string, ctx: Ctx): string {

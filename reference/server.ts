@@ -12,7 +12,7 @@ import { deviationSet } from './deviations.ts';
 import { answerTwice, closedAfterFifth, jsonContentType, limitConnections, sendError, errorBody } from './http.ts';
 import { stringify } from './json.ts';
 import { listen, trackedServer, urlOf } from './lifecycle.ts';
-import { dispatch, MAIN_ROUTES, MESSAGES_ROUTES } from './router.ts';
+import { dispatch, listenerRoutes } from './router.ts';
 import { openStore } from './store.ts';
 
 export interface ReferenceOptions {
@@ -76,8 +76,9 @@ export async function startReference(options: ReferenceOptions): Promise<Running
   const store = openStore({ dev }, options.seedPets ?? true);
   const ctx: Ctx = { apiKey: options.apiKey, dev, store, requestIds: 0, memory: new CallMemory(dev, store) };
 
-  const main = trackedServer(guarded(dispatch(MAIN_ROUTES, ctx), ctx));
-  const messages = trackedServer(guarded(dispatch(MESSAGES_ROUTES, ctx), ctx));
+  const routes = listenerRoutes(ctx);
+  const main = trackedServer(guarded(dispatch(routes.main, ctx), ctx));
+  const messages = trackedServer(guarded(dispatch(routes.messages, ctx), ctx));
   for (const t of [main, messages]) {
     t.server.on('clientError', onClientError(ctx));
     limitConnections(ctx, t.server);

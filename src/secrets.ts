@@ -29,9 +29,9 @@ export interface NearMissKeys {
   beheaded?: string;
   /** The key with its last character replaced (see replacementOf): as long as the key. */
   lastReplaced?: string;
-  /** The key with its first character replaced, unless that is its last one too. */
+  /** The key with its first character replaced (these three for a key of 3 characters or more). */
   firstReplaced?: string;
-  /** The key with the character after its first half (index length/2, rounded down) replaced, for a key of 3 characters or more. */
+  /** The key with the character after its first half (index length/2, rounded down) replaced. */
   middleReplaced?: string;
   /** For a key of digits only, the same number written otherwise: `0<key>`, `<key>.0`, `+<key>`. */
   zeroPrefixed?: string;
@@ -58,11 +58,12 @@ export function nearMissKeys(key: string): NearMissKeys {
     near.truncated = key.slice(0, -1);
     near.beheaded = key.slice(1);
   }
-  // Only of a printable ASCII key, whose characters the sh of the curl line (${#…}, cut -c) counts as here.
-  if (/^[\x21-\x7e]+$/.test(key)) {
+  // Only of a printable ASCII key, whose characters the sh of the curl line (${#…}, cut -c) counts as
+  // here, and of 3 characters or more: of a shorter one each is a word such as x, redacted wherever it stands.
+  if (/^[\x21-\x7e]+$/.test(key) && key.length >= 3) {
     near.lastReplaced = replacedAt(key, key.length - 1);
-    if (key.length > 1) near.firstReplaced = replacedAt(key, 0);
-    if (key.length >= 3) near.middleReplaced = replacedAt(key, Math.floor(key.length / 2));
+    near.firstReplaced = replacedAt(key, 0);
+    near.middleReplaced = replacedAt(key, Math.floor(key.length / 2));
   }
   if (/^\d+$/.test(key)) {
     near.zeroPrefixed = `0${key}`;

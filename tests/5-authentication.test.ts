@@ -114,12 +114,12 @@ describe('§5 Authentication', () => {
     );
   }
   scenario(
-    'without credentials, GET /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json and /v1/pets;x=1 serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
+    'without credentials, GET /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json, /v1/pets;x=1 and /v1/pets on the message host serve no listing, and HEAD /v1/pets and /v1/pets/{petId} no 2xx',
     { checks: ['auth.required'], operations: ['listPets'] },
     async (s) => {
       const list = s.url('listPets');
       const probes: AliasProbe[] = [
-        ...spellings(list, '/pets', 'GET /v1').map((alias) => ({ ...alias, operationId: 'listPets' })),
+        ...[...spellings(list, '/pets', 'GET /v1'), ...onMessageHost(s, 'GET', '/v1/pets')].map((alias) => ({ ...alias, operationId: 'listPets' })),
         { alias: 'HEAD /v1/pets', operationId: 'listPets', url: list, method: 'HEAD' },
       ];
       // An animal that exists, so a HEAD served without the key would answer 200 rather than 404.
@@ -129,18 +129,18 @@ describe('§5 Authentication', () => {
     },
   );
   scenario(
-    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId}, /v1/pets/{petId}?via=alias, /v1/pets/{petId}.json, /v1/pets/{petId};x=1 and /v1/pets/ with the id\'s first digit percent-encoded serve no animal',
+    'without credentials, GET /v1/pets/{petId}/, /v1/PETS/{petId}, /v1//pets/{petId}, /v1/%70ets/{petId}, /v1/pets/{petId}?via=alias, /v1/pets/{petId}.json, /v1/pets/{petId};x=1, /v1/pets/ with the id\'s first digit percent-encoded and /v1/pets/{petId} on the message host serve no animal',
     { checks: ['auth.required'], deprecated: 'getPet', needs: ['listPets'] },
     async (s) => {
       const petId = petIdText(listed(await s.send('listPets', { query: 'limit=1' }))?.[0]);
       if (petId === undefined) return;
       const url = s.url('getPet', { petId });
       const encodedId = { alias: `GET /v1/pets/${firstPercentEncoded(petId)}`, url: `${url.slice(0, url.length - petId.length)}${firstPercentEncoded(petId)}` };
-      await sendAliases(s, [...spellings(url, `/pets/${petId}`, 'GET /v1'), encodedId].map((alias) => ({ ...alias, operationId: 'getPet', serves: { petId } })));
+      await sendAliases(s, [...spellings(url, `/pets/${petId}`, 'GET /v1'), encodedId, ...onMessageHost(s, 'GET', `/v1/pets/${petId}`)].map((alias) => ({ ...alias, operationId: 'getPet', serves: { petId } })));
     },
   );
   scenario(
-    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders, /v1//store/orders, /v1/%73tore/orders, /v1/store/orders?via=alias, /v1/store/orders.json and /v1/store/orders;x=1 serve nothing of what GET /v1/store/orders answers the key',
+    'without credentials, HEAD /v1/store/orders gets no 2xx, and GET /v1/store/orders/, /v1/STORE/orders, /v1//store/orders, /v1/%73tore/orders, /v1/store/orders?via=alias, /v1/store/orders.json, /v1/store/orders;x=1 and /v1/store/orders on the message host serve nothing of what GET /v1/store/orders answers the key',
     { checks: ['auth.required'], operations: ['listStoreOrders'] },
     async (s) => {
       const url = s.url('listStoreOrders');
@@ -149,29 +149,30 @@ describe('§5 Authentication', () => {
       const keyed = (await s.send('listStoreOrders')).response;
       if (keyed && keyed.status >= 200 && keyed.status < 300 && keyed.body.length > 0) {
         const keyedBody = keyed.body.toString('utf8');
-        probes.push(...spellings(url, '/store/orders', 'GET /v1').map((alias) => ({ ...alias, operationId: 'listStoreOrders', serves: { keyedBody } })));
+        probes.push(...[...spellings(url, '/store/orders', 'GET /v1'), ...onMessageHost(s, 'GET', '/v1/store/orders')].map((alias) => ({ ...alias, operationId: 'listStoreOrders', serves: { keyedBody } })));
       }
       await sendAliases(s, probes);
     },
   );
   // Only a server with a hole takes what these send (then it writes, so they go only where writes do).
   scenario(
-    'without credentials, POST /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json and /v1/pets;x=1 create no animal',
+    'without credentials, POST /v1/pets/, /v1/PETS, /v1//pets, /v1/%70ets, /v1/pets?via=alias, /v1/pets.json, /v1/pets;x=1 and /v1/pets on the message host create no animal',
     { checks: ['auth.required'], writes: true, operations: ['createPet'] },
     async (s) => {
       const newPet = plainPet(0, 'available', [1]);
       const request: SendOptions = { method: 'POST', body: stringifyJson(newPet) };
       const serves = { echoes: { name: newPet.name, categoryId: newPet.categoryId } };
-      await sendAliases(s, spellings(s.url('createPet'), '/pets', 'POST /v1').map((alias) => ({ ...alias, operationId: 'createPet', request, serves })));
+      await sendAliases(s, [...spellings(s.url('createPet'), '/pets', 'POST /v1'), ...onMessageHost(s, 'POST', '/v1/pets')].map((alias) => ({ ...alias, operationId: 'createPet', request, serves })));
     },
   );
   scenario(
-    'without credentials, POST /messages/, /MESSAGES, //messages, /%6Dessages, /messages?via=alias, /messages.json and /messages;x=1 take no message',
+    'without credentials, POST /messages/, /MESSAGES, //messages, /%6Dessages, /messages?via=alias, /messages.json, /messages;x=1, and /messages and /v1/messages on the main host take no message',
     { checks: ['auth.required'], writes: true, messages: true, operations: ['sendMessage'] },
     async (s) => {
       const message = 'conformance check';
       const request: SendOptions = { method: 'POST', body: stringifyJson({ message }) };
-      await sendAliases(s, spellings(s.url('sendMessage'), '/messages', 'POST ').map((alias) => ({ ...alias, operationId: 'sendMessage', request, serves: { echoes: { message } } })));
+      const mainHost = ['/messages', '/v1/messages'].map((path) => ({ alias: `POST ${path} on the main host`, url: `${s.config.baseUrl}${path}` })).filter((probe) => probe.url !== s.url('sendMessage'));
+      await sendAliases(s, [...spellings(s.url('sendMessage'), '/messages', 'POST '), ...mainHost].map((alias) => ({ ...alias, operationId: 'sendMessage', request, serves: { echoes: { message } } })));
     },
   );
 });
@@ -207,6 +208,17 @@ function spellings(url: string, tail: string, shownBase: string): { alias: strin
     { alias: `${shownBase}${tail}.json`, url: `${url}.json` },
     { alias: `${shownBase}${tail};${ALIAS_MATRIX_PARAMETER}`, url: `${url};${ALIAS_MATRIX_PARAMETER}` },
   ];
+}
+
+/**
+ * The main host's path on the message host, for a router both listeners share with the
+ * authentication check mounted on one: none when no message host is configured or it is the same URL.
+ */
+function onMessageHost(s: Scenario, method: string, path: string): { alias: string; url: string }[] {
+  const base = s.config.messagesBaseUrl;
+  // --skip sendMessage sends the message host nothing.
+  if (base === undefined || s.config.skip.includes('sendMessage') || `${base}${path}` === `${s.config.baseUrl}${path}`) return [];
+  return [{ alias: `${method} ${path} on the message host`, url: `${base}${path}` }];
 }
 
 /** A parameter no operation names. */

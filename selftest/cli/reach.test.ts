@@ -70,8 +70,8 @@ describe('a staging target behind a proxy, a gateway and a private CA', () => {
     expect(requests.length).toBeGreaterThan(300);
     for (const request of requests) {
       expect(request.headers['x-gateway-token']).toBe(TOKEN);
-      // The message host's path under any spelling the alias probes send (/quickstart/MESSAGES, //messages, ...).
-      expect(request.path).toMatch(/^\/(animal-store\/v1\/|quickstart\/)/);
+      // Under either base URL, in any spelling the alias probes send (/quickstart/MESSAGES, //messages, /animal-store/messages ...).
+      expect(request.path).toMatch(/^\/(animal-store\/(v1\/|messages|v1\/messages)|quickstart\/)/);
     }
     // The trail: every animal and message created, with its id, for clean-up.
     const created = JSON.parse(result.files['created.json'] ?? '{}') as { seed: number; animals: { id: string; name: string }[]; messages: { id: string }[] };

@@ -70,11 +70,13 @@ describe('badAuthorizations', () => {
     expect(variants.some((v) => v.authorization?.value === 'k'.repeat(32) && !v.authorization.header)).toBe(true);
   });
 
-  it('sends the key in X-API-Key, Api-Key, X-Auth-Token, X-Access-Token and an api_key cookie with no Authorization, shown as $API_KEY', () => {
+  it('sends the key in X-API-Key, Api-Key, X-Auth-Token, X-Access-Token and an api_key cookie with no Authorization, shown as $API_KEY, and no key from 127.0.0.1 as the forwarding headers say', () => {
     const variants = badAuthorizations('sk_Live-42aB');
     expect(variants.filter((v) => v.authorization?.header !== undefined).map((v) => v.authorization)).toEqual([
       ...['X-API-Key', 'Api-Key', 'X-Auth-Token', 'X-Access-Token'].map((header) => ({ value: 'sk_Live-42aB', shown: '$API_KEY', header })),
       { value: 'api_key=sk_Live-42aB', shown: 'api_key=$API_KEY', header: 'Cookie' },
+      ...['X-Forwarded-For', 'X-Real-IP'].map((header) => ({ value: '127.0.0.1', shown: '127.0.0.1', header })),
+      { value: 'for=127.0.0.1', shown: 'for=127.0.0.1', header: 'Forwarded' },
     ]);
   });
 
@@ -134,15 +136,15 @@ describe('badAuthorizations', () => {
     const jwts = Object.values(FOREIGN_JWTS).map((jwt) => `Bearer ${jwt}`);
     const fixed = (key: string) => [`Bearer ${key}x`, `Bearer ${key} x`, `Bearer x${key}`, `Bearer "${key}"`, 'Bearer undefined', 'Bearer null', ...jwts];
     const count = (key: string) => badAuthorizations(key).filter((v) => v.authorization?.value.startsWith('Bearer ') && !fixed(key).includes(v.authorization.value)).length;
-    // Besides the cut, case-swapped and one-character-replaced keys (the last only, of a one-character key): the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
+    // Besides the cut, case-swapped and one-character-replaced keys (none replaced of a key under 3 characters): the first character percent-encoded (an ASCII letter or digit) and the key followed by ==.
     expect(count('0123-4567_89')).toBe(7);
     expect(count('deadbeef0042')).toBe(7);
     expect(count('DEADBEEF0042')).toBe(7);
     expect(count('sk_Live-42aB')).toBe(8);
-    expect(count('K')).toBe(3);
+    expect(count('K')).toBe(2);
     expect(count('abcd1234'), 'a key of exactly 8 characters is not cut: 7 would be redacted only as a token').toBe(5);
     expect(count('abcd12345')).toBe(7);
-    expect(count('7'), 'a key of digits: also 07, 7.0 and +7').toBe(6);
+    expect(count('7'), 'a key of digits: also 07, 7.0 and +7').toBe(5);
     for (const key of ['0123-4567_89', 'deadbeef0042', 'K', '7']) {
       const values = badAuthorizations(key).map((v) => v.authorization?.value);
       const sent = badAuthorizations(key).map((v) => `${headerOf(v)}: ${v.authorization?.value}`);

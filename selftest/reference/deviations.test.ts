@@ -77,6 +77,14 @@ const PROBES: Record<string, Probe> = {
   'fault-auth-hole-encoded-id': (s) => status(call(pets(s, '/%31'), { auth: null })),
   'fault-auth-key-in-x-auth-token': (s) => status(call(pets(s), { auth: null, headers: { 'x-auth-token': KEY } })),
   'fault-auth-key-in-x-access-token': (s) => status(call(pets(s), { auth: null, headers: { 'x-access-token': KEY } })),
+  'fault-auth-trusts-forwarded-loopback': (s) =>
+    Promise.all([
+      status(call(pets(s), { auth: null, headers: { 'x-forwarded-for': '127.0.0.1' } })),
+      status(call(pets(s), { auth: null, headers: { 'x-real-ip': '127.0.0.1' } })),
+      status(call(pets(s), { auth: null, headers: { forwarded: 'for=127.0.0.1' } })),
+    ]),
+  'fault-auth-hole-messages-host-v1': (s) => status(call(`${s.messagesBaseUrl}/v1/pets`, { auth: null })),
+  'fault-auth-hole-main-host-messages': (s) => status(call(`${s.baseUrl}/messages`, { method: 'POST', body: '{"message":"x"}', auth: null })),
   'fault-auth-token-percent-decoded': (s) => status(call(pets(s), { auth: `Bearer %${KEY.charCodeAt(0).toString(16)}${KEY.slice(1)}` })),
   'fault-auth-token-padding-ignored': (s) => status(call(pets(s), { auth: `Bearer ${KEY}==` })),
   'fault-auth-key-in-x-api-key': (s) => status(call(pets(s), { auth: null, headers: { 'x-api-key': KEY } })),
