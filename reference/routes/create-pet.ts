@@ -1,10 +1,10 @@
 // POST /v1/pets (createPet)
 
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../auth.ts';
 import type { Ctx, Handler } from '../context.ts';
 import { allowed, fault, SHORT_TIMEOUT, switches, type Deviation } from '../deviation.ts';
-import { isJsonContentType, readBodyOrReply, sendError, sendJson, sendRaw, sentHeldRejection } from '../http.ts';
+import { isJsonContentType, readBody, readBodyOrReply, sendError, sendJson, sendRaw, sentHeldRejection } from '../http.ts';
 import { field, int64OfDecimal, int64OfLiteral, isJsonNumber, isJsonObject, parseJsonBody, INT64_MAX, type ParsedJson } from '../json.ts';
 import { nextStatus, PET_STATUSES, petJson, type StoredPet } from '../store.ts';
 import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
@@ -12,6 +12,7 @@ import { LIST_PETS_DEVIATIONS } from './list-pets.ts';
 /** The deviations switched in this module (reference/deviations.ts gathers them into the catalogue). */
 export const CREATE_PET_DEVIATIONS = [
   allowed('allowed-status-moved-on-create', 'A workflow moves every animal to the next status once it is created (available, pending, sold, available): the 201 shows the status sent, every later read the next one (§3: "Transitions: not shown").'),
+  fault('fault-auth-refused-create-stored', 'auth.required', 'A POST /v1/pets refused with 401 stores its NewPet all the same (the write queued before the authentication check answered): the 401 is right, the animal is listed and fetched by its id.'),
   fault('fault-create-200', 'create.201-pet', 'A successful POST /v1/pets answers 200 instead of 201.'),
   fault('fault-create-503-every-5th', 'errors.no-5xx', 'Every 5th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, as a backend failing a fifth of its writes: sent again, the next succeeds, and slowed down, the share refused stays the same.'),
   fault('fault-create-503-every-10th', 'errors.no-5xx', 'Every 10th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, while every other operation answers: fewer refusals than the host-wide share a limit on the rate shows, and each cured by sending it again.'),
@@ -212,8 +213,21 @@ function respondCreated(res: ServerResponse, ctx: Ctx, pet: StoredPet): void {
 /** fault-create-503-every-5th and -10th: authenticated creates, per server. */
 const CREATES = new WeakMap<Ctx, number>();
 
+/** fault-auth-refused-create-stored: a valid NewPet sent with a refused key, stored once its 401 is out. */
+async function storeRefused(req: IncomingMessage, ctx: Ctx): Promise<void> {
+  const read = await readBody(req);
+  if (read.kind !== 'ok') return;
+  const parsed = parseJsonBody(read.body, false, false);
+  const valid = parsed.ok ? validateNewPet(parsed.value, ctx) : undefined;
+  if (!valid?.ok) return;
+  ctx.store.put({ id: allocateId(ctx), name: valid.pet.name, categoryId: valid.pet.categoryId, status: valid.pet.status, createdAt: new Date().toISOString() });
+}
+
 export const createPet: Handler = async (req, res, ctx) => {
-  if (!authenticate(req, res, ctx, 'create-pet')) return;
+  if (!authenticate(req, res, ctx, 'create-pet')) {
+    if (on(ctx, 'fault-auth-refused-create-stored')) await storeRefused(req, ctx);
+    return;
+  }
   const refusedEvery = on(ctx, 'fault-create-503-every-5th') ? 5 : on(ctx, 'fault-create-503-every-10th') ? 10 : 0;
   if (refusedEvery > 0) {
     const creates = (CREATES.get(ctx) ?? 0) + 1;

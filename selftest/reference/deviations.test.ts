@@ -85,6 +85,11 @@ const PROBES: Record<string, Probe> = {
     ]),
   'fault-auth-hole-messages-host-v1': (s) => status(call(`${s.messagesBaseUrl}/v1/pets`, { auth: null })),
   'fault-auth-hole-main-host-messages': (s) => status(call(`${s.baseUrl}/messages`, { method: 'POST', body: '{"message":"x"}', auth: null })),
+  'fault-auth-refused-create-stored': async (s) => {
+    const refused = await status(call(pets(s), { auth: null, body: JSON.stringify({ name: 'Refused probe', categoryId: 1 }) }));
+    const listing = await call(pets(s, '?limit=100'), {});
+    return [refused, listing.text.includes('"Refused probe"')];
+  },
   'fault-auth-token-percent-decoded': (s) => status(call(pets(s), { auth: `Bearer %${KEY.charCodeAt(0).toString(16)}${KEY.slice(1)}` })),
   'fault-auth-token-padding-ignored': (s) => status(call(pets(s), { auth: `Bearer ${KEY}==` })),
   'fault-auth-key-in-x-api-key': (s) => status(call(pets(s), { auth: null, headers: { 'x-api-key': KEY } })),

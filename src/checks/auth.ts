@@ -1,9 +1,9 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
-import { exactInteger, isInt, jsonEqual, sameInteger } from '../json/lossless.ts';
+import { exactInteger, isInt, jsonEqual, sameInteger, stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { isNoPetRoute } from './get.ts';
-import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS } from './types.ts';
+import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
 
 /** `invalid`: what else is wrong with the request (a query, body or path); the key is judged first all the same. */
 export const auth401 = definePart<{ variant: string; invalid?: string }>({
@@ -136,9 +136,25 @@ export interface AliasServes {
   echoes?: Record<string, unknown>;
 }
 
-export const authAliasNotServed = definePart<{ alias: string; serves?: AliasServes }>({
-  description: 'Without credentials, another spelling of a path (a trailing slash, upper case, a doubled slash) serves nothing of the operation, and HEAD of an operation served by GET no 2xx',
-  judge(exchange, { alias, serves }) {
+/**
+ * `refused`: the name only creates refused with 401 gave an animal; a listing or a GET with the key
+ * showing one shows it stored all the same. Not finding it shows nothing.
+ */
+function refusedCreateStored(exchange: Exchange, name: string): Verdict {
+  const body = exchange.response?.status === 200 ? jsonBody(exchange) : undefined;
+  if (!body?.ok) return NOT_APPLICABLE;
+  const listing = Array.isArray(body.value);
+  const items: unknown[] = listing ? (body.value as unknown[]) : [body.value];
+  const stored = items.find((item) => item !== null && typeof item === 'object' && (item as Record<string, unknown>)['name'] === name);
+  if (stored === undefined) return NOT_APPLICABLE;
+  const shown = listing ? `200, a listing of ${items.length} holding ${stringifyJson(stored)}` : describeResponse(exchange);
+  return fail(`no animal named ${JSON.stringify(name)}: each create of it was refused with 401 (§5.1: every operation requires bearer authentication)`, `${shown} (an animal of a refused create, stored)`);
+}
+
+export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasServes; refused?: string }>({
+  description: 'Without credentials, another spelling of a path (a trailing slash, upper case, a doubled slash) serves nothing of the operation, and HEAD of an operation served by GET no 2xx; a create refused with 401 stores nothing',
+  judge(exchange, { alias, serves, refused }) {
+    if (refused !== undefined) return refusedCreateStored(exchange, refused);
     const status = exchange.response?.status;
     if (alias === undefined || status === undefined) return NOT_APPLICABLE;
     // A 401 shows the spelling guarded; any other answer that serves nothing of the operation (a 404, a
@@ -203,8 +219,13 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'the message taken at an alias', ctx: { alias: 'POST /messages?via=alias', serves: { echoes: { message: 'hi' } } }, ex: exchange(202, { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-01-01T00:00:00Z' }) },
     { why: 'the listing at a .json format suffix', ctx: { alias: 'GET /v1/pets.json' }, ex: exchange(200, pets(1), {}, { url: 'https://api.example.test/v1/pets.json' }), expected: /GET \/v1\/pets\.json/ },
     { why: 'the animal at a matrix parameter of its id', ctx: { alias: 'GET /v1/pets/1;x=1', serves: { petId: '1' } }, ex: exchange(200, pets(1)[0]), expected: /^no animal at GET \/v1\/pets\/1;x=1/ },
+    { ctx: { refused: 'Refused 5e1f' }, why: 'a listing with the key showing an animal of a create refused with 401', ex: exchange(200, [...pets(2), { id: 9, name: 'Refused 5e1f', categoryId: 1 }]), expected: /^no animal named "Refused 5e1f"/, actual: /^200, a listing of 3 holding \{"id":9,"name":"Refused 5e1f","categoryId":1\} \(an animal of a refused create, stored\)$/ },
+    { ctx: { refused: 'Refused 5e1f' }, why: 'a GET with the key of an animal of a create refused with 401', ex: exchange(200, { id: 9, name: 'Refused 5e1f', categoryId: 1 }) },
   ],
   na: [
+    { ctx: { refused: 'Refused 5e1f' }, why: 'a listing without the refused name (absence shows nothing)', ex: exchange(200, pets(2)) },
+    { ctx: { refused: 'Refused 5e1f' }, why: 'a 404 for an id past the highest', ex: exchange(404, errorBody(404, 'not_found')) },
+    { ctx: { refused: 'Refused 5e1f' }, why: 'another animal by its id', ex: exchange(200, { id: 9, name: 'Refused 5e1', categoryId: 1 }) },
     { why: 'a router\'s 404 for a petId that is no int64, before authentication (a typed route: no route of getPet\'s)', ctx: { variant: 'absent', invalid: 'petId abc (not an int64)' }, ex: { ...exchange(404, raw('404 page not found'), { 'content-type': 'text/plain' }, { url: 'https://api.example.test/v1/pets/abc' }), operationId: 'getPet' } },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a transport failure', ex: failed() },
     { ctx: { alias: 'GET /v1/pets/' }, why: 'a plain 404 (the alias is not served: nothing of the operation judged)', ex: exchange(404, raw('Not Found'), { 'content-type': 'text/plain' }) },
