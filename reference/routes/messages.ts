@@ -45,6 +45,7 @@ export const MESSAGES_DEVIATIONS = [
   allowed('allowed-created-at-ordinal', 'createdAt names its day as an ISO 8601 ordinal date, e.g. 2026-326T14:15:09Z (year and day of the year).'),
   allowed('allowed-created-at-hour', 'createdAt is given to the hour only, e.g. 2026-11-22T14Z (ISO 8601 reduced precision).'),
   allowed('allowed-messages-uuid-ids', 'Message ids are UUIDs (crypto.randomUUID()).'),
+  allowed('allowed-message-repeat-is-earlier', 'A text sent again is taken as the message sent before (an idempotent submission): the answer is that message, its id and createdAt, its status moved on to "sent" (§4.5 says nothing of duplicates; "queued" is the initial value).'),
   fault('fault-seq-message-buffer', 'messages.echo', 'After a message refused with 400, the next accepted message echoes the text accepted before the refusal (a buffer the refusal path does not reset).'),
 ] as const satisfies readonly Deviation[];
 
@@ -176,10 +177,23 @@ export const postMessage: Handler = async (req, res, ctx) => {
     sendJson(res, ctx, 200, {});
     return;
   }
-  sendJson(res, ctx, successStatus(ctx), {
+  const earlier = on(ctx, 'allowed-message-repeat-is-earlier') ? SENT_BEFORE.get(ctx)?.get(message) : undefined;
+  if (earlier) {
+    sendJson(res, ctx, successStatus(ctx), { ...earlier, status: 'sent' });
+    return;
+  }
+  const answer = {
     id: messageId(ctx),
     message: echoed(ctx, on(ctx, 'fault-message-echo-trimmed') ? message.trim() : on(ctx, 'allowed-nfc-normalized') ? message.normalize('NFC') : message, refusedBefore),
     status: on(ctx, 'fault-message-status-sent') || (on(ctx, 'fault-message-status-sent-for-charset') && spelledOtherwise(req)) ? 'sent' : 'queued',
     createdAt: createdAt(ctx, req),
-  });
+  };
+  if (on(ctx, 'allowed-message-repeat-is-earlier')) {
+    if (!SENT_BEFORE.has(ctx)) SENT_BEFORE.set(ctx, new Map());
+    SENT_BEFORE.get(ctx)!.set(message, answer);
+  }
+  sendJson(res, ctx, successStatus(ctx), answer);
 };
+
+/** allowed-message-repeat-is-earlier: per server, each text's first answer. */
+const SENT_BEFORE = new WeakMap<Ctx, Map<string, Record<string, unknown>>>();

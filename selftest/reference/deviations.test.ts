@@ -316,6 +316,11 @@ const PROBES: Record<string, Probe> = {
   'allowed-created-at-ordinal': async (s) => /^\d{4}-\d{3}T\d{2}:\d{2}:\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-hour': async (s) => /^\d{4}-\d{2}-\d{2}T\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
+  'allowed-message-repeat-is-earlier': async (s) => {
+    const first = obj(await msg(s, '{"message":"again"}'));
+    const second = obj(await msg(s, '{"message":"again"}'));
+    return [first['id'] === second['id'], second['status']];
+  },
   'allowed-messages-uuid-ids': async (s) => String(obj(await msg(s, '{"message":"x"}'))['id']).startsWith('msg_'),
   'allowed-content-type-no-charset': async (s) => header(await call(pets(s)), 'content-type'),
   'allowed-sunset-later': async (s) => header(await call(pets(s, '/1')), 'sunset'),

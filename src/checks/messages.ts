@@ -3,7 +3,7 @@ import { stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, brokenFields, notUtf8Verdict, refusalExpected, refusedAsAllowed, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, messageBody, NOW } from './exchanges.ts';
 import { echoes, nfcVerdict } from './text.ts';
-import { combine, defineCheck, definePart, fail, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
+import { combine, defineCheck, definePart, fail, type JudgeEnv, NOT_APPLICABLE, PASS, type Refusable } from './types.ts';
 
 // Values the cases below share.
 const LONG_NAME = { why: 'over 50 characters', tooLong: true };
@@ -138,6 +138,7 @@ export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, 
     const id = message(exchange)?.id;
     const ids = seen ?? env.messageIds;
     if (typeof id !== 'string' || !ids) return NOT_APPLICABLE;
+    firstShowing(ids, id, exchange);
     const earlier = ids.get(id);
     if (earlier === undefined) {
       ids.set(id, text);
@@ -165,6 +166,28 @@ export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, 
     ],
   },
 });
+
+/** Per map of ids given, the answer that first showed each id, whichever check was judged first. */
+const FIRST_SHOWN = new WeakMap<Map<string, string>, Map<string, Exchange>>();
+
+function firstShowing(ids: Map<string, string>, id: string, exchange: Exchange): Exchange {
+  let first = FIRST_SHOWN.get(ids);
+  if (!first) FIRST_SHOWN.set(ids, (first = new Map()));
+  if (!first.has(id)) first.set(id, exchange);
+  return first.get(id)!;
+}
+
+/**
+ * Whether the answer shows a message given before for the same text: a service may take a repeated
+ * submission as the one before (messagesIdUnique), whose status and createdAt are then its own.
+ */
+function isRepeat(exchange: Exchange, env: JudgeEnv): boolean {
+  const id = message(exchange)?.id;
+  const ids = env.messageIds;
+  if (typeof id !== 'string' || !ids || firstShowing(ids, id, exchange) === exchange) return false;
+  const text = ids.get(id);
+  return text === undefined || text === submittedText(exchange);
+}
 
 /** A message field that is no string is messages.accepted's to fail (its schema), not this check's. */
 export const messagesEcho = defineCheck<{ text: string }>({
@@ -198,7 +221,7 @@ export const messagesStatusQueued = defineCheck({
   description: 'The status of a new message is "queued" (a status that is no string is messages.accepted\'s to fail)',
   judge(exchange, { env }) {
     const body = message(exchange);
-    if (!body || brokenFields(env, 'Message', body).has('status')) return NOT_APPLICABLE;
+    if (!body || brokenFields(env, 'Message', body).has('status') || isRepeat(exchange, env)) return NOT_APPLICABLE;
     return body.status === 'queued' ? PASS : fail('status = "queued"', `status = ${stringifyJson(body.status ?? null)}`);
   },
   cases: {
@@ -280,7 +303,8 @@ export const messagesCreatedAt = defineCheck({
 /** `sentAt` defaults to when the client sent the request that got this answer (Exchange.sentAt). */
 export const messagesCreatedAtRecent = defineCheck<{ sentAt?: Date }>({
   description: 'createdAt is within five minutes of the request',
-  judge(exchange, { sentAt = exchange.sentAt === undefined ? undefined : new Date(exchange.sentAt) }) {
+  judge(exchange, { env, sentAt = exchange.sentAt === undefined ? undefined : new Date(exchange.sentAt) }) {
+    if (isRepeat(exchange, env)) return NOT_APPLICABLE;
     const value = message(exchange)?.createdAt;
     const span = typeof value === 'string' ? isoUtcSpan(value) : undefined;
     if (span === undefined || sentAt === undefined) return NOT_APPLICABLE;
