@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTH_DEVIATIONS, routedUnguarded } from './auth.ts';
 import type { Ctx, Handler } from './context.ts';
 import { allowed, fault, switches, type Deviation } from './deviation.ts';
-import { sendError, sendRaw } from './http.ts';
+import { readBody, sendError, sendRaw } from './http.ts';
 import { createPet } from './routes/create-pet.ts';
 import { getPet } from './routes/get-pet.ts';
 import { listPets } from './routes/list-pets.ts';
@@ -18,6 +18,7 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-rate-limited', 'Every 37th request on each port answers 429 with an HTML page, as a gateway would, and Retry-After: 0, so the suite retries it (rate limits are not shown, §8; one that outlasts the retries is selftest/cli/rate-limited.test.ts).'),
   allowed('allowed-sporadic-429', 'Every 20th request on each port answers 429 with an HTML page and Retry-After: 1, as a busy gateway would: more waiting over a run than its 10 s budget, so a clause a small scenario rests on one request for is carried by the reserve (§8 shows no rate limit).'),
   allowed('allowed-suffix-and-matrix-routed', 'The router takes a .json suffix of the path for a format and drops ;parameters from each segment (GET /v1/pets.json and /v1/pets/{petId};x=1 are GET /v1/pets and GET /v1/pets/{petId}), authentication included: 401 without credentials, the operation with the key.'),
+  allowed('allowed-message-host-catch-all', 'The message host answers every path but /messages as a catch-all mock would, without authentication: GET with 200 [] (application/json), POST with 200 and the request body echoed back (§4.5 defines only POST /messages there; what another path answers is not shown).'),
   allowed('allowed-path-aliases-routed', 'Paths are routed ignoring case and empty segments (GET /v1/PETS and GET /v1//pets are GET /v1/pets), authentication included: 401 without credentials.'),
   allowed('allowed-sporadic-503', 'Every 20th request on each port answers 503 with an HTML page and Retry-After: 0, as a gateway whose upstream pool is briefly short would: each is cured by sending it again (§8 shows no availability promise).'),
   allowed('allowed-in-flight-limit', 'Each port serves at most 4 requests at once, each held 5 ms; one more is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_conn does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
@@ -56,6 +57,16 @@ export const MAIN_ROUTES: readonly Route[] = [
 
 export const MESSAGES_ROUTES: readonly Route[] = [{ match: (p) => p === '/messages', methods: { POST: postMessage } }];
 
+/** allowed-message-host-catch-all: what the message host answers a path none of its routes serves. */
+const catchAll: Handler = async (req, res) => {
+  if (req.method !== 'POST') {
+    sendRaw(res, 200, 'application/json', '[]');
+    return;
+  }
+  const read = await readBody(req);
+  sendRaw(res, 200, req.headers['content-type'] ?? 'application/octet-stream', read.kind === 'ok' ? read.body : '');
+};
+
 /** A route of the other host's, reached on this one without the authentication check. */
 function unguardedRoute(route: Route): Route {
   const methods: Partial<Record<string, Handler>> = {};
@@ -71,9 +82,10 @@ function unguardedRoute(route: Route): Route {
 
 /** The routes of each listener: with fault-auth-hole-messages-host-v1 or -main-host-messages, one also routes the other's. */
 export function listenerRoutes(ctx: Ctx): { main: readonly Route[]; messages: readonly Route[] } {
+  const rest: Route[] = on(ctx, 'allowed-message-host-catch-all') ? [{ match: () => true, methods: { GET: catchAll, POST: catchAll } }] : [];
   return {
     main: on(ctx, 'fault-auth-hole-main-host-messages') ? [...MAIN_ROUTES, ...MESSAGES_ROUTES.map(unguardedRoute)] : MAIN_ROUTES,
-    messages: on(ctx, 'fault-auth-hole-messages-host-v1') ? [...MESSAGES_ROUTES, ...MAIN_ROUTES.map(unguardedRoute)] : MESSAGES_ROUTES,
+    messages: [...(on(ctx, 'fault-auth-hole-messages-host-v1') ? [...MESSAGES_ROUTES, ...MAIN_ROUTES.map(unguardedRoute)] : MESSAGES_ROUTES), ...rest],
   };
 }
 

@@ -316,6 +316,8 @@ const PROBES: Record<string, Probe> = {
   'allowed-created-at-ordinal': async (s) => /^\d{4}-\d{3}T\d{2}:\d{2}:\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-basic': async (s) => /^\d{8}T\d{6}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
   'allowed-created-at-hour': async (s) => /^\d{4}-\d{2}-\d{2}T\d{2}Z$/.test(String(obj(await msg(s, '{"message":"x"}'))['createdAt'])),
+  'allowed-message-host-catch-all': (s) =>
+    Promise.all([call(`${s.messagesBaseUrl}/v1/pets`, { auth: null }), call(`${s.messagesBaseUrl}/v1/pets`, { method: 'POST', body: '{"name":"a","categoryId":1}', auth: null })]).then((replies) => replies.map((r) => `${r.status} ${r.text}`)),
   'allowed-message-repeat-is-earlier': async (s) => {
     const first = obj(await msg(s, '{"message":"again"}'));
     const second = obj(await msg(s, '{"message":"again"}'));

@@ -128,12 +128,14 @@ export const authWwwAuthenticate = defineCheck({
  * animal of that id; `keyedBody`, the body the operation's own path answered the key with (GET
  * /v1/store/orders, whose payload is not shown, §4.4: only the same bytes again show it served);
  * `echoes`, members of the body a POST sent that its answer would show (the created Pet's name and
- * categoryId, §4.2; the message, §4.5: "Echo of the submitted text").
+ * categoryId, §4.2; the message, §4.5: "Echo of the submitted text"), beside an id.
  */
 export interface AliasServes {
   petId?: string;
   keyedBody?: string;
   echoes?: Record<string, unknown>;
+  /** Instead of any JSON array, only one holding this animal, as the key's listing showed it (another host may answer [] to any path). */
+  listingHolding?: { id: string; name: string };
 }
 
 /**
@@ -149,6 +151,14 @@ function refusedCreateStored(exchange: Exchange, name: string): Verdict {
   if (stored === undefined) return NOT_APPLICABLE;
   const shown = listing ? `200, a listing of ${items.length} holding ${stringifyJson(stored)}` : describeResponse(exchange);
   return fail(`no animal named ${JSON.stringify(name)}: each create of it was refused with 401 (§5.1: every operation requires bearer authentication)`, `${shown} (an animal of a refused create, stored)`);
+}
+
+function isPetLike(item: unknown): item is Record<string, unknown> {
+  return item !== null && typeof item === 'object' && !Array.isArray(item);
+}
+
+function sameId(id: unknown, text: string): boolean {
+  return isInt(id) ? sameInteger(id, exactInteger(text)) : id === text;
 }
 
 export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasServes; refused?: string }>({
@@ -170,6 +180,8 @@ export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasSer
     if (serves?.echoes !== undefined) {
       const shown = jsonObject(exchange);
       if (!shown || !Object.entries(serves.echoes).every(([name, value]) => jsonEqual(shown[name], value))) return NOT_APPLICABLE;
+      // A catch-all echoing the request names no id; what was taken (a Pet, a Message) does.
+      if (shown['id'] === undefined || shown['id'] === null) return NOT_APPLICABLE;
       return fail(`nothing taken at ${alias} without credentials (401, or 404, 405, a redirect)`, `${describeResponse(exchange)} (what was sent, taken)`);
     }
     if (serves?.petId !== undefined) {
@@ -180,6 +192,8 @@ export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasSer
     // Any JSON array is data served without a key, whether or not each item is a valid Pet.
     const body = jsonBody(exchange);
     if (!body.ok || !Array.isArray(body.value)) return NOT_APPLICABLE;
+    const holding = serves?.listingHolding;
+    if (holding && !body.value.some((item: unknown) => isPetLike(item) && sameId(item['id'], holding.id) && item['name'] === holding.name)) return NOT_APPLICABLE;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
 });
@@ -219,10 +233,15 @@ export const authRequired = combine(auth401, authAliasNotServed, {
     { why: 'the message taken at an alias', ctx: { alias: 'POST /messages?via=alias', serves: { echoes: { message: 'hi' } } }, ex: exchange(202, { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-01-01T00:00:00Z' }) },
     { why: 'the listing at a .json format suffix', ctx: { alias: 'GET /v1/pets.json' }, ex: exchange(200, pets(1), {}, { url: 'https://api.example.test/v1/pets.json' }), expected: /GET \/v1\/pets\.json/ },
     { why: 'the animal at a matrix parameter of its id', ctx: { alias: 'GET /v1/pets/1;x=1', serves: { petId: '1' } }, ex: exchange(200, pets(1)[0]), expected: /^no animal at GET \/v1\/pets\/1;x=1/ },
+    { ctx: { alias: 'GET /v1/pets on the message host', serves: { listingHolding: { id: '2', name: 'pet 2' } } }, why: 'a listing holding the animal the key\'s listing showed, on the other host', ex: exchange(200, pets(3)), expected: /^no listing at GET \/v1\/pets on the message host/ },
+    { ctx: { alias: 'POST /v1/pets on the message host', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, why: 'the animal created on the other host', ex: exchange(201, { id: 9, name: 'Pet A', categoryId: 1 }) },
     { ctx: { refused: 'Refused 5e1f' }, why: 'a listing with the key showing an animal of a create refused with 401', ex: exchange(200, [...pets(2), { id: 9, name: 'Refused 5e1f', categoryId: 1 }]), expected: /^no animal named "Refused 5e1f"/, actual: /^200, a listing of 3 holding \{"id":9,"name":"Refused 5e1f","categoryId":1\} \(an animal of a refused create, stored\)$/ },
     { ctx: { refused: 'Refused 5e1f' }, why: 'a GET with the key of an animal of a create refused with 401', ex: exchange(200, { id: 9, name: 'Refused 5e1f', categoryId: 1 }) },
   ],
   na: [
+    { ctx: { alias: 'GET /v1/pets on the message host', serves: { listingHolding: { id: '2', name: 'Pet 2' } } }, why: 'a catch-all [] on the other host', ex: exchange(200, []) },
+    { ctx: { alias: 'GET /v1/pets on the message host', serves: { listingHolding: { id: '2', name: 'Pet 2' } } }, why: 'an array without that animal on the other host', ex: exchange(200, [{ id: 2, name: 'Other' }]) },
+    { ctx: { alias: 'POST /v1/pets on the message host', serves: { echoes: { name: 'Pet A', categoryId: 1 } } }, why: 'an echo of the request (no id), as a catch-all answers', ex: exchange(200, { name: 'Pet A', categoryId: 1 }) },
     { ctx: { refused: 'Refused 5e1f' }, why: 'a listing without the refused name (absence shows nothing)', ex: exchange(200, pets(2)) },
     { ctx: { refused: 'Refused 5e1f' }, why: 'a 404 for an id past the highest', ex: exchange(404, errorBody(404, 'not_found')) },
     { ctx: { refused: 'Refused 5e1f' }, why: 'another animal by its id', ex: exchange(200, { id: 9, name: 'Refused 5e1', categoryId: 1 }) },
