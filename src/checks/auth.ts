@@ -147,7 +147,7 @@ function refusedCreateStored(exchange: Exchange, name: string): Verdict {
   if (!body?.ok) return NOT_APPLICABLE;
   const listing = Array.isArray(body.value);
   const items: unknown[] = listing ? (body.value as unknown[]) : [body.value];
-  const stored = items.find((item) => item !== null && typeof item === 'object' && (item as Record<string, unknown>)['name'] === name);
+  const stored = items.find((item) => isPetLike(item) && item['name'] === name);
   if (stored === undefined) return NOT_APPLICABLE;
   const shown = listing ? `200, a listing of ${items.length} holding ${stringifyJson(stored)}` : describeResponse(exchange);
   return fail(`no animal named ${JSON.stringify(name)}: each create of it was refused with 401 (§5.1: every operation requires bearer authentication)`, `${shown} (an animal of a refused create, stored)`);
@@ -186,7 +186,7 @@ export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasSer
     }
     if (serves?.petId !== undefined) {
       const id = jsonObject(exchange)?.id;
-      if (!(isInt(id) ? sameInteger(id, exactInteger(serves.petId)) : id === serves.petId)) return NOT_APPLICABLE;
+      if (!sameId(id, serves.petId)) return NOT_APPLICABLE;
       return fail(`no animal at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
     }
     // Any JSON array is data served without a key, whether or not each item is a valid Pet.
