@@ -134,17 +134,18 @@ export const messagesAccepted = defineCheck<{ refusable?: Refusable }>({
  */
 export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, string> }>({
   description: 'No two different messages get the same id',
-  judge(exchange, { text = submittedText(exchange), seen, env }) {
+  judge(exchange, { text, seen, env }) {
     const id = message(exchange)?.id;
     const ids = seen ?? env.messageIds;
     if (typeof id !== 'string' || !ids) return NOT_APPLICABLE;
     firstShowing(ids, id, exchange);
     const earlier = ids.get(id);
+    const submitted = text ?? submittedText(exchange);
     if (earlier === undefined) {
-      ids.set(id, text);
+      ids.set(id, submitted);
       return PASS;
     }
-    if (earlier === text) return PASS;
+    if (earlier === submitted) return PASS;
     return fail('an id not given to another message earlier in this run', `id ${JSON.stringify(id)} again, first given to ${JSON.stringify(earlier.slice(0, 60))}`);
   },
   cases: {
