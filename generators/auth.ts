@@ -32,25 +32,25 @@ export const FOREIGN_JWTS = {
 
 /**
  * Every Authorization that is not `Bearer <API_KEY>`: §5.2 names that one form. The scheme's case is
- * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key.
- * The raw key under another scheme (Basic, Token) catches a server that ignores the scheme and
- * compares what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form"); the
- * key as a Basic password, one that reuses an HTTP Basic check; the key followed by another word, one
- * that splits the header on spaces and compares the second word.
- * The near misses of the key catch a case-insensitive lookup (a `*_ci` collation), a prefix or
- * truncated comparison, and a suffix comparison (`endsWith`) either way round; the key with its last,
- * first or a middle character replaced, a comparison that skips a character of a token as long as the
- * key (an off-by-one loop, a compare of half the bytes); for a key of digits, the same number written
- * otherwise (`0<key>`, `<key>.0`, `+<key>`), a comparison by value (PHP's loose `==`). The FOREIGN_JWTS, one that takes any JWT
- * without verifying its signature. The key glued to the
- * scheme or quoted catches a server that strips `Bearer` with the spaces after it, or unquotes the
- * token; `undefined` and `null`, one that compares with a setting it never read. The key in an
- * X-API-Key, Api-Key, X-Auth-Token or X-Access-Token header, or a cookie, and no Authorization catches
- * a server that also takes the key from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
+ * left alone (RFC 9110 makes it case-insensitive), so `bearer <key>` is never sent as a bad key. The
+ * raw key under another scheme (Basic, Token) catches a server that ignores the scheme and compares
+ * what follows it (§4.5: 401 when the header "is not in the `Bearer <API_KEY>` form"); the key as a
+ * Basic password, one that reuses an HTTP Basic check; the key followed by another word, one that
+ * splits the header on spaces and compares the second word. The near misses of the key catch a
+ * case-insensitive lookup (a `*_ci` collation), a prefix or truncated comparison, and a suffix
+ * comparison (`endsWith`) either way round; the key with its last, first or a middle character
+ * replaced, a comparison that skips a character of a token as long as the key (an off-by-one loop, a
+ * compare of half the bytes); for a key of digits, the same number written otherwise (`0<key>`,
+ * `<key>.0`, `+<key>`), a comparison by value (PHP's loose `==`). The FOREIGN_JWTS, one that takes any
+ * JWT without verifying its signature. The key glued to the scheme or quoted catches a server that
+ * strips `Bearer` with the spaces after it, or unquotes the token; `undefined` and `null`, one that
+ * compares with a setting it never read. The key in an X-API-Key, Api-Key, X-Auth-Token or
+ * X-Access-Token header, or a cookie, and no Authorization catches a server that also takes the key
+ * from a header of its own (§5.2 passes it as a bearer token in Authorization; §5.3: a missing key
  * gets 401). X-Forwarded-For, X-Real-IP or Forwarded naming 127.0.0.1, and no Authorization, catches a
  * server that lets its own host's requests through unauthenticated and believes a header the client
- * sets about where a request comes from. The key percent-encoded, or followed by `==`, one that URL-decodes the token or compares
- * base64 keys decoded.
+ * sets about where a request comes from. The key percent-encoded, or followed by `==`, one that
+ * URL-decodes the token or compares base64 keys decoded.
  */
 export function badAuthorizations(key: string): AuthVariant[] {
   const { keyAsUser: basic, keyAsPassword: basicPassword } = basicCredentials(key);
