@@ -25,7 +25,7 @@ export const ROUTER_DEVIATIONS = [
   allowed('allowed-rate-limit-503', 'Each port admits 300 requests a second with bursts of up to 10 (a token bucket); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req does by default (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-path-rate-limit-503', 'POST /v1/pets alone is admitted 100 times a second with bursts of up to 10 (a token bucket on one path); one past that is answered 503 with an HTML page and no Retry-After, as nginx\'s limit_req in one location block does, while every other operation answers at any rate (§8 shows no rate limit; RFC 9110 §15.6.4: 503 is a temporary overload).'),
   allowed('allowed-cold-start-503', 'The first GET /v1/store/orders answers 503 with an HTML page and Retry-After: 1, as a gateway starting the service would; the suite retries it (§8 shows no availability promise, and a retried 503 is no answer of the service).'),
-  allowed('allowed-typed-pet-route', 'GET /v1/pets/{petId} is routed only for a petId of digits (a typed route, as gorilla/mux {petId:[0-9]+} has): any other segment, such as /v1/pets/abc, gets the router\'s 404 text/plain "404 page not found" before authentication (§4.3 types petId an int64).'),
+  allowed('allowed-typed-pet-route', 'GET /v1/pets/{petId} is routed only for a petId that is an int64 (a typed route, as ASP.NET Core\'s {petId:long} has): any other segment, such as /v1/pets/abc or /v1/pets/9223372036854775808 (2^63), gets the router\'s 404 text/plain "404 page not found" before authentication (§4.3 types petId an int64).'),
   allowed('allowed-trailing-slash-html-404', 'GET /v1/pets/ answers 404 text/html before authentication (a router with strict paths; the alias is no operation).'),
   allowed('allowed-waf-user-agent', 'Every request without a User-Agent header is refused 403 with an HTML page (Server: awselb/2.0), as a WAF in front of the service would (AWS WAF\'s core rule set); RFC 9110 §10.1.5: a user agent SHOULD send User-Agent.'),
   allowed('allowed-unasked-100', 'Every answer follows an interim 100 Continue, whether the request asked for one (Expect: 100-continue) or not, as some servers and gateways send it (RFC 9110 §15.2: a client MUST be able to parse 1xx answers it did not expect).'),
@@ -191,7 +191,7 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
       sendRaw(res, 503, 'text/html', '<html><body><h1>503 Service Unavailable</h1><p>starting</p></body></html>', { 'Retry-After': '1' });
       return;
     }
-    if (on(ctx, 'allowed-typed-pet-route') && /^\/v1\/pets\/[^/]+$/.test(url.pathname) && !/^\/v1\/pets\/-?\d+$/.test(url.pathname)) {
+    if (on(ctx, 'allowed-typed-pet-route') && /^\/v1\/pets\/[^/]+$/.test(url.pathname) && !isInt64Segment(url.pathname.slice('/v1/pets/'.length))) {
       sendRaw(res, 404, 'text/plain; charset=utf-8', '404 page not found\n');
       return;
     }
@@ -216,4 +216,9 @@ export function dispatch(routes: readonly Route[], ctx: Ctx) {
     }
     await handler(req, res, ctx, url);
   };
+}
+
+/** A path segment a typed int64 route takes: an optional minus and digits, within int64. */
+function isInt64Segment(segment: string): boolean {
+  return /^-?\d+$/.test(segment) && BigInt(segment) >= -(2n ** 63n) && BigInt(segment) < 2n ** 63n;
 }

@@ -1,5 +1,5 @@
 import { describeResponse, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
-import { exactInteger, isInt, sameInteger, stringifyJson, type ExactInt } from '../json/lossless.ts';
+import { exactInteger, isInt, isInt64, sameInteger, stringifyJson, type ExactInt } from '../json/lossless.ts';
 import { samePet, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pet, raw } from './exchanges.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS } from './types.ts';
@@ -162,14 +162,15 @@ function requestedId(exchange: Exchange): ExactInt | undefined {
 }
 
 /**
- * A 404 to GET /pets/{petId} whose petId is no integer: §4.3 types petId an int64, so such a path may
- * be no route of getPet's at all (a typed route, `{petId:[0-9]+}`), and the router's 404 answers for
- * no operation, as the 404 of an alias does. Judged by no clause of getPet's or the common ones.
+ * A 404 to GET /pets/{petId} whose petId is no int64 (not an integer, or one past int64 such as
+ * 2^63): §4.3 types petId an int64, so such a path may be no route of getPet's at all (a typed route,
+ * ASP.NET Core's `{petId:long}`), and the router's 404 answers for no operation, as the 404 of an
+ * alias does. Judged by no clause of getPet's or the common ones.
  */
 export function isNoPetRoute(exchange: Exchange): boolean {
   if (exchange.operationId !== 'getPet' || exchange.response?.status !== 404) return false;
   const segment = petIdSegment(exchange);
-  return segment !== undefined && !INTEGER.test(segment);
+  return segment !== undefined && !(INTEGER.test(segment) && isInt64(exactInteger(segment)));
 }
 
 /** Judged on every exchange (a common check): n/a but for a 200 of GET /pets/{petId} whose body carries an integer id. */
