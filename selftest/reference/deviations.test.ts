@@ -139,6 +139,7 @@ const PROBES: Record<string, Probe> = {
   'fault-limit-repeated-500': (s) => status(call(pets(s, '?limit=1&limit=500'))),
   'fault-limit-ignored': async (s) => arr(await call(pets(s, '?limit=2'))).length,
   'fault-filter-ignored': async (s) => arr(await call(pets(s, '?status=sold'))).map((p) => p['status']),
+  'fault-filter-ignored-unshown': async (s) => arr(await call(pets(s, '?status=sold'))).map((p) => [p['id'], p['status']]),
   'fault-filter-leaks-deep': async (s) => {
     await createMany(s, 10, 'sold');
     return arr(await call(pets(s, '?status=sold'))).map((p) => p['status']);

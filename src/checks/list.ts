@@ -166,30 +166,59 @@ export const listFullPage = defineCheck<{ limit: number; known: number }>({
   },
 });
 
-export const listStatusFilter = defineCheck<{ status: string }>({
-  description: 'With status=S every animal listed that shows a status has status S',
-  judge(exchange, { status }) {
+/** An item's id as the text a petId would give it, or undefined. */
+function idText(item: unknown): string | undefined {
+  const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : undefined;
+  return isInt(id) ? String(id) : typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * `fetched`: for listed animals that show no status, the status GET /pets/{petId} showed of each
+ * (the scenario sends it after a listing that listed the animal, and for another status before and
+ * after this one: see tests/support/store.ts).
+ */
+export const listStatusFilter = defineCheck<{ status: string; fetched?: ReadonlyMap<string, string> }>({
+  description: 'With status=S every animal listed that shows a status has status S, and so does one listed without it whose GET shows one',
+  judge(exchange, { status, fetched }) {
     const list = items(exchange);
     if (!list?.length) return NOT_APPLICABLE;
-    // status is optional in a Pet (§2.1): an animal listed without it shows nothing the filter could have got wrong.
+    // status is optional in a Pet (§2.1): an animal listed without it shows nothing the filter could have got wrong, but its GET may.
     const shown = (pet: unknown) => typeof pet !== 'object' || pet === null || 'status' in pet;
-    if (!list.some(shown)) return NOT_APPLICABLE;
     const index = list.findIndex((pet) => shown(pet) && (pet as Record<string, unknown> | null)?.status !== status);
-    if (index < 0) return PASS;
-    const other = stringifyJson((list[index] as Record<string, unknown> | null)?.status ?? null);
-    return fail(`every item with status "${status}"`, `item ${index + 1} of ${list.length} (index ${index}) has status ${other}`);
+    if (index >= 0) {
+      const other = stringifyJson((list[index] as Record<string, unknown> | null)?.status ?? null);
+      return fail(`every item with status "${status}"`, `item ${index + 1} of ${list.length} (index ${index}) has status ${other}`);
+    }
+    const got = (pet: unknown) => (shown(pet) ? undefined : fetched?.get(idText(pet) ?? ''));
+    const moved = list.findIndex((pet) => got(pet) !== undefined && got(pet) !== status);
+    if (moved >= 0) {
+      const id = idText(list[moved])!;
+      return fail(
+        `every item with status "${status}" (one listed without a status, as GET /pets/{petId} shows it)`,
+        `item ${moved + 1} of ${list.length} (id ${id}) shows no status, and GET /pets/${id} showed status ${JSON.stringify(got(list[moved]))} before and after this listing`,
+      );
+    }
+    return list.some((pet) => shown(pet) || got(pet) === status) ? PASS : NOT_APPLICABLE;
   },
   cases: {
     ctx: { status: 'sold' },
     pass: [
       { why: 'every animal sold', ex: exchange(200, pets(4, { status: 'sold' })) },
       { why: 'every animal that shows a status sold, one without', ex: exchange(200, [pet(1, { status: 'sold' }), { id: 2, name: 'Rex', categoryId: 1 }]) },
+      { why: 'a sold animal, where a GET showed another, not listed, available', ctx: { status: 'sold', fetched: new Map([['1', 'available']]) }, ex: exchange(200, [pet(2, { status: 'sold' })]) },
+      { why: 'animals without status whose GET shows sold', ctx: { status: 'sold', fetched: new Map([['1', 'sold']]) }, ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2, name: 'Max', categoryId: 1 }]) },
     ],
     fail: [
       { why: 'one pending among sold', ex: exchange(200, [pet(1, { status: 'sold' }), pet(2, { status: 'pending' })]), actual: /^item 2 of 2 \(index 1\) has status "pending"$/ },
       { why: 'an animal with status null', ex: exchange(200, [pet(1, { status: 'sold' }), pet(2, { status: null })]), actual: /^item 2 of 2 \(index 1\) has status null$/ },
       { why: 'one pending among sold and animals without status', ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }, pet(2, { status: 'pending' })]), actual: /^item 2 of 2/ },
       { why: 'status in another case', ex: exchange(200, [pet(1, { status: 'SOLD' })]) },
+      {
+        why: 'an animal listed without status whose GET shows available',
+        ctx: { status: 'sold', fetched: new Map([['2', 'available']]) },
+        ex: exchange(200, [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2, name: 'Max', categoryId: 1 }]),
+        actual: /^item 2 of 2 \(id 2\) shows no status, and GET \/pets\/2 showed status "available"/,
+      },
     ],
     na: [
       { why: 'a 400', ex: exchange(400, errorBody(400)) },
