@@ -5,7 +5,7 @@ import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Tracked } from './lifecycle.ts';
 import { trackedServer } from './lifecycle.ts';
 
-export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post' | 'hostile-unasked-101' | 'hostile-huge-headers';
+export type ProxyMode = 'hostile-nesting-bomb' | 'hostile-many-keys' | 'hostile-long-numbers' | 'hostile-429-every-other' | 'hostile-400-unread-post' | 'hostile-unasked-101' | 'hostile-huge-headers' | 'hostile-filtered-empty';
 
 export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-nesting-bomb', description: 'The faithful server, but every 200 to GET /v1/pets is `[` 1,000,000 times then `]` 1,000,000 times (2 MB).' },
@@ -14,6 +14,7 @@ export const PROXY_MODES: readonly { id: ProxyMode; description: string }[] = [
   { id: 'hostile-429-every-other', description: 'The faithful server, but every other request is answered 429 with Retry-After: 5.' },
   { id: 'hostile-unasked-101', description: 'The faithful server, but every GET /v1/store/orders is answered `101 Switching Protocols` (Upgrade: h2c) though the request asked for no upgrade, and the connection closed.' },
   { id: 'hostile-huge-headers', description: 'The faithful server, but every answer to GET /v1/store/orders carries 200 more headers of 1 KB each (200 KB of headers, past the 128 KiB the suite reads).' },
+  { id: 'hostile-filtered-empty', description: 'The faithful server, but every 200 to GET /v1/pets with a status filter is an empty listing `[]`, whatever the store holds: the filter shows nothing to judge.' },
   { id: 'hostile-400-unread-post', description: 'The faithful server, but every POST with a body is answered 400 before the body is read, and the connection then reads nothing more.' },
 ];
 
@@ -144,6 +145,7 @@ function rewriting(mode: ProxyMode, counter: { requests: number }, target: strin
         if (mode === 'hostile-nesting-bomb' && isListing(req) && upstream.status === 200) body = bomb;
         else if (mode === 'hostile-many-keys' && isListing(req) && upstream.status === 200) body = withManyKeys(upstream.body);
         else if (mode === 'hostile-long-numbers' && ok) body = withLongNumbers(upstream.body);
+        else if (mode === 'hostile-filtered-empty' && isListing(req) && upstream.status === 200 && /[?&]status=/.test(req.url ?? '')) body = Buffer.from('[]');
         const padded = mode === 'hostile-huge-headers' && isOrders(req) ? { ...upstream.headers, ...padding() } : upstream.headers;
         send(res, upstream.status, padded, body ?? upstream.body);
       })

@@ -177,6 +177,8 @@ const ANSWER_OUTCOMES: Record<string, AnswerOutcome> = {
   // Past the suite's own cap on headers: the spec fixes none, so unjudged, not failed.
   'hostile-huge-headers': { exit: 3, clause: 'orders.exists', said: /^the answer's headers were longer than 128 KiB, the suite's own cap/ },
   'hostile-unasked-101': { exit: 1, clause: 'orders.exists', said: /^malformed: 101 Switching Protocols to a request that asked for no upgrade/ },
+  // A filter that lists nothing of what the store holds gives list.status-filter nothing to judge: the gate cannot vouch for it.
+  'hostile-filtered-empty': { exit: 3, said: /^animal-store-conformance: nothing listed: 1 MUST clause was left unjudged/ },
   'hostile-400-unread-post': { exit: 1, clause: 'messages.accepted', said: /^400 \{"code":"bad_request","message":"refused before reading","status":400\}$/ },
 };
 /** What every hostile answer's run stays under (issue 23), on a machine with a core to spare. */

@@ -14,6 +14,7 @@ export interface Unvouched {
   bodyCap: number;
   jsonBound: number;
   headerCap: number;
+  notListed: number;
 }
 
 export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
@@ -21,11 +22,11 @@ export function unvouchedClauses(clauses: ClauseResult[]): Unvouched {
     clauses.filter(
       (c) => c.level === 'MUST' && ((c.outcome === 'skip' && c.checks.some((k) => k.blockedBy === cause)) || (c.outcome === 'partial' && c.shortfalls?.some((s) => s.blockedBy === cause))),
     ).length;
-  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap'), jsonBound: blocked('json-bound'), headerCap: blocked('header-cap') };
+  return { rateLimited: blocked('rate-limit'), unknownCategory: blocked('unknown-category'), outOfTime: blocked('budget'), noAnswer: blocked('no-answer'), bodyCap: blocked('body-cap'), jsonBound: blocked('json-bound'), headerCap: blocked('header-cap'), notListed: blocked('not-listed') };
 }
 
 export function anyUnvouched(unvouched: Unvouched): boolean {
-  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap || unvouched.jsonBound || unvouched.headerCap);
+  return Boolean(unvouched.rateLimited || unvouched.unknownCategory || unvouched.outOfTime || unvouched.noAnswer || unvouched.bodyCap || unvouched.jsonBound || unvouched.headerCap || unvouched.notListed);
 }
 
 /** A run's exit code (--help lists them): 4 the engine broke, 1 a clause failed the gate, 3 a MUST clause went unjudged through the target's doing, else 0. */
@@ -48,7 +49,7 @@ export function settleVerdict(report: Pick<RunReport, 'clauses' | 'engineErrors'
 
 /** The lines on stderr that say why a run exits 3, one per cause. */
 export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxBodyBytes: number): string[] {
-  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap, jsonBound, headerCap } = unvouched;
+  const { rateLimited, outOfTime, noAnswer, unknownCategory, bodyCap, jsonBound, headerCap, notListed } = unvouched;
   const clauses = (n: number) => `${n} MUST clause${n === 1 ? ' was' : 's were'}`;
   const lines: string[] = [];
   if (rateLimited) {
@@ -68,6 +69,9 @@ export function unvouchedLines(unvouched: Unvouched, maxDurationMs: number, maxB
   }
   if (headerCap) {
     lines.push(`animal-store-conformance: headers past the suite's cap: ${clauses(headerCap)} left unjudged, in whole or in part, because answers carried headers longer than ${MAX_HEADER_BYTES / 1024} KiB, the suite's own cap, and so were not read (exit 3); the spec fixes no such bound: see the shortfalls in summary.md or report.json\n`);
+  }
+  if (notListed) {
+    lines.push(`animal-store-conformance: nothing listed: ${clauses(notListed)} left unjudged, in whole or in part, because a listing filtered by a status showed none of the animals of that status the run had created and a GET still showed holding it, so the filter had nothing to be judged on (exit 3); see the shortfalls in summary.md or report.json\n`);
   }
   if (unknownCategory) {
     lines.push(`animal-store-conformance: no categoryId accepted: ${clauses(unknownCategory)} skipped because the target refused every categoryId tried, so the run cannot vouch for them (exit 3); name categoryIds it accepts with --category-ids\n`);

@@ -18,9 +18,10 @@ export const RATE_LIMITED_MARK = 'rate limited (429, or 503 with Retry-After)';
  * no-answer: requests of an operation went unanswered, so the later ones were not sent (src/http/health.ts);
  * body-cap: answers were longer than --max-body, the suite's own cap, so only their status was judged;
  * json-bound: JSON answers went past a bound of the suite's own reading (src/json/bounds.ts), so only their status was judged;
- * header-cap: answers' headers were longer than the suite reads (src/http/transport-failure.ts MAX_HEADER_BYTES), so nothing of them was judged.
+ * header-cap: answers' headers were longer than the suite reads (src/http/transport-failure.ts MAX_HEADER_BYTES), so nothing of them was judged;
+ * not-listed: a filtered listing showed none of the animals of its status the run knew the store held, so it gave the filter nothing to judge.
  */
-export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer' | 'body-cap' | 'json-bound' | 'header-cap';
+export type BlockedBy = 'rate-limit' | 'unknown-category' | 'budget' | 'no-answer' | 'body-cap' | 'json-bound' | 'header-cap' | 'not-listed';
 
 /** Evidence a clause needed and did not get: on an operation, or short of its minimum. */
 export interface Shortfall {

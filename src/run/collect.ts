@@ -24,6 +24,7 @@ function gather(into: Omit<Coverage, 'judged'>, record: CheckRecord): void {
   for (const value of record.covered ?? []) into.covered.add(value);
   if (record.outcome === 'skip' && record.blockedBy) into.blocked.push({ reason: record.note ?? '', blockedBy: record.blockedBy });
   if (record.cutShort) into.blocked.push({ reason: record.cutShort, blockedBy: 'budget' });
+  if (record.heldBack) into.blocked.push(record.heldBack);
   addCounts(into.rateLimitedOn, record.rateLimitedOn);
 }
 

@@ -23,6 +23,8 @@ export interface CheckRecord extends Omit<CheckResult, 'outcome'> {
   rateLimitedOn?: Record<string, number>;
   /** Its scenario was cut short by --max-duration after something bore on it: why it was not judged in full. */
   cutShort?: string;
+  /** Evidence the target kept from it whatever else bore on it (CheckRecord.blockedBy is a skip's): the first such, and why. */
+  heldBack?: { reason: string; blockedBy: BlockedBy };
 }
 
 const MAX_OBSERVED = 20;
@@ -114,6 +116,7 @@ export class Recorder {
     const unjudged = Object.entries(record.unjudged ?? {});
     if (record.answers429) record.note = `every answer that bore on it was ${RATE_LIMITED_MARK}: ${record.answers429}`;
     else if (unjudged.length) record.note = unjudged.map(([operation, { reason, count }]) => `${operation}: ${count} ${count === 1 ? 'request' : 'requests'} judged nothing (${reason})`).join('; ');
+    else if (record.heldBack && !blockedBy && gaveUp429 === 0) record.note = record.heldBack.reason;
     else record.note = gaveUp429 > 0 ? `${reason}; this scenario was ${RATE_LIMITED_MARK} ${gaveUp429} times` : reason;
     if (record.answers429 || gaveUp429 > 0) record.blockedBy = 'rate-limit';
     else if (unjudged.length) {
@@ -122,5 +125,6 @@ export class Recorder {
       record.blockedBy = causes.includes('no-answer') ? 'no-answer' : causes[0]!;
     }
     else if (blockedBy) record.blockedBy = blockedBy;
+    else if (record.heldBack) record.blockedBy = record.heldBack.blockedBy;
   }
 }

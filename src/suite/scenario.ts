@@ -256,6 +256,16 @@ export class Scenario {
     return this.unjudgedBecause;
   }
 
+  /**
+   * Records that the target kept evidence from a declared check here, whatever else bore on it (a
+   * filtered listing that showed none of the animals of its status): a shortfall of the clause is
+   * then the target's doing.
+   */
+  heldBack(name: CheckName, reason: string, blockedBy: BlockedBy): void {
+    if (!clauseGate(this.ctx, name).selected) return;
+    this.recorder.record(name).heldBack ??= { reason, blockedBy };
+  }
+
   /** Records why a declared check could not be judged here (e.g. too few animals to page), unless something bore on it. */
   skipCheck(name: CheckName, reason: string, blockedBy?: BlockedBy): void {
     // A deselected clause is reported as deselected, whatever the scenario met.
