@@ -88,12 +88,26 @@ export function basicCredentials(key: string): { keyAsUser: string; keyAsPasswor
 }
 
 /**
+ * The key and the Authorization value that carries it, encoded as a server may reflect them: base64
+ * and base64url without their padding, and hex (either case, as secrets of SHORT_SECRET_LENGTH or
+ * more are matched).
+ */
+function encodedForms(key: string): string[] {
+  const forms: string[] = [];
+  for (const text of [key, `Bearer ${key}`]) {
+    const bytes = Buffer.from(text, 'utf8');
+    forms.push(bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url'), bytes.toString('hex'));
+  }
+  return forms.filter((form) => form.length >= SHORT_SECRET_LENGTH);
+}
+
+/**
  * The forms of the API key the suite itself sends (the key, and those of its wrong-credential
- * probes), each also as a server may echo it back.
+ * probes), each also as a server may echo it back, and the key encoded (encodedForms).
  */
 export function keyForms(key: string): string[] {
   const { keyAsUser, keyAsPassword } = basicCredentials(key);
-  const sent = [key, keyAsUser, keyAsPassword];
+  const sent = [key, keyAsUser, keyAsPassword, ...encodedForms(key)];
   // A key this short is only replaced as a whole token, so the probes that glue something to it are named too.
   if (key.length < SHORT_SECRET_LENGTH) sent.push(`${key}x`, `x${key}`, `Bearer${key}`);
   sent.push(...Object.values(nearMissKeys(key)));
@@ -121,12 +135,20 @@ function hexEitherCase(value: number, width: number): string {
 
 /**
  * One character of a secret as a server may echo it: itself, JSON-escaped (`\u002d`, a surrogate
- * pair for one beyond the BMP; `\/` for a solidus) or percent-encoded (its UTF-8 bytes), any escape
- * in either case of hex digit. So a key echoed in any mix of those spellings is still found.
+ * pair for one beyond the BMP; `\/` for a solidus), percent-encoded (its UTF-8 bytes) or an HTML
+ * character reference (`&#45;`, `&#x2d;`), any escape in either case of hex digit. So a key echoed
+ * in any mix of those spellings is still found.
  */
 function charPattern(char: string): string {
   const units = Array.from({ length: char.length }, (_, i) => char.charCodeAt(i));
-  const forms = [escapeRegExp(char), units.map((unit) => `\\\\u${hexEitherCase(unit, 4)}`).join(''), [...Buffer.from(char, 'utf8')].map((byte) => `%${hexEitherCase(byte, 2)}`).join('')];
+  const code = char.codePointAt(0)!;
+  const forms = [
+    escapeRegExp(char),
+    units.map((unit) => `\\\\u${hexEitherCase(unit, 4)}`).join(''),
+    [...Buffer.from(char, 'utf8')].map((byte) => `%${hexEitherCase(byte, 2)}`).join(''),
+    `&#0*${code};`,
+    `&#[xX]0*${hexEitherCase(code, 1)};`,
+  ];
   if (char === '/') forms.push('\\\\/');
   return `(?:${forms.join('|')})`;
 }
@@ -155,18 +177,26 @@ function cutPattern(secret: string, atEnd: boolean): string {
   return `${escapeRegExp(chars.slice(0, CUT_SECRET_MIN).join(''))}${tail}(?=…${atEnd ? '|$' : ''})`;
 }
 
-const PATTERNS = new Map<string, RegExp>();
+const PATTERNS = new Map<string, RegExp[]>();
 
-/** One alternation, longest secret first, then the cut-off starts of the long ones; built once per list. */
-function redactionPattern(list: string[], atEnd: boolean): RegExp {
+/**
+ * The secrets of SHORT_SECRET_LENGTH or more in any case of their letters (a server may fold one
+ * into a header name, or upper-case it), then the short ones as they are: one alternation each,
+ * longest secret first, the cut-off starts of the long ones after them; built once per list.
+ */
+function redactionPatterns(list: string[], atEnd: boolean): RegExp[] {
   const id = `${atEnd}\u0000${list.join('\u0000')}`;
-  let pattern = PATTERNS.get(id);
-  if (!pattern) {
-    const cut = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH && Array.from(secret).length > CUT_SECRET_MIN).map((secret) => cutPattern(secret, atEnd));
-    pattern = new RegExp([...list.map(secretPattern), ...cut].join('|'), 'gu');
-    PATTERNS.set(id, pattern);
+  let patterns = PATTERNS.get(id);
+  if (!patterns) {
+    const long = list.filter((secret) => secret.length >= SHORT_SECRET_LENGTH);
+    const short = list.filter((secret) => secret.length < SHORT_SECRET_LENGTH);
+    const cut = long.filter((secret) => Array.from(secret).length > CUT_SECRET_MIN).map((secret) => cutPattern(secret, atEnd));
+    patterns = [];
+    if (long.length) patterns.push(new RegExp([...long.map(secretPattern), ...cut].join('|'), 'giu'));
+    if (short.length) patterns.push(new RegExp(short.map(secretPattern).join('|'), 'gu'));
+    PATTERNS.set(id, patterns);
   }
-  return pattern;
+  return patterns;
 }
 
 /**
@@ -177,13 +207,16 @@ function redactionPattern(list: string[], atEnd: boolean): RegExp {
 export function redactText(text: string, secrets: readonly string[] | undefined, { cutAtEnd = false } = {}): string {
   const list = usableSecrets(secrets);
   if (list.length === 0) return text;
-  // One pass, so a placeholder just written is never scanned again; existing placeholders are
-  // split out so a secret inside "$API_KEY" is left alone.
-  const pattern = redactionPattern(list, cutAtEnd);
-  return text
-    .split(SECRET_PLACEHOLDER)
-    .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
-    .join(SECRET_PLACEHOLDER);
+  // Placeholders, those there before and those each pass writes, are split out before the next
+  // pass, so a secret inside "$API_KEY" is left alone.
+  let out = text;
+  for (const pattern of redactionPatterns(list, cutAtEnd)) {
+    out = out
+      .split(SECRET_PLACEHOLDER)
+      .map((part) => part.replace(pattern, () => SECRET_PLACEHOLDER))
+      .join(SECRET_PLACEHOLDER);
+  }
+  return out;
 }
 
 /**

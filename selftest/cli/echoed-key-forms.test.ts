@@ -68,3 +68,39 @@ describe('a server that echoes each refused Basic Authorization in a 401 body th
     }
   });
 });
+
+describe('a server that reflects the key in another case, encoded, and in a header name (helper-47)', () => {
+  const reflections = (key: string) => [
+    key.toUpperCase(),
+    key.toLowerCase(),
+    Buffer.from(key).toString('base64'),
+    Buffer.from(key).toString('hex'),
+    Buffer.from(`Bearer ${key}`).toString('base64'),
+    Buffer.from(`Bearer ${key}`).toString('base64url'),
+    [...key].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+  ];
+  let server: LoopbackServer;
+  beforeAll(async () => {
+    server = await serveOnLoopback((req, res) => {
+      const authorization = req.headers.authorization ?? '';
+      if (authorization !== `Bearer ${KEY}`) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
+        return;
+      }
+      if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) {
+        const headerName = `x-${Buffer.from(KEY).toString('hex').toUpperCase()}`;
+        res.writeHead(404, { 'content-type': 'application/json', [headerName]: '1' }).end(JSON.stringify({ reflected: reflections(KEY) }));
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+  });
+  afterAll(() => server.close());
+
+  it('fails errors.shape on those bodies, and no output holds any of the forms', async () => {
+    const result = await runCli(['--base-url', server.url, '--only', '4.3,7', '--runs', '3', '--seed', '5'], { API_KEY: KEY });
+    expect(result.code).toBe(1);
+    const outputs = { stdout: result.stdout, stderr: result.stderr, ...result.files };
+    expect(result.files['report.json']).toContain('$API_KEY');
+    const forms = [...reflections(KEY), Buffer.from(KEY).toString('hex')];
+    for (const [where, text] of Object.entries(outputs)) for (const form of forms) expect(text.toLowerCase(), `${where}: ${form}`).not.toContain(form.toLowerCase());
+  });
+});

@@ -50,9 +50,12 @@ function secretKey(kind?: 'numeric'): string {
   return `Matrix-Secret-${randomBytes(16).toString('hex')}`;
 }
 
-/** The key, or a wrong key the suite derives from it, in an output (the key minus its last character is found in the key too). */
+/**
+ * The key, or a wrong key the suite derives from it, in an output (the key minus its last character
+ * is found in the key too), or the key in another case, base64 or hex.
+ */
 function leaks(result: CliResult, key: string): string | undefined {
-  const forms = Object.values(nearMissKeys(key));
+  const forms = [...Object.values(nearMissKeys(key)), key.toLowerCase(), key.toUpperCase(), Buffer.from(key).toString('base64').replace(/=+$/, ''), Buffer.from(key).toString('hex')];
   const outputs: [string, string][] = [['stdout', result.stdout], ['stderr', result.stderr], ...Object.entries(result.files)];
   for (const [where, text] of outputs) {
     if (forms.some((form) => text.includes(form))) return `key in ${where}`;

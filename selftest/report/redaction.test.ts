@@ -147,13 +147,35 @@ describe('a short secret (fewer than 8 characters)', () => {
     const forms = keyForms('aBc');
     // The Basic credentials end in ==, so their percent-encoded echoes are named too.
     // base64 of "aBc:" and of "user:aBc", the key as the user name and as the password.
-    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'aBcx', 'xaBc', 'BeareraBc', 'AbC', 'aB', 'Bc', 'aBx', 'xBc', 'axc']);
+    expect(forms).toEqual(['aBc', 'YUJjOg==', 'YUJjOg%3D%3D', 'YUJjOg%3d%3d', 'dXNlcjphQmM=', 'dXNlcjphQmM%3D', 'dXNlcjphQmM%3d', 'QmVhcmVyIGFCYw', '42656172657220614263', 'aBcx', 'xaBc', 'BeareraBc', 'AbC', 'aB', 'Bc', 'aBx', 'xBc', 'axc']);
     expect(redactText(`invalid token aBcx; xaBc; BeareraBc; Basic ${forms[1]}; Basic ${forms[4]}; AbC; "aB"; Bc; aBx; xBc; axc`, forms)).toBe(
       'invalid token $API_KEY; $API_KEY; $API_KEY; Basic $API_KEY; Basic $API_KEY; $API_KEY; "$API_KEY"; $API_KEY; $API_KEY; $API_KEY; $API_KEY',
     );
-    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'abcx', 'xabc', 'Bearerabc', 'ab', 'bc', 'abx', 'xbc', 'axc']);
-    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1), KEY.slice(1), 'sk_live_51Hc9vQ2eZvKYlo2C0FAKEKEx', 'xk_live_51Hc9vQ2eZvKYlo2C0FAKEKEY', 'sk_live_51Hc9vQ2xZvKYlo2C0FAKEKEY'];
+    expect(keyForms('abc'), 'a key of one case gets no case-swapped probe').toEqual(['abc', 'YWJjOg==', 'YWJjOg%3D%3D', 'YWJjOg%3d%3d', 'dXNlcjphYmM=', 'dXNlcjphYmM%3D', 'dXNlcjphYmM%3d', 'QmVhcmVyIGFiYw', '42656172657220616263', 'abcx', 'xabc', 'Bearerabc', 'ab', 'bc', 'abx', 'xbc', 'axc']);
+    const encoded = [KEY, `Bearer ${KEY}`].flatMap((text) => [Buffer.from(text).toString('base64').replace(/=+$/, ''), Buffer.from(text).toString('base64url'), Buffer.from(text).toString('hex')]);
+    const sent = [KEY, Buffer.from(`${KEY}:`).toString('base64'), Buffer.from(`user:${KEY}`).toString('base64'), ...new Set(encoded), 'SK_LIVE_51hC9Vq2EzVkyLO2c0fakekey', KEY.slice(0, -1), KEY.slice(1), 'sk_live_51Hc9vQ2eZvKYlo2C0FAKEKEx', 'xk_live_51Hc9vQ2eZvKYlo2C0FAKEKEY', 'sk_live_51Hc9vQ2xZvKYlo2C0FAKEKEY'];
     expect(keyForms(KEY).filter((form) => !form.includes('%'))).toEqual(sent);
+  });
+
+  it('replaces a long key reflected in another case, base64, base64url or hex (of the key or of its Authorization value), or as HTML character references (helper-47)', () => {
+    const key = 'sekret-KEY-4242';
+    const forms = keyForms(key);
+    const reflected = [
+      key.toUpperCase(),
+      key.toLowerCase(),
+      `x-${key.toLowerCase()}: 1`,
+      Buffer.from(key).toString('base64'),
+      Buffer.from(key).toString('hex'),
+      Buffer.from(key).toString('hex').toUpperCase(),
+      Buffer.from(`Bearer ${key}`).toString('base64'),
+      Buffer.from(`Bearer ${key}`).toString('base64url'),
+      [...key].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      [...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+    ];
+    const out = redactText(reflected.join(' | '), forms);
+    for (const form of reflected) expect(out, form).not.toContain(form);
+    expect(out).toBe('$API_KEY | $API_KEY | x-$API_KEY: 1 | $API_KEY | $API_KEY | $API_KEY | $API_KEY== | $API_KEY | $API_KEY | $API_KEY');
+    expect(redactText('a key of 7 letters, abcdefg and ABCDEFG', keyForms('abcdefg')), 'a short key stays matched in its own case only').toBe('a key of 7 letters, $API_KEY and ABCDEFG');
   });
 
   it('leaves the text of a report whole while an echoed key is still replaced', () => {
