@@ -403,6 +403,32 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('a status past 599, or below 100, is a malformed answer saying so, and interim 1xx answers without a final one time out saying so (helper-47)', async () => {
+    const heads: Record<string, string> = {
+      '/600': 'HTTP/1.1 600 Weird\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+      '/099': 'HTTP/1.1 099 Weird\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+    };
+    const front = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', (data) => {
+        const path = /^GET (\S+)/.exec(data.toString('latin1'))?.[1] ?? '';
+        if (heads[path]) return void socket.write(heads[path]);
+        const hints = setInterval(() => socket.write('HTTP/1.1 103 Early Hints\r\nLink: </x>; rel=preload\r\n\r\n'), 50);
+        socket.on('close', () => clearInterval(hints));
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void front.close());
+    const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const c = client({ timeoutMs: 1_000 });
+    const [past, below, hints] = await Promise.all(['/600', '/099', '/103'].map((path) => c.send({ method: 'GET', url: `${base}${path}` })));
+    expect([past, below, hints].map((exchange) => exchange.failure?.kind)).toEqual(['malformed', 'malformed', 'timeout']);
+    expect(past.failure?.message).toBe('not an HTTP/1.1 response (status 600: RFC 9110 §15 has status codes from 100 to 599)');
+    expect(below.failure?.message).toMatch(/^not an HTTP\/1\.1 response \(its head failed the HTTP client's own checks/);
+    expect(hints.failure?.message).toBe('no final answer within 1000 ms, only interim 103 answers');
+    await c.close();
+  });
+
   it('grows the pool back with the cap once a limit on connections is lifted', async () => {
     let inFlight = 0;
     let most = 0;

@@ -7,7 +7,7 @@ import type { OutgoingRequest } from './client.ts';
 import type { ReceivedResponse } from './exchange.ts';
 import type { NetworkOptions, TlsSettings } from './network-options.ts';
 import { proxyFor } from './proxy.ts';
-import { isUnaskedUpgrade, NoAnswerInTime } from './transport-failure.ts';
+import { isUnaskedUpgrade, NoAnswerInTime, NoHttpStatus } from './transport-failure.ts';
 
 type DispatchController = Dispatcher.DispatchController;
 type DispatchHandler = Dispatcher.DispatchHandler;
@@ -392,6 +392,12 @@ export function dispatchRequest(
       },
       onResponseStart(c, statusCode, raw) {
         if (status === 0 && sentOn.writtenAt !== undefined) stallWatch?.answered(performance.now() - sentOn.writtenAt);
+        if (statusCode > 599) {
+          const error = new NoHttpStatus(statusCode);
+          settle(error);
+          c.abort(error);
+          return;
+        }
         status = statusCode;
         responseHeaders = {};
         for (const name in raw) {
