@@ -421,7 +421,8 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     onTestFinished(() => void front.close());
     const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     const c = client({ timeoutMs: 1_000 });
-    const [past, below, hints] = await Promise.all(['/600', '/099', '/103'].map((path) => c.send({ method: 'GET', url: `${base}${path}` })));
+    const send = (path: string) => c.send({ method: 'GET', url: `${base}${path}` });
+    const [past, below, hints] = await Promise.all([send('/600'), send('/099'), send('/103')]);
     expect([past, below, hints].map((exchange) => exchange.failure?.kind)).toEqual(['malformed', 'malformed', 'timeout']);
     expect(past.failure?.message).toBe('not an HTTP/1.1 response (status 600: RFC 9110 §15 has status codes from 100 to 599)');
     expect(below.failure?.message).toMatch(/^not an HTTP\/1\.1 response \(its head failed the HTTP client's own checks/);
