@@ -430,6 +430,26 @@ describe('HttpClient: bounded, never following, never leaking', () => {
     await c.close();
   });
 
+  it('tells `unsettled` of a POST written and lost with its connection, then sent again and answered (helper-47: its first attempt may have been taken)', async () => {
+    let connections = 0;
+    const front = createServer((socket) => {
+      socket.on('error', () => undefined);
+      const nth = ++connections;
+      socket.once('data', () => {
+        if (nth === 1) return void socket.resetAndDestroy();
+        socket.end('HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void front.close());
+    const told: string[] = [];
+    const c = client({ unsettled: (request) => told.push(`${request.method} ${String(request.body)}`) });
+    const exchange = await c.send({ method: 'POST', url: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1/pets`, body: '{"name":"Rex","categoryId":1}' });
+    expect(exchange.response?.status).toBe(201);
+    expect(told).toEqual(['POST {"name":"Rex","categoryId":1}']);
+    await c.close();
+  });
+
   it('grows the pool back with the cap once a limit on connections is lifted', async () => {
     let inFlight = 0;
     let most = 0;

@@ -277,7 +277,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     }
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-    const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their kept-alive connection was lost under them, or a 100 Continue they had not asked for came)` : '';
+    const resent = collected.traffic.resent ? ` (${collected.traffic.resent} sent once more: their connection was closed before their answer came, or a 100 Continue they had not asked for came)` : '';
     say(`Requests sent: ${collected.requests}${resent} · CPU ${cpuSeconds.toFixed(1)} s · peak RSS ${Math.round(usage.maxRSS / 1024)} MB · reports: ${Object.values(written).sort().join(', ')}\n`);
     return report.exitCode;
   } finally {
@@ -285,9 +285,12 @@ export async function run(settings: Settings, io: Io): Promise<number> {
   }
 }
 
-function createdText(created: { animals: number; messages: number; noId: number }): string {
+function createdText(created: { animals: number; messages: number; noId: number; unconfirmed: number }): string {
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   // A 2xx says the write was taken even when its body names no id (garbage, or no JSON).
   const where = created.noId === 0 ? 'their ids are in created.json' : `their ids are in created.json, where ${created.noId} ${created.noId === 1 ? 'has' : 'have'} none: the 2xx that took ${created.noId === 1 ? 'it' : 'them'} named none`;
-  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; ${where}, for clean-up.`;
+  const unconfirmed = created.unconfirmed
+    ? ` ${count(created.unconfirmed, 'more create')} (animals or messages) went out and no answer said what became of ${created.unconfirmed === 1 ? 'it' : 'them'} (lost with the connection, or timed out): the target may hold ${created.unconfirmed === 1 ? 'it' : 'them'}, listed as unconfirmed in created.json by what was sent.`
+    : '';
+  return `Created on the target: ${count(created.animals, 'animal')} and ${count(created.messages, 'message')}; ${where}, for clean-up.${unconfirmed}`;
 }

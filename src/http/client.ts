@@ -70,6 +70,12 @@ export interface ClientOptions {
   /** Told of every exchange that got an answer, retries included (the trail of what the run created). */
   observe?: (exchange: Exchange) => void;
   /**
+   * Told of every request written to the origin whose attempt ended with no final answer, or inside
+   * a 2xx's body (lost with its connection, timed out): the origin may have taken it, and a POST
+   * sent again after such a loss may have been taken twice (the trail lists it as unconfirmed).
+   */
+  unsettled?: (request: OutgoingRequest) => void;
+  /**
    * All the time in a run during which some request waits out a 429 or 503 (waits side by side
    * count once): a wait that would take it past this is not taken, and the answer is handed back (a
    * server that answers every other request 429 with Retry-After: 5 would otherwise stretch a run of
@@ -918,7 +924,7 @@ export class HttpClient {
       this.stats.sent++;
       const stray = this.strayWatch(tally);
       const dispatch = (via?: Dispatcher) =>
-        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin, label));
+        dispatchRequest((origin) => via ?? own ?? this.pool(origin), this.deadlines, this.idleCloses, this.options.maxBodyBytes, outgoing, url, headers, plan.timeoutMs, connection, stray.unrequested, this.stallWatch(url.origin, label), this.unsettledOf(outgoing));
       /** Sends it once more, on `fresh` (a connection of its own, destroyed after) or the pool, counted as resent. */
       const resendOn = async (fresh: Dispatcher | undefined) => {
         await this.pace(url.origin, label);
@@ -1024,6 +1030,11 @@ export class HttpClient {
    * time: the origin may then see it twice (an animal or a message more, which no clause counts on).
    * Not a request sent once only (the preflight's probe).
    */
+  private unsettledOf(outgoing: OutgoingRequest): (() => void) | undefined {
+    const told = this.options.unsettled;
+    return told && (() => told(outgoing));
+  }
+
   private mayResend(error: unknown, outgoing: OutgoingRequest): boolean {
     const loss = lossOf(error);
     return loss === 'unwritten' || (isRaceLoss(loss) && !outgoing.lone);

@@ -332,6 +332,7 @@ export function dispatchRequest(
   connection: BodyConnection,
   onUnrequested?: (stray: UnrequestedBytes) => void,
   stallWatch?: StallWatch,
+  writtenUnsettled?: () => void,
 ): Promise<ReceivedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new undiciErrors.InvalidArgumentError('invalid protocol');
   return new Promise((resolve, reject) => {
@@ -348,6 +349,8 @@ export function dispatchRequest(
     /** Whether the answer said `Connection: close`: the origin's close after it is no idle close. */
     let announcedClose = false;
     const sentOn: SentOn = connection.repeat?.sentOn ?? {};
+    /** A repeat shares its first request's record of the write: a write of this request changes it. */
+    const writtenBefore = sentOn.writtenAt;
     sentOn.origin = url.origin;
     sentOn.idleCloses = idleCloses;
     if (onUnrequested) sentOn.onUnrequested = onUnrequested;
@@ -355,6 +358,8 @@ export function dispatchRequest(
     const settle = (error: unknown, truncated = false) => {
       if (settled) return;
       settled = true;
+      // Written, and ended with no final status or within a 2xx's body: what became of it is not known.
+      if (error && sentOn.writtenAt !== writtenBefore && status < 300) writtenUnsettled?.();
       deadlines.delete(deadline);
       if (stall) deadlines.delete(stall);
       if (error) reject(error);

@@ -14,13 +14,23 @@ export interface CreatedList {
   startedAt: string;
   animals: { id: string | null; name: string | null; requestedAt: string }[];
   messages: { id: string | null; message: string | null; requestedAt: string }[];
+  /**
+   * Creates and messages written to the target that no answer confirmed or refused (lost with their
+   * connection, timed out): it may hold them, under the name or text sent. Where a lost one was sent
+   * again, the target may hold both.
+   */
+  unconfirmed: { kind: 'animal' | 'message'; text: string | null; requestedAt: string }[];
 }
 
 /**
  * Gathers the workers' trail into created.json (every string redacted), removes the trail, and
  * returns the counts; a run that created nothing still writes the file, with empty lists.
  */
-export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals' | 'messages'>, secrets: readonly string[]): Promise<{ path: string; animals: number; messages: number; noId: number }> {
+export async function writeCreated(
+  dir: string,
+  head: Omit<CreatedList, 'animals' | 'messages' | 'unconfirmed'>,
+  secrets: readonly string[],
+): Promise<{ path: string; animals: number; messages: number; noId: number; unconfirmed: number }> {
   const trail = join(dir, TRAIL_FILE);
   const text = await readFile(trail, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';
@@ -32,17 +42,19 @@ export async function writeCreated(dir: string, head: Omit<CreatedList, 'animals
     .map((line) => JSON.parse(line) as CreatedItem)
     .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
   const hide = (value: string | null) => (value === null ? null : redactText(value, secrets));
+  const confirmed = items.filter((item) => !item.unconfirmed);
   const list: CreatedList = {
     ...head,
-    animals: items.filter((item) => item.kind === 'animal').map((item) => ({ id: hide(item.id), name: hide(item.text), requestedAt: item.requestedAt })),
-    messages: items.filter((item) => item.kind === 'message').map((item) => ({ id: hide(item.id), message: hide(item.text), requestedAt: item.requestedAt })),
+    animals: confirmed.filter((item) => item.kind === 'animal').map((item) => ({ id: hide(item.id), name: hide(item.text), requestedAt: item.requestedAt })),
+    messages: confirmed.filter((item) => item.kind === 'message').map((item) => ({ id: hide(item.id), message: hide(item.text), requestedAt: item.requestedAt })),
+    unconfirmed: items.filter((item) => item.unconfirmed).map((item) => ({ kind: item.kind, text: hide(item.text), requestedAt: item.requestedAt })),
   };
   const path = resolve(dir, CREATED_FILE);
   await keepEarlierList(path);
   await writeFile(path, `${JSON.stringify(list, null, 2)}\n`, 'utf8');
   await rm(trail, { force: true });
   const noId = [...list.animals, ...list.messages].filter((item) => item.id === null).length;
-  return { path, animals: list.animals.length, messages: list.messages.length, noId };
+  return { path, animals: list.animals.length, messages: list.messages.length, noId, unconfirmed: list.unconfirmed.length };
 }
 
 /**
@@ -58,7 +70,7 @@ async function keepEarlierList(path: string): Promise<void> {
   } catch {
     earlier = {};
   }
-  if (!earlier.animals?.length && !earlier.messages?.length && earlier.startedAt !== undefined) return;
+  if (!earlier.animals?.length && !earlier.messages?.length && !earlier.unconfirmed?.length && earlier.startedAt !== undefined) return;
   const stamp = (earlier.startedAt ?? new Date().toISOString()).replace(/[^0-9TZ]/g, '');
   await rename(path, path.replace(/\.json$/, `-${stamp}.json`));
 }

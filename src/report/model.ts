@@ -245,7 +245,7 @@ export interface Traffic {
   unavailable: number;
   /** 429s that carried Retry-After. */
   retryAfter: number;
-  /** Requests sent once more after their kept-alive connection was lost under them (docs/readings.md). */
+  /** Requests sent once more after their connection was closed before their answer came (docs/readings.md). */
   resent?: number;
   /** Answers the target sent on a kept-alive connection to no request (HTTP/1.1 answers each request once, in the order the requests came: RFC 9112 §9.3.2). */
   unrequestedAnswers?: number;

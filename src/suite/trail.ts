@@ -14,6 +14,8 @@ export interface CreatedItem {
   /** When the request was sent, ISO 8601. */
   requestedAt: string;
   url: string;
+  /** Written, and no answer said what became of it (HttpClient's `unsettled`): the target may hold it; `text` is what was sent. */
+  unconfirmed?: true;
 }
 
 function field(body: Record<string, unknown> | undefined, name: string): string | null {
@@ -21,9 +23,9 @@ function field(body: Record<string, unknown> | undefined, name: string): string 
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : null;
 }
 
-function sentField(exchange: Exchange, name: string): string | null {
+function sentField(body: string | undefined, name: string): string | null {
   try {
-    const sent = exchange.request.body === undefined ? undefined : parseJson(exchange.request.body);
+    const sent = body === undefined ? undefined : parseJson(body);
     return sent && typeof sent === 'object' && !Array.isArray(sent) ? field(sent as Record<string, unknown>, name) : null;
   } catch {
     return null;
@@ -37,19 +39,38 @@ function sentField(exchange: Exchange, name: string): string | null {
  */
 export function createdBy(exchange: Exchange, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedItem | undefined {
   const { request, response } = exchange;
-  if (request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return undefined;
-  const url = request.url.split('?')[0];
-  const kind = url === `${config.baseUrl}/v1/pets` ? 'animal' : config.messagesBaseUrl && url === `${config.messagesBaseUrl}/messages` ? 'message' : undefined;
+  if (!response || response.status < 200 || response.status > 299) return undefined;
+  const kind = creationKind(request, config);
   if (!kind) return undefined;
   const body = jsonObject(exchange);
-  const textField = kind === 'animal' ? 'name' : 'message';
+  const textField = TEXT_FIELD[kind];
   return {
     kind,
     id: field(body, 'id'),
-    text: field(body, textField) ?? sentField(exchange, textField),
+    text: field(body, textField) ?? sentField(request.body, textField),
     requestedAt: new Date(Date.now() - exchange.durationMs).toISOString(),
     url: request.url,
   };
+}
+
+const TEXT_FIELD = { animal: 'name', message: 'message' } as const;
+
+/** Whether a request is a POST to the configured create-an-animal or message URL, and which. */
+function creationKind(request: { method: string; url: string }, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedItem['kind'] | undefined {
+  if (request.method !== 'POST') return undefined;
+  const url = request.url.split('?')[0];
+  return url === `${config.baseUrl}/v1/pets` ? 'animal' : config.messagesBaseUrl && url === `${config.messagesBaseUrl}/messages` ? 'message' : undefined;
+}
+
+/**
+ * A create or message POST that was written and got no answer saying what became of it (lost with
+ * its connection, timed out, cut inside its 2xx): the target may hold it, under what was sent.
+ */
+export function unsettledCreation(request: { method: string; url: string; body?: string | Uint8Array }, config: Pick<SuiteConfig, 'baseUrl' | 'messagesBaseUrl'>): CreatedItem | undefined {
+  const kind = creationKind(request, config);
+  if (!kind) return undefined;
+  const body = typeof request.body === 'string' ? request.body : request.body && Buffer.from(request.body).toString('utf8');
+  return { kind, id: null, text: sentField(body, TEXT_FIELD[kind]), requestedAt: new Date().toISOString(), url: request.url, unconfirmed: true };
 }
 
 /** The animal `item` (what `exchange` created) is, as its 201 showed it (id, name and categoryId all given). */

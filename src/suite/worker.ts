@@ -6,7 +6,7 @@ import { HttpClient } from '../http/client.ts';
 import type { JudgeEnv } from '../checks/types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SuiteConfig } from './config.ts';
-import { animalOf, createdBy, Trail } from './trail.ts';
+import { animalOf, createdBy, Trail, unsettledCreation } from './trail.ts';
 import { ShownIds } from './shown-ids.ts';
 import type { CreatedAnimal } from '../checks/state.ts';
 
@@ -78,6 +78,10 @@ async function build(): Promise<WorkerContext> {
       trail?.record(item);
       const animal = animalOf(item, exchange);
       if (animal) createdAnimals.add(animal);
+    },
+    unsettled: (request) => {
+      const item = unsettledCreation(request, config);
+      if (item) trail?.record(item);
     },
   });
   const env: JudgeEnv = { contract, validators, now: new Date(config.now), createdIds: new Set(), messageIds: new Map(), createdAnimals, shownIds };
