@@ -3,6 +3,7 @@
  * suite's excerpts are cut (the 300 bytes of an Actual line, the 2048 of report.json's excerpt):
  * no output may hold the key, whole or in part (audit 8 M1).
  */
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback-server.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -17,18 +18,23 @@ function body(authorization: string): string {
   return `${head}"cut":"${pad(cutAt)}${authorization}","z":1}`;
 }
 
+/** 401 without the key; with it, `notFound` answers GET /v1/pets/{petId} (a 404 that is no Error), and every other path []. */
+function serveWithEchoes(notFound: (authorization: string, res: ServerResponse) => void): Promise<LoopbackServer> {
+  return serveOnLoopback((req, res) => {
+    const authorization = req.headers.authorization ?? '';
+    if (authorization !== `Bearer ${KEY}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
+      return;
+    }
+    if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) notFound(authorization, res);
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+}
+
 describe('a server that echoes the key JSON-escaped, percent-encoded and across the excerpt cuts', () => {
   let server: LoopbackServer;
   beforeAll(async () => {
-    server = await serveOnLoopback((req, res) => {
-      const authorization = req.headers.authorization ?? '';
-      if (authorization !== `Bearer ${KEY}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
-        return;
-      }
-      if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) res.writeHead(404, { 'content-type': 'application/json' }).end(body(authorization));
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
+    server = await serveWithEchoes((authorization, res) => res.writeHead(404, { 'content-type': 'application/json' }).end(body(authorization)));
   });
   afterAll(() => server.close());
 
@@ -81,16 +87,9 @@ describe('a server that reflects the key in another case, encoded, and in a head
   ];
   let server: LoopbackServer;
   beforeAll(async () => {
-    server = await serveOnLoopback((req, res) => {
-      const authorization = req.headers.authorization ?? '';
-      if (authorization !== `Bearer ${KEY}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}');
-        return;
-      }
-      if (/^\/v1\/pets\/[^/?]+/.test(req.url ?? '')) {
-        const headerName = `x-${Buffer.from(KEY).toString('hex').toUpperCase()}`;
-        res.writeHead(404, { 'content-type': 'application/json', [headerName]: '1' }).end(JSON.stringify({ reflected: reflections(KEY) }));
-      } else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    server = await serveWithEchoes((_authorization, res) => {
+      const headerName = `x-${Buffer.from(KEY).toString('hex').toUpperCase()}`;
+      res.writeHead(404, { 'content-type': 'application/json', [headerName]: '1' }).end(JSON.stringify({ reflected: reflections(KEY) }));
     });
   });
   afterAll(() => server.close());
