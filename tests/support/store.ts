@@ -67,10 +67,11 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, Cou
     // A page short of animals just created is listed again while the window lasts, as a search index may trail the writes.
     const { exchange } = await readAfterWrite(s.ctx, 'listPets', send, (page) => (listed(page)?.length ?? want) < want);
     const short = (listed(exchange)?.length ?? want) < want;
-    const known = short ? await stillHolding(s, status, counted) : counted.count;
-    // An empty page where animals of the status are known to be: the filter is left unjudged by the target (exit 3), not passed.
-    if (listed(exchange)?.length === 0 && known > 0) {
-      s.heldBack('list.status-filter', `GET /pets?status=${status}&limit=${limit} listed none of the ${known} animals of that status the run created (or saw listed) and that no GET showed moved`, 'not-listed');
+    const holding = short ? await stillHolding(s, status, counted) : { count: counted.count, seen: 0 };
+    const known = holding.count;
+    // An empty page where a GET just showed animals of the status: the filter is left unjudged by the target (exit 3), not passed.
+    if (listed(exchange)?.length === 0 && holding.seen > 0) {
+      s.heldBack('list.status-filter', `GET /pets?status=${status}&limit=${limit} listed none of the ${holding.seen} animals of that status the run created (or saw listed) that a GET then showed still holding it`, 'not-listed');
     }
     const shownApart = await statusesApart(s, exchange, status, counts);
     s.verify(exchange, { 'list.200-pets': {}, 'list.status-filter': { status, fetched: shownApart.held }, 'list.full-page': { limit, known } });
@@ -131,21 +132,24 @@ async function listedUnderOther(s: Scenario, status: string, other: ReadonlyMap<
  * an animal to another status once created, and a filtered page without it is then not short. Each is
  * fetched again (GET /pets/{id}, while the clock leaves the operation in place), and only a 200 that
  * shows another status takes it off the count: a 404 (a replica trailing), a 429, no answer or one not
- * judged leave it counted, as do animals without an id to fetch.
+ * judged leave it counted, as do animals without an id to fetch. `seen`: those a 200 showed still
+ * holding it.
  */
-async function stillHolding(s: Scenario, status: string, counted: Counted): Promise<number> {
-  if (s.isRemoved('getPet')) return counted.count;
+async function stillHolding(s: Scenario, status: string, counted: Counted): Promise<{ count: number; seen: number }> {
+  if (s.isRemoved('getPet')) return { count: counted.count, seen: 0 };
   const answers = await s.allOf(counted.ids.map((petId) => s.send('getPet', { path: { petId } })));
   let moved = 0;
+  let seen = 0;
   for (const answer of answers) {
     if (!answer) continue;
     s.verify(answer, {});
     const shown = answer.response?.status === 200 ? jsonObject(answer) : undefined;
     if (shown && shown.status !== status) moved++;
+    if (shown?.status === status) seen++;
   }
   // An animal the budget kept from being fetched again may have moved: the short page is not judged.
   if (answers.includes(undefined)) throw new BudgetExhausted(true);
-  return counted.count - moved;
+  return { count: counted.count - moved, seen };
 }
 
 /**
