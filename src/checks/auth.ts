@@ -1,5 +1,5 @@
 import { describeResponse, header, jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
-import { exactInteger, isInt, jsonEqual, sameInteger, stringifyJson } from '../json/lossless.ts';
+import { exactInteger, isInt, isJsonObject, jsonEqual, sameInteger, stringifyJson } from '../json/lossless.ts';
 import { acceptedOrRefused, isRedirect, schemaVerdict } from './common.ts';
 import { errorBody, exchange, failed, pets, raw } from './exchanges.ts';
 import { isNoPetRoute } from './get.ts';
@@ -147,14 +147,10 @@ function refusedCreateStored(exchange: Exchange, name: string): Verdict {
   if (!body?.ok) return NOT_APPLICABLE;
   const listing = Array.isArray(body.value);
   const items: unknown[] = listing ? (body.value as unknown[]) : [body.value];
-  const stored = items.find((item) => isPetLike(item) && item['name'] === name);
+  const stored = items.find((item) => isJsonObject(item) && item['name'] === name);
   if (stored === undefined) return NOT_APPLICABLE;
   const shown = listing ? `200, a listing of ${items.length} holding ${stringifyJson(stored)}` : describeResponse(exchange);
   return fail(`no animal named ${JSON.stringify(name)}: each create of it was refused with 401 (§5.1: every operation requires bearer authentication)`, `${shown} (an animal of a refused create, stored)`);
-}
-
-function isPetLike(item: unknown): item is Record<string, unknown> {
-  return item !== null && typeof item === 'object' && !Array.isArray(item);
 }
 
 function sameId(id: unknown, text: string): boolean {
@@ -193,7 +189,7 @@ export const authAliasNotServed = definePart<{ alias?: string; serves?: AliasSer
     const body = jsonBody(exchange);
     if (!body.ok || !Array.isArray(body.value)) return NOT_APPLICABLE;
     const holding = serves?.listingHolding;
-    if (holding && !body.value.some((item: unknown) => isPetLike(item) && sameId(item['id'], holding.id) && item['name'] === holding.name)) return NOT_APPLICABLE;
+    if (holding && !body.value.some((item: unknown) => isJsonObject(item) && sameId(item['id'], holding.id) && item['name'] === holding.name)) return NOT_APPLICABLE;
     return fail(`no listing at ${alias} without credentials (401, or 404, 405, a redirect)`, describeResponse(exchange));
   },
 });

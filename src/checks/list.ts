@@ -1,7 +1,7 @@
 import { describeResponse, jsonBody } from '../http/exchange.ts';
 import { limitBounds } from '../contract/model.ts';
 import type { TopLevel } from '../json/bounds.ts';
-import { isInt, stringifyJson } from '../json/lossless.ts';
+import { isInt, isJsonObject, stringifyJson } from '../json/lossless.ts';
 import { schemaVerdict } from './common.ts';
 import { defineCheck, fail, NOT_APPLICABLE, PASS, type Verdict } from './types.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -168,7 +168,7 @@ export const listFullPage = defineCheck<{ limit: number; known: number }>({
 
 /** An item's id as the text a petId would give it, or undefined. */
 function idText(item: unknown): string | undefined {
-  const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : undefined;
+  const id = isJsonObject(item) ? item['id'] : undefined;
   return isInt(id) ? String(id) : typeof id === 'string' ? id : undefined;
 }
 

@@ -1021,6 +1021,12 @@ export class HttpClient {
     }
   }
 
+  /** What dispatchRequest calls for an attempt written and left unsettled: the `unsettled` option, told of this request. */
+  private unsettledOf(outgoing: OutgoingRequest): (() => void) | undefined {
+    const told = this.options.unsettled;
+    return told && (() => told(outgoing));
+  }
+
   /**
    * Whether a request lost with its connection is sent once more, and that answer judged: one never
    * written; and one lost to the race with the origin's close of its connection (idle, right after
@@ -1030,11 +1036,6 @@ export class HttpClient {
    * time: the origin may then see it twice (an animal or a message more, which no clause counts on).
    * Not a request sent once only (the preflight's probe).
    */
-  private unsettledOf(outgoing: OutgoingRequest): (() => void) | undefined {
-    const told = this.options.unsettled;
-    return told && (() => told(outgoing));
-  }
-
   private mayResend(error: unknown, outgoing: OutgoingRequest): boolean {
     const loss = lossOf(error);
     return loss === 'unwritten' || (isRaceLoss(loss) && !outgoing.lone);

@@ -1,5 +1,5 @@
 import type { TopLevel } from '../json/bounds.ts';
-import { parseJsonCounted, JsonBoundsError, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
+import { isJsonObject, parseJsonCounted, JsonBoundsError, JsonDecodeError, type JsonValue } from '../json/lossless.ts';
 
 /** What was sent, as it may be shown: the key never appears, only `$API_KEY`. */
 export interface SentRequest {
@@ -113,7 +113,7 @@ export function jsonBody(exchange: Exchange): ParsedBody {
 /** The response body when it is a JSON object (not an array, not null), else undefined. */
 export function jsonObject(exchange: Exchange): Record<string, unknown> | undefined {
   const body = jsonBody(exchange);
-  return body.ok && body.value && typeof body.value === 'object' && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : undefined;
+  return body.ok && isJsonObject(body.value) ? body.value : undefined;
 }
 
 export function header(exchange: Exchange, name: string): string | undefined {

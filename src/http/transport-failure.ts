@@ -36,12 +36,12 @@ export function isUnaskedUpgrade(error: Error): boolean {
 }
 
 /**
- * What undici's HTTP/1.1 parser (llhttp's HPE_ codes) and its checks of what was parsed (a status
- * line of 000 trips an assertion; two Content-Lengths, or one its body does not match) throw: the
- * origin answered, with something that is not an HTTP/1.1 response.
+ * What undici's HTTP/1.1 parser (llhttp's HPE_ codes) and its checks of what was parsed (two
+ * Content-Lengths, or one its body does not match) throw: the origin answered, with something that is
+ * not an HTTP/1.1 response. A status line of 000 trips an assertion, which classify names first.
  */
 function isMalformedAnswer(error: Error, code: string): boolean {
-  return error.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_ASSERTION';
+  return error.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
 }
 
 /** The request's own deadline passed: what had come by then says which words fit (an interim 1xx has no body). */

@@ -211,6 +211,11 @@ export function isInt64(value: unknown): value is ExactInt {
   return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX;
 }
 
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export function isInt(value: unknown): value is number | bigint {
   return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
 }

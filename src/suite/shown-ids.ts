@@ -4,9 +4,7 @@
  * (state.id-fresh): an id shown holding another animal before the create was sent was taken.
  */
 import { jsonBody, jsonObject, type Exchange } from '../http/exchange.ts';
-import { stringifyJson, type JsonValue } from '../json/lossless.ts';
-
-const isObject = (value: unknown): value is Record<string, JsonValue> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject, stringifyJson, type JsonValue } from '../json/lossless.ts';
 
 interface Shown {
   atMs: number;
@@ -54,7 +52,7 @@ export class ShownIds {
   }
 
   private remember(item: JsonValue, atMs: number, by: string): void {
-    if (!isObject(item)) return;
+    if (!isJsonObject(item)) return;
     const id = idText(item['id']);
     // The first sighting is the earliest: later ones change nothing a create sent after it is judged by.
     if (id === undefined || this.shown.has(id)) return;

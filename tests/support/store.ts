@@ -97,17 +97,26 @@ async function statusesApart(s: Scenario, page: Exchange, status: string, counts
   return apart;
 }
 
-/** The status a 200 of GET /pets/{petId} shows, by id, where one does. */
-async function shownStatuses(s: Scenario, ids: readonly string[]): Promise<Map<string, string>> {
+/**
+ * GET /pets/{petId} of each id, side by side, each answer judged by the common checks: the animal a
+ * 200 shows, by id, and whether the budget kept any GET from being sent.
+ */
+async function fetchAnimals(s: Scenario, ids: readonly string[]): Promise<{ shown: [string, Pet][]; cut: boolean }> {
   const answers = await s.allOf(ids.map((petId) => s.send('getPet', { path: { petId } })));
-  const shown = new Map<string, string>();
+  const shown: [string, Pet][] = [];
   for (const [i, answer] of answers.entries()) {
     if (!answer) continue;
     s.verify(answer, {});
     const body = answer.response?.status === 200 ? jsonObject(answer) : undefined;
-    if (typeof body?.status === 'string') shown.set(ids[i]!, body.status);
+    if (body) shown.push([ids[i]!, body]);
   }
-  return shown;
+  return { shown, cut: answers.includes(undefined) };
+}
+
+/** The status a 200 of GET /pets/{petId} shows, by id, where one does. */
+async function shownStatuses(s: Scenario, ids: readonly string[]): Promise<Map<string, string>> {
+  const { shown } = await fetchAnimals(s, ids);
+  return new Map(shown.flatMap(([id, pet]) => (typeof pet.status === 'string' ? [[id, pet.status] as const] : [])));
 }
 
 /**
@@ -137,19 +146,11 @@ async function listedUnderOther(s: Scenario, status: string, other: ReadonlyMap<
  */
 async function stillHolding(s: Scenario, status: string, counted: Counted): Promise<{ count: number; seen: number }> {
   if (s.isRemoved('getPet')) return { count: counted.count, seen: 0 };
-  const answers = await s.allOf(counted.ids.map((petId) => s.send('getPet', { path: { petId } })));
-  let moved = 0;
-  let seen = 0;
-  for (const answer of answers) {
-    if (!answer) continue;
-    s.verify(answer, {});
-    const shown = answer.response?.status === 200 ? jsonObject(answer) : undefined;
-    if (shown && shown.status !== status) moved++;
-    if (shown?.status === status) seen++;
-  }
+  const { shown, cut } = await fetchAnimals(s, counted.ids);
   // An animal the budget kept from being fetched again may have moved: the short page is not judged.
-  if (answers.includes(undefined)) throw new BudgetExhausted(true);
-  return { count: counted.count - moved, seen };
+  if (cut) throw new BudgetExhausted(true);
+  const seen = shown.filter(([, pet]) => pet.status === status).length;
+  return { count: counted.count - (shown.length - seen), seen };
 }
 
 /**
