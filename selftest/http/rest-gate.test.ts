@@ -7,13 +7,17 @@ describe('RestGate: the whole client held back for one request', () => {
     const gate = new RestGate(() => inFlight === 0);
     expect(gate.isResting()).toBe(false);
     const began = performance.now();
-    const resting = gate.rest();
+    let drainedAfter = -1;
+    const resting = gate.rest(() => (drainedAfter = performance.now() - began));
     setTimeout(() => (inFlight = 0), 50);
     let passed = false;
     void gate.passed().then(() => (passed = true));
     const reopen = await resting;
     // The rest is counted from the drain, which the one request in flight held up 50 ms.
     expect(performance.now() - began).toBeGreaterThanOrEqual(REST_MS + 40);
+    // Told of the drain before the quiet, so that what it lets go has the whole rest to be read.
+    expect(drainedAfter).toBeGreaterThanOrEqual(40);
+    expect(drainedAfter).toBeLessThan(REST_MS);
     expect(gate.isResting()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(passed).toBe(false);

@@ -201,6 +201,8 @@ interface SendSeen {
   cutsAtStart?: number;
   /** Whether the idle watch held a connection to the origin as this one was lost. */
   watching?: boolean;
+  /** Whether the client had closed a connection to the origin a moment before (see CLOSE_READ_LAG_MS). */
+  closedLately?: boolean;
   freshLost: boolean;
   handBackFreshLoss: boolean;
   /**
@@ -230,6 +232,14 @@ const OVERLOAD_RESENDS = 2;
  */
 const CONNECTION_RESENDS = 3;
 const CONNECTION_RESEND_WAIT_MS = 100;
+/**
+ * How long a connection the client closed may still count against an origin's limit on connections:
+ * the origin counts it until it reads the close, late when it is busy (a loaded gateway, or a server
+ * sharing two cores with the suite). A new connection closed unread that soon after is no answer.
+ */
+const CLOSE_READ_LAG_MS = 1_000;
+/** The codes of a connection the origin closed or reset; any other close of undici's is the client's own. */
+const CLOSED_BY_ORIGIN = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 /**
  * The waits before a 503 without Retry-After that fewer in flight did not cure (or that came to a
  * request sent alone) is sent again, from an origin that has answered calmly before: a limit on the
@@ -308,6 +318,8 @@ export class HttpClient {
   private readonly bodyReuse = new BodyReuse();
   /** Per origin, the connection left idle to show the origin's idle closes (ClientOptions.watchIdleCloses). */
   private readonly idleWatches = new Map<string, Dispatcher>();
+  /** Per origin, when the client last closed a connection to it (let go, destroyed or idle), not the origin. */
+  private readonly closedByClient = new Map<string, number>();
   /** Aborted by close(): what goes through node:http is not in the pools it destroys. */
   private readonly closing = new AbortController();
   /** Origins seen to send `100 Continue` unasked: their requests go through node:http (src/http/node-http.ts). */
@@ -358,7 +370,21 @@ export class HttpClient {
   private connectionOfItsOwn(url: URL): Dispatcher {
     const lasting = this.caps.lastingOf(url.origin);
     if (lasting !== Infinity && this.pooledConnections(url.origin) + 1 > lasting) this.fitPool(url.origin, { renew: true });
-    return originDispatcher(url.origin, this.connectionSettings(1), this.options.network);
+    return this.dispatcherTo(url.origin, 1);
+  }
+
+  /** A pool of `connections` to the origin, its closes of its own noted (closedLately). */
+  private dispatcherTo(origin: string, connections: number): Dispatcher {
+    const dispatcher = originDispatcher(origin, this.connectionSettings(connections), this.options.network);
+    dispatcher.on('disconnect', (_origin, _targets, error) => {
+      if (!CLOSED_BY_ORIGIN.has(error?.code ?? '')) this.closedByClient.set(origin, performance.now());
+    });
+    return dispatcher;
+  }
+
+  /** Whether the origin may still count a connection the client closed (CLOSE_READ_LAG_MS). */
+  private closedLately(origin: string): boolean {
+    return performance.now() - (this.closedByClient.get(origin) ?? -Infinity) < CLOSE_READ_LAG_MS;
   }
 
   /**
@@ -478,13 +504,16 @@ export class HttpClient {
       // (or where neither is the reading), sent alone in a rest of the whole client and judged there.
       if (seen.freshLost) {
         freshLosses++;
-        const besideOthers = seen.alongside > 0 || this.pooledConnections(origin) > 0 || seen.watching === true;
+        // Or beside one the client closed a moment ago, which the origin may still count.
+        const closedLately = seen.closedLately === true;
+        seen.closedLately = false;
+        const besideOthers = seen.alongside > 0 || this.pooledConnections(origin) > 0 || seen.watching === true || closedLately;
         // Each such loss cuts the cap, a burst's included: the pooled connections left idle hold the
         // origin's connections until the pool is made smaller (a 503 cuts it once per overshoot).
         const mayBeLoad = this.caps.refused(origin, seen.alongside).mayBeLoad;
-        // Sent alone, to an origin that has answered (or while the idle watch held a connection to it): it
-        // may still count connections let go a moment ago.
-        if (mayBeLoad || this.paces.answeredCalm(origin) || seen.watching) {
+        // Sent alone, to an origin that has answered (or while the idle watch held a connection to it, or
+        // just after the client closed one): it may still count connections let go a moment ago.
+        if (mayBeLoad || this.paces.answeredCalm(origin) || seen.watching || closedLately) {
           connectionResends++;
           if (seen.ownLost && this.pooledConnections(origin) > 0) seen.throughPool = true;
           // Alone, beside pooled connections left idle: under a limit on connections they count, so the
@@ -504,11 +533,12 @@ export class HttpClient {
         // of the whole client, every connection to it let go. A close then is the origin's own answer.
         if (connectionResends >= CONNECTION_RESENDS && !seen.inRest && besideOthers) {
           await this.rests.passed();
-          rest.reopen = await this.rests.rest();
+          // Let go once the others have landed, so that the rest's quiet gives the origin time to read those closes.
+          rest.reopen = await this.rests.rest(() => {
+            this.fitPool(origin, { renew: true });
+            void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
+          });
           if (!rest.reopen) return { request: shownRequest(outgoing), failure: { kind: 'lost-kept-alive', message: LOST_TO_CONNECTION_LIMIT }, durationMs: 0 };
-          this.fitPool(origin, { renew: true });
-          void this.idleWatches.get(origin)?.destroy().catch(() => undefined);
-          await sleep(CONNECTION_RESEND_WAIT_MS);
         }
         continue;
       }
@@ -728,7 +758,7 @@ export class HttpClient {
     const now = this.poolSizes.get(origin) ?? this.options.concurrency;
     if (size < now && !connectionLost) return;
     if (size === now && !connectionLost?.renew) return;
-    this.pools.set(origin, originDispatcher(origin, this.connectionSettings(size), this.options.network));
+    this.pools.set(origin, this.dispatcherTo(origin, size));
     this.poolSizes.set(origin, size);
     void pool.close().catch(() => undefined);
   }
@@ -746,7 +776,7 @@ export class HttpClient {
   private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = originDispatcher(origin, this.connectionSettings(this.options.concurrency), this.options.network);
+      pool = this.dispatcherTo(origin, this.options.concurrency);
       this.pools.set(origin, pool);
     }
     return pool;
@@ -945,7 +975,8 @@ export class HttpClient {
         if (!this.mayResend(error, outgoing)) throw error;
         // Handed to send() rather than sent again at once on a new connection, which such a limit closes too.
         seen.watching = this.watching(url.origin);
-        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching)) {
+        seen.closedLately = this.closedLately(url.origin);
+        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching || seen.closedLately)) {
           seen.alongside = this.caps.others(url.origin);
           seen.freshLost = true;
           seen.ownLost = own !== undefined;
@@ -978,9 +1009,10 @@ export class HttpClient {
       if (own && kind && !outgoing.lone && !sentAlone) this.bodyReuse.mayRepeat(url.origin, kind);
       // A new connection closed unread while others to the origin are open, sent once more already or
       // not: a limit on connections may close it, so it is handed back, to go alone in a rest at last.
-      if (lossOf(error) === 'unused-closed' && !outgoing.lone && !seen.inRest && !seen.freshLost && seen.handBackLate && (this.caps.others(url.origin) > 0 || this.pooledConnections(url.origin) > 0 || this.watching(url.origin))) {
+      if (lossOf(error) === 'unused-closed' && !outgoing.lone && !seen.inRest && !seen.freshLost && seen.handBackLate && (this.caps.others(url.origin) > 0 || this.pooledConnections(url.origin) > 0 || this.watching(url.origin) || this.closedLately(url.origin))) {
         seen.alongside = this.caps.others(url.origin);
         seen.watching = this.watching(url.origin);
+        seen.closedLately = this.closedLately(url.origin);
         seen.freshLost = true;
         seen.ownLost = own !== undefined;
       }

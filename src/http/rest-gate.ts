@@ -26,10 +26,10 @@ export class RestGate {
 
   /**
    * Holds every other request back, waits for those in flight to land (DRAIN_MAX_MS at the most),
-   * then the rest itself (REST_MS); settles with the function that lets the others go again, to be called once
+   * calls `drained`, then the rest itself (REST_MS); settles with the function that lets the others go again, to be called once
    * the one request sent in the rest has its answer (undefined: the run's rests are spent).
    */
-  async rest(): Promise<(() => void) | undefined> {
+  async rest(drained?: () => void): Promise<(() => void) | undefined> {
     // Checked and taken with no await between, so two rests never overlap.
     while (this.resting) await this.resting;
     if (this.rests >= MAX_RESTS) return undefined;
@@ -38,6 +38,7 @@ export class RestGate {
     this.resting = new Promise<void>((resolve) => (reopen = resolve));
     const until = performance.now() + DRAIN_MAX_MS;
     while (!this.drained() && performance.now() < until) await sleep(DRAIN_POLL_MS);
+    drained?.();
     await sleep(this.restMs);
     return () => {
       this.resting = undefined;
