@@ -277,19 +277,14 @@ describe('HttpClient: bounded, never following, never leaking', () => {
   });
 
   it('under a limit of one connection that counts each connection until 60 ms after its close (a busy gateway reading closes late), every request of bursts and single sends is answered, none judged on a close', async () => {
-    const tracked = trackedServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end('[]'));
-    });
+    const { url, server } = await readThenAnswer('[]');
     const counted = new Set<Socket>();
     let closedUnread = 0;
-    tracked.server.on('connection', (socket: Socket) => {
+    server.on('connection', (socket: Socket) => {
       if (counted.size >= 1) return void (closedUnread++, socket.destroy());
       counted.add(socket);
       socket.on('close', () => setTimeout(() => counted.delete(socket), 60));
     });
-    const url = urlOf('127.0.0.1', await listen(tracked.server, '127.0.0.1', 0));
-    onTestFinished(() => tracked.close());
     const c = client({ concurrency: 8, watchIdleCloses: true });
     const post = (body: string) => c.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body });
     const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 3 === 0 ? post('{}') : c.send({ method: 'GET', url }))));

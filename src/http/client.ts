@@ -201,8 +201,6 @@ interface SendSeen {
   cutsAtStart?: number;
   /** Whether the idle watch held a connection to the origin as this one was lost. */
   watching?: boolean;
-  /** Whether the client had closed a connection to the origin a moment before (see CLOSE_READ_LAG_MS). */
-  closedLately?: boolean;
   freshLost: boolean;
   handBackFreshLoss: boolean;
   /**
@@ -505,8 +503,7 @@ export class HttpClient {
       if (seen.freshLost) {
         freshLosses++;
         // Or beside one the client closed a moment ago, which the origin may still count.
-        const closedLately = seen.closedLately === true;
-        seen.closedLately = false;
+        const closedLately = this.closedLately(origin);
         const besideOthers = seen.alongside > 0 || this.pooledConnections(origin) > 0 || seen.watching === true || closedLately;
         // Each such loss cuts the cap, a burst's included: the pooled connections left idle hold the
         // origin's connections until the pool is made smaller (a 503 cuts it once per overshoot).
@@ -975,8 +972,7 @@ export class HttpClient {
         if (!this.mayResend(error, outgoing)) throw error;
         // Handed to send() rather than sent again at once on a new connection, which such a limit closes too.
         seen.watching = this.watching(url.origin);
-        seen.closedLately = this.closedLately(url.origin);
-        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching || seen.closedLately)) {
+        if (lossOf(error) === 'unused-closed' && !outgoing.lone && seen.handBackFreshLoss && (this.caps.others(url.origin) > 0 || this.paces.answeredCalm(url.origin) || seen.watching || this.closedLately(url.origin))) {
           seen.alongside = this.caps.others(url.origin);
           seen.freshLost = true;
           seen.ownLost = own !== undefined;
@@ -1012,7 +1008,6 @@ export class HttpClient {
       if (lossOf(error) === 'unused-closed' && !outgoing.lone && !seen.inRest && !seen.freshLost && seen.handBackLate && (this.caps.others(url.origin) > 0 || this.pooledConnections(url.origin) > 0 || this.watching(url.origin) || this.closedLately(url.origin))) {
         seen.alongside = this.caps.others(url.origin);
         seen.watching = this.watching(url.origin);
-        seen.closedLately = this.closedLately(url.origin);
         seen.freshLost = true;
         seen.ownLost = own !== undefined;
       }
