@@ -138,7 +138,7 @@ export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, 
     const id = message(exchange)?.id;
     const ids = seen ?? env.messageIds;
     if (typeof id !== 'string' || !ids) return NOT_APPLICABLE;
-    firstShowing(ids, id, exchange);
+    isFirstShowing(ids, id, exchange);
     const earlier = ids.get(id);
     const submitted = text ?? submittedText(exchange);
     if (earlier === undefined) {
@@ -168,14 +168,19 @@ export const messagesIdUnique = defineCheck<{ text?: string; seen?: Map<string, 
   },
 });
 
-/** Per map of ids given, the answer that first showed each id, whichever check was judged first. */
-const FIRST_SHOWN = new WeakMap<Map<string, string>, Map<string, Exchange>>();
+/**
+ * Per map of ids given, the answer that first showed each id, whichever check was judged first: held
+ * weakly, as a run holding every 202 whole held hundreds of megabytes where each answer was padded
+ * to megabytes. Once it is gone, no answer judged after is it.
+ */
+const FIRST_SHOWN = new WeakMap<Map<string, string>, Map<string, WeakRef<Exchange>>>();
 
-function firstShowing(ids: Map<string, string>, id: string, exchange: Exchange): Exchange {
+function isFirstShowing(ids: Map<string, string>, id: string, exchange: Exchange): boolean {
   let first = FIRST_SHOWN.get(ids);
   if (!first) FIRST_SHOWN.set(ids, (first = new Map()));
-  if (!first.has(id)) first.set(id, exchange);
-  return first.get(id)!;
+  const shown = first.get(id);
+  if (!shown) first.set(id, new WeakRef(exchange));
+  return !shown || shown.deref() === exchange;
 }
 
 /**
@@ -185,7 +190,7 @@ function firstShowing(ids: Map<string, string>, id: string, exchange: Exchange):
 function isRepeat(exchange: Exchange, env: JudgeEnv): boolean {
   const id = message(exchange)?.id;
   const ids = env.messageIds;
-  if (typeof id !== 'string' || !ids || firstShowing(ids, id, exchange) === exchange) return false;
+  if (typeof id !== 'string' || !ids || isFirstShowing(ids, id, exchange)) return false;
   const text = ids.get(id);
   return text === undefined || text === submittedText(exchange);
 }

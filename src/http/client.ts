@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
+import { ANSWER_BYTES_IN_FLIGHT, AnswerBudget } from './answer-budget.ts';
 import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher, type StallWatch, type UnrequestedBytes } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
@@ -325,6 +326,8 @@ export class HttpClient {
   private readonly caps = new OriginCaps();
   private readonly paces = new OriginPace();
   private readonly rests = new RestGate(() => this.active === 0);
+  /** The bytes of answers in flight (AnswerBudget): a rest's request goes whatever they are. */
+  private readonly answerRoom: AnswerBudget;
   /** Operations (origin and label) whose 503 without Retry-After outlasted PACE_WAITS_MS, until one answers 2xx. */
   private readonly refusesWhenRested = new Set<string>();
   /** Operations whose 503s without Retry-After went on as often, served slower, once their origin was paced (see SlowedRefusals). */
@@ -341,6 +344,7 @@ export class HttpClient {
   constructor(readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS) {
     this.health = new OperationHealth(options.timeoutMs, options.breakAfter);
     this.deadlines = new Deadlines(options.timeoutMs);
+    this.answerRoom = new AnswerBudget(ANSWER_BYTES_IN_FLIGHT, options.maxBodyBytes);
     // One listener per request in flight through node:http, each removed as it settles: no leak however many.
     setMaxListeners(0, this.closing.signal);
   }
@@ -909,6 +913,12 @@ export class HttpClient {
     const alone = () => !outgoing.lone && ((this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase())) || this.idleCloses.answersUnrequested(url.origin));
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
+    const room = seen.inRest ? undefined : await this.answerRoom.reserve(url.origin, label);
+    let answerBytes: number | undefined;
+    const made = (exchange: Exchange) => {
+      if (exchange.response) answerBytes = exchange.response.truncated ? this.options.maxBodyBytes : exchange.response.body.length;
+      return exchange;
+    };
     await this.acquire(outgoing.critical, seen.inRest);
     // Under the origin's own cap too (OriginCaps), waited for without holding the client's slot. A rest's
     // request goes whatever the cap: the requests the rest holds back may hold the origin's places.
@@ -938,7 +948,7 @@ export class HttpClient {
       // Checked again once in its slot: an answer to another request may have shown it while this one waited.
       if (this.sendUnasked100.has(url.origin)) {
         this.stats.sent++;
-        return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
+        return made(await this.sendAroundUndici(outgoing, url, headers, sent, plan));
       }
       // Asked again once in its slot: a close another request met while this one waited may have shown it.
       const chosen = alone() ? ALONE : this.bodyReuse.connectionFor(url, outgoing, kind);
@@ -993,7 +1003,7 @@ export class HttpClient {
       const resend408 = response.status === 408 && !resent && !outgoing.lone;
       if (resend408) response = await resendOn(this.connectionOfItsOwn(url));
       seen.alongside = seen.inRest ? 0 : this.caps.others(url.origin);
-      const exchange: Exchange = { request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started };
+      const exchange = made({ request: sent, response: decodedResponse(response, this.options.maxBodyBytes), durationMs: performance.now() - started });
       stray.made(exchange);
       this.options.observe?.(exchange);
       // Answered on another connection than the one left open for it, a repeat would prove nothing: the next of its kind may.
@@ -1017,7 +1027,7 @@ export class HttpClient {
         for (const stats of this.tallies(tally)) stats.resent++;
         await this.pace(url.origin);
         if (this.pastBudget()) return notSentPastBudget(outgoing);
-        return await this.sendAroundUndici(outgoing, url, headers, sent, plan);
+        return made(await this.sendAroundUndici(outgoing, url, headers, sent, plan));
       }
       const loss = resent ? undefined : lossOf(error);
       const failure = isRaceLoss(loss) ? { kind: 'lost-kept-alive' as const, message: LOST_LONE } : classify(error);
@@ -1027,6 +1037,7 @@ export class HttpClient {
       if (turn && 'proved' in turn) turn.proved();
       this.release();
       this.caps.landed(url.origin);
+      room?.settle(answerBytes);
     }
   }
 
