@@ -55,6 +55,28 @@ describe('AnswerBudget: the bytes of answers in flight at once', () => {
     expect(budget.expected('http://127.0.0.1:8081', 'sendMessage')).toBe(UNKNOWN_ANSWER_BYTES);
   });
 
+  it('takes an operation not yet answered for UNKNOWN_ANSWER_BYTES at least, where its origin has given only small answers', async () => {
+    const budget = new AnswerBudget(16 * MB, 8 * MB);
+    (await budget.reserve(ORIGIN, 'createPet')).settle(200);
+    (await budget.reserve(ORIGIN, 'headPets')).settle(0);
+    expect(budget.expected(ORIGIN, 'listPets')).toBe(UNKNOWN_ANSWER_BYTES);
+    expect(ask(budget, 64)).toHaveLength(0);
+    await tick();
+    expect(budget.held().requests).toBe(16 * MB / UNKNOWN_ANSWER_BYTES);
+  });
+
+  it('starts a critical request before the others waiting, as a slot does', async () => {
+    const budget = new AnswerBudget(16 * MB, 16 * MB);
+    (await budget.reserve(ORIGIN, 'listPets')).settle(16 * MB);
+    const order: string[] = [];
+    const first = await budget.reserve(ORIGIN, 'listPets');
+    for (const name of ['a', 'b']) void budget.reserve(ORIGIN, 'listPets').then((room) => (order.push(name), room));
+    void budget.reserve(ORIGIN, 'listPets', true).then((room) => (order.push('critical'), room.settle(16 * MB)));
+    first.settle(16 * MB);
+    await tick();
+    expect(order[0]).toBe('critical');
+  });
+
   it('lets sixteen go to an origin that has answered nothing yet, fewer where --max-body caps an answer lower', async () => {
     const unknown = ask(new AnswerBudget(16 * MB, 4 * MB), 40);
     await tick();

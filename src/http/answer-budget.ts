@@ -11,7 +11,9 @@
 export class AnswerBudget {
   private reserved = 0;
   private holders = 0;
-  private readonly waiting: { origin: string; operation: string; start: (bytes: number) => void }[] = [];
+  /** Requests waiting for room in turn; `critical` ones (ScenarioOptions.critical) before the others, as for a slot. */
+  private readonly waiting: Waiting[] = [];
+  private readonly waitingCritical: Waiting[] = [];
   private readonly largestOf = new Map<string, number>();
   private readonly largestOfOrigin = new Map<string, number>();
 
@@ -21,9 +23,13 @@ export class AnswerBudget {
     private readonly maxAnswerBytes: number,
   ) {}
 
-  /** What an answer to the operation may hold: the largest it (else its origin) has answered; before the origin has answered any, UNKNOWN_ANSWER_BYTES. */
+  /**
+   * What an answer to the operation may hold: the largest it has answered; before it has answered
+   * any, the largest its origin has, and at least UNKNOWN_ANSWER_BYTES (a store whose listings are
+   * megabytes answers its creates in a few hundred bytes).
+   */
   expected(origin: string, operation: string): number {
-    return this.largestOf.get(`${origin} ${operation}`) ?? this.largestOfOrigin.get(origin) ?? Math.min(UNKNOWN_ANSWER_BYTES, this.maxAnswerBytes);
+    return this.largestOf.get(`${origin} ${operation}`) ?? Math.max(this.largestOfOrigin.get(origin) ?? 0, Math.min(UNKNOWN_ANSWER_BYTES, this.maxAnswerBytes));
   }
 
   /**
@@ -31,9 +37,9 @@ export class AnswerBudget {
    * while it waited counts); `settle` then gives the bytes of the answer that came (none: unknown),
    * and lets the room go.
    */
-  async reserve(origin: string, operation: string): Promise<{ settle: (answerBytes?: number) => void }> {
+  async reserve(origin: string, operation: string, critical = false): Promise<Room> {
     const bytes = await new Promise<number>((start) => {
-      this.waiting.push({ origin, operation, start });
+      (critical ? this.waitingCritical : this.waiting).push({ origin, operation, start });
       this.pump();
     });
     let settled = false;
@@ -57,11 +63,12 @@ export class AnswerBudget {
   /** Starts the waiting requests in turn while the first one's answer fits. */
   private pump(): void {
     for (;;) {
-      const next = this.waiting[0];
+      const queue = this.waitingCritical.length > 0 ? this.waitingCritical : this.waiting;
+      const next = queue[0];
       if (!next) return;
       const bytes = this.expected(next.origin, next.operation);
       if (this.holders > 0 && this.reserved + bytes > this.bytes) return;
-      this.waiting.shift();
+      queue.shift();
       this.reserved += bytes;
       this.holders++;
       next.start(bytes);
@@ -73,6 +80,17 @@ export class AnswerBudget {
     this.largestOf.set(key, Math.max(this.largestOf.get(key) ?? 0, answerBytes));
     this.largestOfOrigin.set(origin, Math.max(this.largestOfOrigin.get(origin) ?? 0, answerBytes));
   }
+}
+
+interface Waiting {
+  origin: string;
+  operation: string;
+  start: (bytes: number) => void;
+}
+
+/** Room held for one request's answer: `settle` gives the bytes of the answer that came (none: unknown) and lets the room go (once, however often called). */
+export interface Room {
+  settle: (answerBytes?: number) => void;
 }
 
 /** Answer bytes in flight at once: a few KB each, hundreds of ordinary answers; 4 MB ones, four. */

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import { BodyReuse, kindOf, repeatable, type BodyConnection } from './body-reuse.ts';
 import { decodedResponse } from './content-coding.ts';
-import { ANSWER_BYTES_IN_FLIGHT, AnswerBudget } from './answer-budget.ts';
+import { ANSWER_BYTES_IN_FLIGHT, AnswerBudget, type Room } from './answer-budget.ts';
 import { Deadlines, dispatchRequest, IdleCloses, isRaceLoss, lossOf, originDispatcher, type StallWatch, type UnrequestedBytes } from './dispatch.ts';
 import { shownBody, type RequestBody } from './body-bytes.ts';
 import { hasHeader, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.ts';
@@ -913,7 +913,10 @@ export class HttpClient {
     const alone = () => !outgoing.lone && ((this.closesUnannounced.has(url.origin) && !IDEMPOTENT.has(outgoing.method.toUpperCase())) || this.idleCloses.answersUnrequested(url.origin));
     const turn = this.sendUnasked100.has(url.origin) || alone() ? undefined : this.bodyReuse.turn(url, outgoing, kind);
     if (turn && 'wait' in turn) await within(turn.wait, PROOF_HOLD_MAX_MS);
-    const room = seen.inRest ? undefined : await this.answerRoom.reserve(url.origin, label);
+    // Room for its answer first (AnswerBudget), then a slot; neither is held while it waits on its origin's cap or pace.
+    let room: Room | undefined;
+    const roomed = async () => (room = await this.answerRoom.reserve(url.origin, label, outgoing.critical));
+    if (!seen.inRest) await roomed();
     let answerBytes: number | undefined;
     const made = (exchange: Exchange) => {
       if (exchange.response) answerBytes = exchange.response.truncated ? this.options.maxBodyBytes : exchange.response.body.length;
@@ -925,7 +928,9 @@ export class HttpClient {
     if (seen.inRest) this.caps.start(url.origin);
     else while (!this.caps.tryStart(url.origin)) {
       this.release();
+      room?.settle();
       await this.caps.whenFreer(url.origin, outgoing.critical);
+      await roomed();
       await this.acquire(outgoing.critical, seen.inRest);
     }
     seen.cutsAtStart = this.caps.cutsOf(url.origin);
@@ -933,7 +938,11 @@ export class HttpClient {
     // A rest spaces its request more than any rate (and the turns queued ahead of it wait on the rest).
     if (this.paces.isPaced(url.origin, label) && !seen.inRest) {
       this.release();
-      await this.paces.turn(url.origin, label, () => this.acquire(outgoing.critical));
+      room?.settle();
+      await this.paces.turn(url.origin, label, async () => {
+        await roomed();
+        await this.acquire(outgoing.critical);
+      });
     }
     seen.pace = seen.inRest ? Infinity : this.paces.heldTo(url.origin, label);
     let started = performance.now();
@@ -1033,11 +1042,11 @@ export class HttpClient {
       const failure = isRaceLoss(loss) ? { kind: 'lost-kept-alive' as const, message: LOST_LONE } : classify(error);
       return { request: sent, failure, durationMs: performance.now() - started };
     } finally {
+      room?.settle(answerBytes);
       if (own) void own.destroy().catch(() => undefined);
       if (turn && 'proved' in turn) turn.proved();
       this.release();
       this.caps.landed(url.origin);
-      room?.settle(answerBytes);
     }
   }
 
