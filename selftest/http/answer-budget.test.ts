@@ -23,27 +23,20 @@ describe('AnswerBudget: the bytes of answers in flight at once', () => {
     expect(budget.held()).toEqual({ requests: 100, bytes: 100 * 2048 });
   });
 
-  it('lets as many answers of 4 MB go as the budget holds, and the next once one has come', async () => {
-    const budget = new AnswerBudget(16 * MB, 8 * MB);
-    (await budget.reserve(ORIGIN, 'listPets')).settle(4 * MB);
+  it.each([
+    { answers: '4 MB', bytes: 4 * MB, first: 4 },
+    // One answer past the budget: one at a time, never none.
+    { answers: '40 MB', bytes: 40 * MB, first: 1 },
+  ])('lets as many answers of $answers go as the budget holds, and the next once one has come', async ({ bytes, first }) => {
+    const budget = new AnswerBudget(16 * MB, 64 * MB);
+    (await budget.reserve(ORIGIN, 'listPets')).settle(bytes);
     const started = ask(budget, 10);
     await tick();
-    expect(started).toHaveLength(4);
-    started[0]!(4 * MB);
+    expect(started).toHaveLength(first);
+    started[0]!(bytes);
     await tick();
-    expect(started).toHaveLength(5);
-    expect(budget.held().requests).toBe(4);
-  });
-
-  it('lets one go at a time where one answer is past the budget, never none', async () => {
-    const budget = new AnswerBudget(16 * MB, 64 * MB);
-    (await budget.reserve(ORIGIN, 'listPets')).settle(40 * MB);
-    const started = ask(budget, 3);
-    await tick();
-    expect(started).toHaveLength(1);
-    started[0]!(40 * MB);
-    await tick();
-    expect(started).toHaveLength(2);
+    expect(started).toHaveLength(first + 1);
+    expect(budget.held().requests).toBe(first);
   });
 
   it('takes an operation not yet answered for the largest its origin has answered, then for its own', async () => {

@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -27,13 +27,27 @@ export interface Flight {
   max: number;
 }
 
+/** JSON answers padded with spaces to `to` bytes (JSON allows any whitespace after a value); with `only`, the answers to the requests it picks. */
+export interface Padding {
+  to: number;
+  only?: (method: string, path: string) => boolean;
+}
+
+/** The answer's body whole, padded as `padding` says where it is JSON and shorter; its headers to match. */
+function padAnswer(answer: IncomingMessage, body: Buffer, padding: Padding): { headers: IncomingMessage['headers']; body: Buffer } {
+  if (body.length === 0 || body.length >= padding.to || !/json/i.test(String(answer.headers['content-type'] ?? ''))) return { headers: answer.headers, body };
+  const headers = { ...answer.headers, 'content-length': String(padding.to) };
+  delete headers['transfer-encoding'];
+  return { headers, body: Buffer.concat([body, Buffer.alloc(padding.to - body.length, 0x20)]) };
+}
+
 /**
  * A loopback proxy that records each request's method and path (with `whole`, also its headers and
  * body, enough to send it again) and forwards it to `target`; with `delayMs`, each answer that much
  * later, as a target across a network would give it, and the first on a connection twice that (the
- * TCP handshake's round trip; TLS is not modelled).
+ * TCP handshake's round trip; TLS is not modelled); with `pad`, its JSON answers padded.
  */
-export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean; delayMs?: number } = {}): Promise<RecordingProxy> {
+export async function startRecordingProxy(target: string, flight: Flight = { now: 0, max: 0 }, options: { whole?: boolean; delayMs?: number; pad?: Padding } = {}): Promise<RecordingProxy> {
   const requests: RecordedRequest[] = [];
   const upstream = new URL(target);
   const seenSockets = new WeakSet<object>();
@@ -61,12 +75,21 @@ export async function startRecordingProxy(target: string, flight: Flight = { now
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         recorded.status = answer.statusCode;
-        const pass = () => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        };
-        if (options.delayMs) setTimeout(pass, handshake ? 2 * options.delayMs : options.delayMs);
-        else pass();
+        const later = (pass: () => void) => (options.delayMs ? setTimeout(pass, handshake ? 2 * options.delayMs : options.delayMs) : pass());
+        const pad = options.pad;
+        if (!pad || req.method === 'HEAD' || (pad.only && !pad.only(req.method ?? '', req.url ?? ''))) {
+          later(() => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const padded = padAnswer(answer, Buffer.concat(chunks), pad);
+          later(() => res.writeHead(answer.statusCode ?? 502, padded.headers).end(padded.body));
+        });
       },
     );
     forward.on('error', () => res.destroy());

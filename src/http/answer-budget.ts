@@ -1,12 +1,11 @@
 /**
  * The bytes of answers the client holds in flight at once, bounded across every origin. Each request
- * waits until the answer it may bring fits: the largest its operation has answered so far (or, before
- * the operation has answered, the largest its origin has), so a server whose answers are a few KB is
- * never held back, and one whose every answer is megabytes (a padded listing, a store of long names)
- * gets as many in flight as the budget holds, at least one. Without it the in-flight cap that grows
- * with the round trip (a body megabytes long takes tens of ms on loopback) put some forty 4 MB answers
- * in flight: the suite's own parsing of them outran --timeout, and it failed a server that answered
- * every one in full (helper-47's padding, 2026-12-07).
+ * waits until the answer it may bring fits (see `expected`), so a server whose answers are a few KB
+ * is hardly held back, and one whose every answer is megabytes (a padded listing, a store of long
+ * names) gets as many in flight as the budget holds, at least one. Without it the in-flight cap that
+ * grows with the round trip (a body megabytes long takes tens of ms on loopback) put some forty 4 MB
+ * answers in flight: the suite's own parsing of them outran --timeout, and it failed a server that
+ * answered every one in full (2026-12-07, `npm run bench:padded`).
  */
 export class AnswerBudget {
   private reserved = 0;
