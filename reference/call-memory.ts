@@ -2,12 +2,13 @@
 // sequence of calls shows (fault-seq-*), and the other clients of a shared store (allowed-*).
 
 import { allowed, fault, switches, type Deviation } from './deviation.ts';
-import { nextStatus, PET_STATUSES, type PetStore } from './store.ts';
+import { isSeeded, nextStatus, PET_STATUSES, type PetStore } from './store.ts';
 
 export const CALL_MEMORY_DEVIATIONS = [
   fault('fault-seq-lost-write-after-refusal', 'state.id-keeps-naming', 'The first POST /v1/pets that passes validation after one refused for its body (400) is answered 201 but not stored: the refused request left its transaction open, and the write went into it and was rolled back with it.'),
   fault('fault-seq-forgets-on-401', 'state.id-keeps-naming', 'Any request refused 401, on any operation, removes the animal created last (a clean-up meant for a failed create runs on every refusal).'),
   allowed('allowed-other-clients-create', "Other clients share the store: before every 3rd request another client's animal is added (its own name, categoryId 1 to 4, a status or none)."),
+  allowed('allowed-removed-by-others', "Other clients share the store and remove animals from it: before every 2nd request another client's animal is added, and before every 5th one animal the suite did not create (one the store started with, or another client's) is removed, as another test run tidying up after itself or an admin tool would; GET /v1/pets/{petId} of it then answers 404 (nothing in the spec keeps an animal in the store for good)."),
   allowed('allowed-status-moved-any', 'Another system moves statuses: before every 4th request the animal created last, whoever created it, moves to the next status (available, pending, sold, available), and so does one animal at random (§3: "Transitions: not shown"). A filtered page may then hold fewer animals of a status than the suite created of it; the suite fetches those again before it judges list.full-page (SHOULD), which still warns should one move back to its status in between.', ['list.full-page']),
 ] as const satisfies readonly Deviation[];
 
@@ -34,6 +35,8 @@ export class CallMemory {
   /** fault-sunset-early-one-in-four: the answers of GET /v1/pets/{petId} given deprecation headers so far. */
   getPetAnswers = 0;
   private requests = 0;
+  /** allowed-removed-by-others: the animals other clients added. */
+  private readonly othersIds = new Set<bigint>();
 
   constructor(
     readonly dev: { has(id: string): boolean },
@@ -43,7 +46,8 @@ export class CallMemory {
   /**
    * Before each request: allowed-other-clients-create stores another client's animal every 3rd
    * request; allowed-status-moved-any moves one animal's status (any animal's, the suite's too)
-   * every 4th, as another system selling and reserving animals would (§3: "Transitions: not shown").
+   * every 4th, as another system selling and reserving animals would (§3: "Transitions: not shown");
+   * allowed-removed-by-others adds and removes animals of others.
    */
   othersAct(): void {
     this.requests++;
@@ -57,10 +61,23 @@ export class CallMemory {
         createdAt: new Date().toISOString(),
       });
     }
+    if (on(this, 'allowed-removed-by-others')) this.othersAddAndRemove();
     if (on(this, 'allowed-status-moved-any') && this.requests % 4 === 0) {
       const all = this.store.all().filter((pet) => pet.status !== undefined);
       for (const pet of [all.at(-1), all[Math.floor(Math.random() * all.length)]]) if (pet) pet.status = nextStatus(pet.status);
     }
+  }
+
+  private othersAddAndRemove(): void {
+    if (this.requests % 2 === 0) {
+      const id = this.store.allocateId();
+      this.othersIds.add(id);
+      this.store.put({ id, name: 'Other', categoryId: 1n, status: PET_STATUSES[(this.requests / 2) % 3], createdAt: new Date().toISOString() });
+    }
+    if (this.requests % 5 !== 0) return;
+    const notTheSuites = this.store.all().filter((pet) => isSeeded(pet) || this.othersIds.has(pet.id));
+    const removed = notTheSuites[Math.floor(Math.random() * notTheSuites.length)];
+    if (removed) this.store.delete(removed.id);
   }
 
   /** After a create the handler refused for its body (fault-seq-lost-write-after-refusal). */

@@ -493,6 +493,10 @@ const PROBES: Record<string, Probe> = {
     for (let i = 0; i < 2; i++) await call(pets(s, '?limit=100'));
     return arr(await call(pets(s, '?limit=100'))).length;
   },
+  'allowed-removed-by-others': async (s) => {
+    for (let i = 0; i < 5; i++) await call(pets(s, '?limit=100'));
+    return arr(await call(pets(s, '?limit=100'))).length;
+  },
   // Buddy (id 9, sold) is the last animal with a status: moved before the 4th request.
   'allowed-status-moved-any': async (s) => {
     for (let i = 0; i < 3; i++) await call(pets(s, '/9'));

@@ -56,6 +56,8 @@ export interface Counted {
   count: number;
   /** The ids of those animals, where their bodies name one. */
   ids: string[];
+  /** Of those ids, the ones the run only listed (it did not create them). */
+  listedOnly: ReadonlySet<string>;
 }
 
 /** Each status filter at `limit`: only that status, and as full as the animals known of it allow. */
@@ -101,16 +103,18 @@ async function statusesApart(s: Scenario, page: Exchange, status: string, counts
  * GET /pets/{petId} of each id, side by side, each answer judged by the common checks: the animal a
  * 200 shows, by id, and whether the budget kept any GET from being sent.
  */
-async function fetchAnimals(s: Scenario, ids: readonly string[]): Promise<{ shown: [string, Pet][]; cut: boolean }> {
+async function fetchAnimals(s: Scenario, ids: readonly string[]): Promise<{ shown: [string, Pet][]; missing: string[]; cut: boolean }> {
   const answers = await s.allOf(ids.map((petId) => s.send('getPet', { path: { petId } })));
   const shown: [string, Pet][] = [];
+  const missing: string[] = [];
   for (const [i, answer] of answers.entries()) {
     if (!answer) continue;
     s.verify(answer, {});
     const body = answer.response?.status === 200 ? jsonObject(answer) : undefined;
     if (body) shown.push([ids[i]!, body]);
+    else if (answer.response?.status === 404) missing.push(ids[i]!);
   }
-  return { shown, cut: answers.includes(undefined) };
+  return { shown, missing, cut: answers.includes(undefined) };
 }
 
 /** The status a 200 of GET /pets/{petId} shows, by id, where one does. */
@@ -139,18 +143,20 @@ async function listedUnderOther(s: Scenario, status: string, other: ReadonlyMap<
 /**
  * How many of the animals counted still hold `status`: §3 shows no transitions, so a server may move
  * an animal to another status once created, and a filtered page without it is then not short. Each is
- * fetched again (GET /pets/{id}, while the clock leaves the operation in place), and only a 200 that
- * shows another status takes it off the count: a 404 (a replica trailing), a 429, no answer or one not
- * judged leave it counted, as do animals without an id to fetch. `seen`: those a 200 showed still
- * holding it.
+ * fetched again (GET /pets/{id}, while the clock leaves the operation in place), and a 200 that shows
+ * another status takes it off the count, as does a 404 of one the run only listed (another client may
+ * remove it: nothing in the spec keeps an animal for good). A 404 of one the run created (a replica
+ * trailing), a 429, no answer or one not judged leave it counted, as do animals without an id to
+ * fetch. `seen`: those a 200 showed still holding it.
  */
 async function stillHolding(s: Scenario, status: string, counted: Counted): Promise<{ count: number; seen: number }> {
   if (s.isRemoved('getPet')) return { count: counted.count, seen: 0 };
-  const { shown, cut } = await fetchAnimals(s, counted.ids);
+  const { shown, missing, cut } = await fetchAnimals(s, counted.ids);
   // An animal the budget kept from being fetched again may have moved: the short page is not judged.
   if (cut) throw new BudgetExhausted(true);
   const seen = shown.filter(([, pet]) => pet.status === status).length;
-  return { count: counted.count - (shown.length - seen), seen };
+  const removed = missing.filter((id) => counted.listedOnly.has(id)).length;
+  return { count: counted.count - (shown.length - seen) - removed, seen };
 }
 
 /**
@@ -173,7 +179,7 @@ async function fill(s: Scenario, statuses: readonly string[], perStatus: number)
   // Each status on its own, side by side; critical: the scenarios filling after this one wait for it.
   const counts = await s.allOf(statuses.map((status) => fillStatus(s, status, perStatus)));
   // A status whose fill the budget cut short counts on nothing.
-  return Object.fromEntries(statuses.map((status, i) => [status, counts[i] ?? { count: 0, ids: [] }]));
+  return Object.fromEntries(statuses.map((status, i) => [status, counts[i] ?? { count: 0, ids: [], listedOnly: new Set() }]));
 }
 
 async function fillStatus(s: Scenario, status: string, perStatus: number): Promise<Counted> {
@@ -182,6 +188,7 @@ async function fillStatus(s: Scenario, status: string, perStatus: number): Promi
   s.verify(exchange, { 'list.200-pets': {} });
   const shown = listed(exchange)?.filter((pet) => pet.status === status) ?? [];
   const ids = shown.map(petIdText).filter((id) => id !== undefined);
+  const listedOnly = new Set(ids);
   let have = shown.length;
   const missing = s.writeBlocked('createPet') ? 0 : Math.max(0, perStatus - have);
   const known = missing > 0 ? await knownCategories(s) : undefined;
@@ -200,7 +207,7 @@ async function fillStatus(s: Scenario, status: string, perStatus: number): Promi
       if (id !== undefined) ids.push(id);
     }
   }
-  return { count: have, ids };
+  return { count: have, ids, listedOnly };
 }
 
 /**
