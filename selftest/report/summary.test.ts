@@ -24,7 +24,7 @@ describe('renderSummary', () => {
     const traffic = { requests: 900, rateLimited: 0, unavailable: 0, retryAfter: 0, overloaded: 170, resent: 1, servedConnections: 1 };
     const line = renderSummary(makeReport({ traffic })).split('\n').find((text) => text.startsWith('> **Sent again:**'));
     expect(line).toBe(
-      '> **Sent again:** 170 requests answered 503 without Retry-After, as a gateway limiting load answers, were sent again with fewer in flight or after a wait, and judged on what came then; 1 request was sent once more after a connection lost under it (a close the request may have crossed) or a 408; the target served one connection at a time, and the run held to that.',
+      '> **Sent again:** 170 requests answered 503 without Retry-After, as a gateway limiting load answers, were sent again with fewer in flight or after a wait, and judged on what came then; 1 request was sent once more after a connection lost under it (a close the request may have crossed) or a 408; the target seemed to serve one connection at a time, and the run held to that.',
     );
   });
 

@@ -266,7 +266,7 @@ export async function run(settings: Settings, io: Io): Promise<number> {
     const served = collected.traffic.servedConnections;
     if (served) {
       say(
-        `Note: the target served ${served === 1 ? 'one connection' : `${served} connections`} at a time: a new connection was left unread until an idle one of the suite's was closed, as a single-threaded server with keep-alive does. The suite closed its idle connections and held its requests to that host to ${served === 1 ? 'one connection' : `${served} connections`} (RFC 9112 §9.4), one request at a time on each: the run is slower for it, more so far from the target.\n`,
+        `Note: the target seemed to serve ${served === 1 ? 'one connection' : `${served} connections`} at a time: the first answer on a new connection came only just after the suite closed an idle one, as from a single-threaded server with keep-alive (or from one slow to answer the first request on each new connection: the suite cannot tell them apart). The suite closed its idle connections and held its requests to that host to ${served === 1 ? 'one connection' : `${served} connections`} (RFC 9112 §9.4), one request at a time on each: the run is slower for it, more so far from the target.\n`,
       );
     }
     const on503 = failuresOn503(report);

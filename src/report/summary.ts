@@ -104,7 +104,7 @@ function sentAgainText(report: RunReport): string | undefined {
   const parts = [
     overloaded ? `${overloaded} ${overloaded === 1 ? 'request' : 'requests'} answered 503 without Retry-After, as a gateway limiting load answers, were sent again with fewer in flight or after a wait, and judged on what came then` : '',
     resent ? `${resent} ${resent === 1 ? 'request was' : 'requests were'} sent once more after a connection lost under ${resent === 1 ? 'it' : 'them'} (a close the request may have crossed) or a 408` : '',
-    servedConnections ? `the target served ${servedConnections === 1 ? 'one connection' : `${servedConnections} connections`} at a time, and the run held to that` : '',
+    servedConnections ? `the target seemed to serve ${servedConnections === 1 ? 'one connection' : `${servedConnections} connections`} at a time, and the run held to that` : '',
   ].filter(Boolean);
   return parts.length ? `${parts.map(md).join('; ')}.` : undefined;
 }
