@@ -61,12 +61,22 @@ export interface InvalidCase {
   arbitrary: fc.Arbitrary<InvalidBody>;
 }
 
+/** `categoryId` as `category_id`, or undefined for a name with no capital. */
+function snakeCase(name: string): string | undefined {
+  const snake = name.replace(/[A-Z]/g, (capital) => `_${capital.toLowerCase()}`);
+  return snake === name ? undefined : snake;
+}
+
+/** A common other name a lenient binder may read a required string member under (`{"text": …}` for `message`). */
+const STRING_ALIAS = 'text';
+
 /**
  * Every way to break an object schema one rule at a time, derived from its required list, property
  * types, formats and enums, plus the body-level ways (not an object, not JSON, empty). A list, so a
- * suite can visit every rule, not only those a random draw happens to pick.
+ * suite can visit every rule, not only those a random draw happens to pick. `wrappedAs`: the name
+ * a framework wraps such a body under by convention (Rails' `params.require(:pet)`), besides `data`.
  */
-export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): InvalidCase[] {
+export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>, wrappedAs?: string): InvalidCase[] {
   const json = (kind: InvalidKind, rule: string, text: string | undefined): InvalidBody => ({ rule, kind, body: text, contentType: 'application/json' });
   const cases: InvalidCase[] = [];
   const add = (kind: InvalidKind, rule: string, arbitrary: fc.Arbitrary<InvalidBody>) => cases.push({ rule, kind, arbitrary });
@@ -76,6 +86,13 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
     const other = otherCase(field);
     const rule = `${field} missing (given as ${JSON.stringify(other)})`;
     add('missing', rule, valid.map((v) => json('missing', rule, stringifyJson(Object.fromEntries(Object.entries(v).map(([k, value]) => [k === field ? other : k, value]))))));
+    // Binders that map snake_case to camelCase, or read a member under a common other name, take it too.
+    const sub = schema.properties?.[field] as SchemaObject | undefined;
+    const others = [snakeCase(field), sub?.type === 'string' && field !== STRING_ALIAS && !schema.properties?.[STRING_ALIAS] ? STRING_ALIAS : undefined];
+    for (const renamed of others.filter((name) => name !== undefined)) {
+      const as = `${field} missing (given as ${JSON.stringify(renamed)})`;
+      add('missing', as, valid.map((v) => json('missing', as, stringifyJson(Object.fromEntries(Object.entries(v).map(([k, value]) => [k === field ? renamed : k, value]))))));
+    }
   }
   for (const [field, sub] of Object.entries(schema.properties ?? {}) as [string, SchemaObject][]) {
     const literals: [InvalidKind, string, string][] = [];
@@ -100,6 +117,12 @@ export function invalidCases(schema: SchemaObject, valid: fc.Arbitrary<Record<st
   }
   for (const [rule, text] of [['body an array', '[]'], ['body a string', '"x"'], ['body a number', '42'], ['body null', 'null'], ['body true', 'true']] as const) {
     add('not-object', rule, fc.constant(json('not-object', rule, text)));
+  }
+  // What a handler that takes the first of a batch, or unwraps an envelope, would read as valid.
+  add('not-object', 'body an array holding a valid one', valid.map((v) => json('not-object', 'body an array holding a valid one', `[${stringifyJson(v)}]`)));
+  for (const wrapper of ['data', ...(wrappedAs === undefined || schema.properties?.[wrappedAs] ? [] : [wrappedAs])]) {
+    const rule = `${(schema.required ?? []).join(' and ')} missing (a valid body wrapped in {${JSON.stringify(wrapper)}: …})`;
+    add('missing', rule, valid.map((v) => json('missing', rule, stringifyJson({ [wrapper]: v }))));
   }
   const malformed: [string, (text: string) => string][] = [
     ['malformed JSON (truncated)', (text) => text.slice(0, Math.max(1, text.length - 1))],
@@ -151,6 +174,6 @@ function xmlBody(value: Record<string, unknown>): string {
 }
 
 /** Any one of the invalid cases. */
-export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<InvalidBody> {
-  return fc.oneof(...invalidCases(schema, valid).map((c) => c.arbitrary));
+export function invalidBodies(schema: SchemaObject, valid: fc.Arbitrary<Record<string, unknown>>, wrappedAs?: string): fc.Arbitrary<InvalidBody> {
+  return fc.oneof(...invalidCases(schema, valid, wrappedAs).map((c) => c.arbitrary));
 }

@@ -46,14 +46,17 @@ export function coreNewPet(contract: Contract, known: Known): fc.Arbitrary<Recor
   return fc.tuple(anyNewPet(contract), coreName(), knownCategory(known)).map(([pet, name, categoryId]) => ({ ...pet, name, categoryId }));
 }
 
+/** The member Rails-style binders wrap a NewPet under (`params.require(:pet)`). */
+const WRAPPED_AS = 'pet';
+
 /** NewPet bodies that each break one rule of the NewPet schema or of the body's form. */
 export function invalidNewPet(contract: Contract, known: Known): fc.Arbitrary<InvalidBody> {
-  return invalidBodies(schema(contract, 'NewPet'), coreNewPet(contract, known));
+  return invalidBodies(schema(contract, 'NewPet'), coreNewPet(contract, known), WRAPPED_AS);
 }
 
 /** Every rule a NewPet body can break, each with its own arbitrary. */
 export function invalidNewPetCases(contract: Contract, known: Known): InvalidCase[] {
-  return invalidCases(schema(contract, 'NewPet'), coreNewPet(contract, known));
+  return invalidCases(schema(contract, 'NewPet'), coreNewPet(contract, known), WRAPPED_AS);
 }
 
 /**

@@ -18,6 +18,8 @@ export const CREATE_PET_DEVIATIONS = [
   fault('fault-create-503-every-10th', 'errors.no-5xx', 'Every 10th authenticated POST /v1/pets is answered 503 with an HTML page and no Retry-After, whatever the load, while every other operation answers: fewer refusals than the host-wide share a limit on the rate shows, and each cured by sending it again.'),
   fault('fault-create-unknown-fields-empty-201', 'create.201-pet', 'A NewPet with a field the schema does not list is stored, but answered 201 {} (as a handler that writes the extra fields elsewhere and answers what that write returned).'),
   fault('fault-create-case-insensitive-fields', 'create.invalid-400', 'NewPet member names are matched ignoring case, as Go\'s encoding/json binds them by default: {"Name":"Rex","CategoryId":1} is created as if it held name and categoryId.'),
+  fault('fault-create-unwraps-body', 'create.invalid-400', 'A body that is an array is taken as its first item, and one whose only member is "pet" or "data" as what that member holds (a handler taking the first of a batch, Rails\' params.require(:pet)): [{"name":"Rex","categoryId":1}] and {"pet":{…}} get 201.'),
+  fault('fault-create-snake-case-fields', 'create.invalid-400', 'A NewPet member missing under its own name is read under its snake_case one, as a binder mapping both does: {"name":"Rex","category_id":1} gets 201.'),
   fault('fault-create-id-missing', 'create.201-pet', 'The created Pet body has no id.'),
   fault('fault-create-id-string', 'create.201-pet', 'The created Pet body carries id as a JSON string.'),
   fault('fault-create-lenient-utf8', 'create.not-utf8', 'A POST /v1/pets body is decoded leniently: bytes that are not UTF-8 become U+FFFD (Go\'s encoding/json, Express\'s body-parser) and the animal is created.'),
@@ -123,7 +125,22 @@ function validateStatus(value: ParsedJson | undefined, ctx: Ctx): { ok: true; st
   return { ok: true, status: value };
 }
 
-function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
+/** fault-create-unwraps-body: an array's first item, or what a lone "pet" or "data" member holds. */
+function unwrapped(body: ParsedJson): ParsedJson {
+  if (Array.isArray(body)) return body[0] ?? body;
+  if (!isJsonObject(body)) return body;
+  const names = Object.keys(body);
+  const inner = names.length === 1 && (names[0] === 'pet' || names[0] === 'data') ? field(body, names[0]) : undefined;
+  return inner !== undefined && isJsonObject(inner) ? inner : body;
+}
+
+/** fault-create-snake-case-fields: the member under `key`, else under its snake_case name. */
+function fieldOrSnake(obj: { [key: string]: ParsedJson }, key: string): ParsedJson | undefined {
+  return field(obj, key) ?? field(obj, key.replace(/[A-Z]/g, (capital) => `_${capital.toLowerCase()}`));
+}
+
+function validateNewPet(given: ParsedJson, ctx: Ctx): Validated {
+  const body = on(ctx, 'fault-create-unwraps-body') ? unwrapped(given) : given;
   if (!isJsonObject(body)) return { ok: false, message: 'request body must be a JSON object (NewPet)' };
   if (on(ctx, 'allowed-refuses-client-id') && field(body, 'id') !== undefined) {
     return { ok: false, message: 'id is assigned by the service and must not be sent' };
@@ -132,7 +149,7 @@ function validateNewPet(body: ParsedJson, ctx: Ctx): Validated {
     const unknown = Object.keys(body).filter((k) => !NEW_PET_FIELDS.has(k));
     if (unknown.length > 0) return { ok: false, message: `unknown fields: ${unknown.join(', ')}` };
   }
-  const member = (key: string) => (on(ctx, 'fault-create-case-insensitive-fields') ? fieldIgnoringCase(body, key) : field(body, key));
+  const member = (key: string) => (on(ctx, 'fault-create-case-insensitive-fields') ? fieldIgnoringCase(body, key) : on(ctx, 'fault-create-snake-case-fields') ? fieldOrSnake(body, key) : field(body, key));
   const name = validateName(member('name'), ctx);
   const categoryId = validateCategoryId(member('categoryId'), ctx);
   const status = validateStatus(member('status'), ctx);

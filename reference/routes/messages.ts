@@ -27,6 +27,7 @@ export const MESSAGES_DEVIATIONS = [
   fault('fault-message-max-50', 'messages.accepted', 'POST /messages refuses (400 Error) a message longer than 50 characters, core texts of up to 100 printable ASCII characters included.'),
   fault('fault-message-echo-trimmed', 'messages.echo', 'The echoed message is trimmed.'),
   fault('fault-message-accepts-invalid-json', 'messages.invalid-400', 'A body that is not valid JSON is answered as success (message echoes the raw body text).'),
+  fault('fault-message-lenient-shape', 'messages.invalid-400', 'A body that is an array is taken as its first item, and "text" is read where "message" is missing: [{"message":"hi"}] and {"text":"hi"} get 202.'),
   fault('fault-message-accepts-missing-message', 'messages.invalid-400', 'An object without "message" is answered as success (message "").'),
   fault('fault-message-content-type-case-sensitive', 'messages.accepted', 'POST /messages answers 400 unless the media type of Content-Type is application/json in lower case (Application/JSON is refused), as a byte-for-byte comparison does.'),
   fault('fault-message-rejects-json-charset', 'messages.accepted', 'POST /messages answers 400 unless Content-Type is exactly application/json (a charset parameter is refused).'),
@@ -143,12 +144,12 @@ export const postMessage: Handler = async (req, res, ctx) => {
     }
     message = raw.toString('utf8');
   } else {
-    const body = parsed.value;
+    const body = on(ctx, 'fault-message-lenient-shape') && Array.isArray(parsed.value) ? (parsed.value[0] ?? parsed.value) : parsed.value;
     if (!isJsonObject(body)) {
       sendError(res, ctx, 400, 'invalid_message', 'request body must be a JSON object with a "message" string');
       return;
     }
-    const value = field(body, 'message');
+    const value = field(body, 'message') ?? (on(ctx, 'fault-message-lenient-shape') ? field(body, 'text') : undefined);
     if (value === undefined && on(ctx, 'fault-message-accepts-missing-message')) {
       message = '';
     } else if (value === undefined) {

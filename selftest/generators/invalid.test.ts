@@ -84,7 +84,7 @@ describe('invalidNewPetCases', () => {
     const kinds = new Set(invalidNewPetCases(env.contract, [1]).map((c) => c.kind));
     expect([...kinds].sort()).toEqual(['empty', 'enum', 'missing', 'not-integer', 'not-object', 'null', 'range', 'syntax', 'type']);
     const rules = invalidNewPetCases(env.contract, [1]).map((c) => c.rule);
-    for (const rule of ['name missing', 'categoryId missing', 'categoryId above int64', 'categoryId below int64', 'categoryId not an integer (1e400)', 'status outside the enum ("Available")', 'categoryId of the wrong JSON type (string "7")', 'categoryId of the wrong JSON type (boolean true)']) {
+    for (const rule of ['name missing', 'categoryId missing', 'categoryId above int64', 'categoryId below int64', 'categoryId not an integer (1e400)', 'status outside the enum ("Available")', 'categoryId of the wrong JSON type (string "7")', 'categoryId of the wrong JSON type (boolean true)', 'categoryId missing (given as "category_id")', 'name missing (given as "text")', 'body an array holding a valid one', 'name and categoryId missing (a valid body wrapped in {"pet": …})', 'name and categoryId missing (a valid body wrapped in {"data": …})']) {
       expect(rules).toContain(rule);
     }
   });
@@ -123,6 +123,11 @@ describe('invalidMessageCases', () => {
       expect(ofKind.length, kind).toBeGreaterThan(0);
       expect(ofKind.every((c) => c.clause === 'messages.invalid-400'), kind).toBe(true);
     }
+  });
+
+  it('covers the message under another name, in an array and in an envelope', () => {
+    const rules = invalidMessageCases(env.contract).map((c) => c.rule);
+    for (const rule of ['message missing (given as "text")', 'body an array holding a valid one', 'message missing (a valid body wrapped in {"data": …})']) expect(rules).toContain(rule);
   });
 
   it('has unique rule labels', () => {
