@@ -21,6 +21,7 @@ export const LIST_PETS_DEVIATIONS = [
   fault('fault-limit-only-first-param', 'list.limit-respected', 'limit is read by a pattern anchored at the start of the query (/^limit=(\\d+)/): ?limit=2&status=sold gets 2 animals, ?status=sold&limit=2 gets the default 20.'),
   fault('fault-limit-ignored', 'list.limit-respected', 'A valid limit is validated but ignored: up to 20 pets are returned whatever it says.'),
   fault('fault-filter-ignored', 'list.status-filter', 'A valid status filter is validated but ignored.'),
+  fault('fault-filter-ignored-stamped', 'list.status-filter', 'A valid status filter is validated but ignored, and every animal of the page is shown with the filter\'s status (a serializer stamping the query\'s value): only GET /v1/pets/{petId} of a listed animal, or the unfiltered listing, shows its own.'),
   fault('fault-filter-ignored-unshown', 'list.status-filter', 'Listings show no status (as allowed-list-without-status) and a valid status filter is validated but ignored: only GET /v1/pets/{petId} of a listed animal shows it of another status.'),
   fault('fault-filter-leaks-deep', 'list.status-filter', 'A filtered listing of 10+ items has ONE pet of another status inserted at index 8.'),
   fault('fault-filter-after-page', 'list.full-page', 'A status filter is applied to the first limit animals of the unfiltered order, not to the store (fewer shown than exist).'),
@@ -112,7 +113,7 @@ function parseStatus(values: string[]): Parsed<string | undefined> {
 
 function select(ctx: Ctx, status: string | undefined, limit: number): StoredPet[] {
   const source = on(ctx, 'allowed-list-random-order') ? shuffled(ctx.store.all()) : on(ctx, 'allowed-list-newest-first') ? ctx.store.all().reverse() : ctx.store.ascending();
-  const filtering = status !== undefined && !on(ctx, 'fault-filter-ignored') && !on(ctx, 'fault-filter-ignored-unshown');
+  const filtering = status !== undefined && !on(ctx, 'fault-filter-ignored') && !on(ctx, 'fault-filter-ignored-unshown') && !on(ctx, 'fault-filter-ignored-stamped');
   const effectiveLimit = on(ctx, 'fault-limit-ignored') ? 20 : on(ctx, 'allowed-page-cap-10') ? Math.min(limit, PAGE_CAP) : limit;
   const afterPage = on(ctx, 'fault-filter-after-page');
   let pets: StoredPet[] = [];
@@ -163,6 +164,7 @@ export const listPets: Handler = async (req, res, ctx, url) => {
     if ((index === 8 && all.length >= 10 && on(ctx, 'fault-list-bad-item-deep')) || on(ctx, 'fault-list-category-string')) json['categoryId'] = pet.categoryId.toString();
     if (on(ctx, 'fault-list-truncates-names')) json['name'] = pet.name.slice(0, 8);
     if (on(ctx, 'allowed-list-without-status') || on(ctx, 'fault-filter-ignored-unshown')) delete json['status'];
+    if (on(ctx, 'fault-filter-ignored-stamped') && status.value !== undefined) json['status'] = status.value;
     if (on(ctx, 'fault-list-id-shift') && pet.id > 20n) json['id'] = pet.id + 1_000_000n;
     if (on(ctx, 'fault-list-rounds-category-ids')) json['categoryId'] = BigInt(Number(pet.categoryId));
     return json;

@@ -81,20 +81,27 @@ export async function checkFilteredPages(s: Scenario, counts: Record<string, Cou
   }
 }
 
-/** How many listed animals without a status a filtered page has fetched by id (GET /pets/{petId}). */
-const UNSHOWN_FETCHED = 3;
+/** How many listed animals a filtered page has fetched by id (GET /pets/{petId}). */
+const LISTED_FETCHED = 3;
 
 /**
- * For a filtered page whose animals show no status (§2.1 makes it optional), the status a GET shows
- * of a few of them: `held`, those showing the filter's, and `other`, those showing another. Those the
- * run counted under another status go first.
+ * For a filtered page, the status a GET shows of a few of its animals: `held`, those showing the
+ * filter's, and `other`, those showing another. Those listed without a status (§2.1 makes it
+ * optional) go first, then those showing the filter's; of each, those the run counted under another
+ * status first.
  */
 async function statusesApart(s: Scenario, page: Exchange, status: string, counts: Record<string, Counted>): Promise<{ held: Map<string, string>; other: Map<string, string> }> {
   const apart = { held: new Map<string, string>(), other: new Map<string, string>() };
-  const unshown = (listed(page) ?? []).filter((pet) => pet !== null && typeof pet === 'object' && !('status' in pet)).map(petIdText).filter((id) => id !== undefined);
-  if (unshown.length === 0 || s.isRemoved('getPet')) return apart;
+  const pets = (listed(page) ?? []).filter((pet) => pet !== null && typeof pet === 'object');
   const countedOther = new Set(Object.entries(counts).flatMap(([other, counted]) => (other === status ? [] : counted.ids)));
-  const ids = [...unshown.filter((id) => countedOther.has(id)), ...unshown.filter((id) => !countedOther.has(id))].slice(0, UNSHOWN_FETCHED);
+  const countedFirst = (some: Pet[]) => {
+    const ids = some.map(petIdText).filter((id) => id !== undefined);
+    return [...ids.filter((id) => countedOther.has(id)), ...ids.filter((id) => !countedOther.has(id))];
+  };
+  const unshown = pets.filter((pet) => !('status' in pet));
+  const showingIt = pets.filter((pet) => pet.status === status);
+  const ids = [...countedFirst(unshown), ...countedFirst(showingIt)].slice(0, LISTED_FETCHED);
+  if (ids.length === 0 || s.isRemoved('getPet')) return apart;
   for (const [id, shown] of await shownStatuses(s, ids)) (shown === status ? apart.held : apart.other).set(id, shown);
   return apart;
 }
@@ -124,7 +131,7 @@ async function shownStatuses(s: Scenario, ids: readonly string[]): Promise<Map<s
 }
 
 /**
- * Animals a page filtered by `status` listed without a status, whose GET showed another (`other`):
+ * Animals a page filtered by `status` listed, whose GET showed another status (`other`):
  * listed again (while the read-lag window lets a search index trail a move, as long as it still
  * holds them), then fetched again. One listed under `status` between two GETs that show the same
  * other status fails the filter: it would have had to move there and back between them (§3 shows no
@@ -135,7 +142,7 @@ async function listedUnderOther(s: Scenario, status: string, other: ReadonlyMap<
   const send = () => s.send('listPets', { query: `status=${status}&limit=${limitBounds(s.contract).max}` });
   const { exchange: again } = await readAfterWrite(s.ctx, 'listPets under a status a GET no longer shows', send, holdsAny);
   const still = (listed(again) ?? []).map((pet) => petIdText(pet) ?? '').filter((id) => other.has(id));
-  const after = await shownStatuses(s, still.slice(0, UNSHOWN_FETCHED));
+  const after = await shownStatuses(s, still.slice(0, LISTED_FETCHED));
   const both = new Map([...after].filter(([id, shown]) => other.get(id) === shown));
   s.verify(again, { 'list.200-pets': {}, 'list.status-filter': { status, fetched: both } });
 }
