@@ -14,6 +14,7 @@ export const GET_PET_DEVIATIONS = [
   fault('fault-get-wrong-pet', 'get.200-pet', 'GET /v1/pets/{petId} of an existing pet returns the next pet in id order (wrapping).'),
   fault('fault-get-by-index', 'get.same-id', 'GET /v1/pets/{petId} with a petId of 0 or below answers 200 with the animal at that place from the end of the store (the petId taken as an array index), as a lookup by position would.'),
   fault('fault-get-unknown-200', 'get.unknown-404', 'GET /v1/pets/{petId} of an unknown id answers 200 with the first pet in the store.'),
+  fault('fault-get-nonpositive-400', 'get.unknown-404', 'GET /v1/pets/{petId} with a petId of 0 or below answers 400 (Error, invalid_pet_id), as a @Min(1) on the path parameter does: §4.3 and §7 give a getPet of an id no animal has 404, and a petId is any int64.'),
   fault('fault-get-malformed-500', 'get.malformed-id', 'A non-numeric petId yields 500 (Error body) instead of 400.'),
   fault('fault-get-placeholder-small-ids', 'state.id-fresh', 'GET /v1/pets/{petId} of an id no animal has, from 1 to 2^53, answers 200 with a placeholder Pet of that id ({"id":…,"name":"","categoryId":0}), as an ORM\'s find-or-new does; ids past 2^53 get 404. The ids just past the highest are later given to new animals, so the run sees one id hold two.'),
   fault('fault-get-500-int64-min', 'errors.no-5xx', 'GET /v1/pets/-9223372036854775808, the least int64 and so a valid petId, answers 500 (Error body): its absolute value, taken as a shard index, overflows (Math.abs(Long.MIN_VALUE)); every other petId is answered as it should.'),
@@ -100,6 +101,10 @@ export const getPet: Handler = async (req, res, ctx, url) => {
     } else {
       sendError(res, ctx, 400, 'invalid_pet_id', `petId must be a decimal int64, got ${JSON.stringify(text)}`, headers);
     }
+    return;
+  }
+  if (on(ctx, 'fault-get-nonpositive-400') && id <= 0n) {
+    sendError(res, ctx, 400, 'invalid_pet_id', 'petId must be at least 1', headers);
     return;
   }
   if (on(ctx, 'fault-get-500-int64-min') && id === -(2n ** 63n)) {
