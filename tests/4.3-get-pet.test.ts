@@ -23,37 +23,35 @@ function removal(s: Scenario): Date {
 /**
  * GET /pets/{petId} of an animal the service has shown, a 404 tried again while it may still be lag
  * (`fresh`: just created); past the removal a 404 is what a removed operation answers, so it is taken at once.
+ * An animal only listed may have been removed since (nothing in the spec keeps one in the store for
+ * good): its first 404 is followed by a listing, and one that no longer shows it ends the read there,
+ * `unshown`, evidence of nothing (a listing need not show every animal, so neither of a removal); one
+ * that still shows it makes the 404 the server's own once the read-lag window is out.
  */
 async function fetchPet(s: Scenario, pet: Pet, fresh = false): Promise<Fetched> {
   const send = () => s.send('getPet', { path: { petId: petIdText(pet) ?? String(pet.id) } });
-  return s.isRemoved('getPet') ? { exchange: await send(), misses: 0, lagMs: 0 } : fetchShownPet(s.ctx, send, { fresh });
+  if (s.isRemoved('getPet')) return { exchange: await send(), misses: 0, lagMs: 0 };
+  return fetchShownPet(s.ctx, send, fresh ? { fresh } : { stillShown: async () => (await listedAgain(s, pet)) !== null });
+}
+
+/** The animal as a listing taken now shows it; null where the listing no longer shows it, undefined where there is no listing to tell. */
+async function listedAgain(s: Scenario, pet: Pet): Promise<Pet | null | undefined> {
+  const listing = listed(await s.send('listPets', { query: 'limit=100' }));
+  return listing && (listing.find((other) => petIdText(other) === petIdText(pet)) ?? null);
 }
 
 /**
  * Whether an animal the suite only listed (never created) was changed by another client between the
  * listing and its GET: the GET shows another name or categoryId than the listing did, and a listing
- * taken after the GET shows it as the GET did; or it was removed since (goneSinceListed). Nothing in
- * the spec fixes an animal's fields for good (§3 shows no transitions; another interface may edit the
- * store), so such a GET is evidence of nothing; a later listing that still disagrees with the GET is
- * the server's own inconsistency, and is judged.
+ * taken after the GET shows it as the GET did. Nothing in the spec fixes an animal's fields for good
+ * (§3 shows no transitions; another interface may edit the store), so such a GET is evidence of nothing;
+ * a later listing that still disagrees with the GET is the server's own inconsistency, and is judged.
  */
 async function changedSinceListed(s: Scenario, pet: Pet, got: Exchange): Promise<boolean> {
-  if (got.response?.status === 404) return goneSinceListed(s, pet);
   const shown = got.response?.status === 200 ? jsonObject(got) : undefined;
   if (!shown || sameBarStatus(s.ctx.env, shown, pet)) return false;
-  const again = listed(await s.send('listPets', { query: 'limit=100' }))?.find((other) => petIdText(other) === petIdText(pet));
-  return again !== undefined && !sameBarStatus(s.ctx.env, again, pet) && sameBarStatus(s.ctx.env, shown, again);
-}
-
-/**
- * Whether an animal the suite only listed, answered 404 by its GET (after the read-lag window), was
- * removed since: a listing taken after the GET no longer shows it. Nothing in the spec keeps an
- * animal in the store for good, and another interface may remove one as it may rename one; a
- * listing that still shows it makes the 404 the server's own, and judged.
- */
-async function goneSinceListed(s: Scenario, pet: Pet): Promise<boolean> {
-  const again = listed(await s.send('listPets', { query: 'limit=100' }));
-  return again !== undefined && !again.some((other) => petIdText(other) === petIdText(pet));
+  const again = await listedAgain(s, pet);
+  return !!again && !sameBarStatus(s.ctx.env, again, pet) && sameBarStatus(s.ctx.env, shown, again);
 }
 
 /** Some animal the store shows, creating one where writes are allowed and the store is empty; else why there is none. */
@@ -72,19 +70,22 @@ async function someListedPet(s: Scenario): Promise<{ pet: Pet; fresh: boolean } 
   return created ? { pet: created, fresh: true } : { reason: 'the store is empty and creating an animal failed' };
 }
 
-/** How many listed animals fetchSomeListedPet tries, each removed by another client before its GET. */
+/** How many listed animals fetchSomeListedPet tries, each answered 404 and no longer listed. */
 const REMOVED_TRIES = 3;
 
-/** GET of some animal the store shows (someListedPet): another where one only listed was removed before its GET answered (goneSinceListed). */
+/**
+ * GET of some animal the store shows (someListedPet): another where one only listed was answered 404
+ * and no longer listed (fetchPet's `unshown`); the next listing's first animal is another, as that
+ * one no longer heads it.
+ */
 async function fetchSomeListedPet(s: Scenario): Promise<{ exchange: Exchange; id: string } | { reason: string; blockedBy?: BlockedBy }> {
   for (let tries = 1; ; tries++) {
     const found = await someListedPet(s);
     if ('reason' in found) return found;
-    const { exchange } = await fetchPet(s, found.pet, found.fresh);
-    const removed = !found.fresh && !s.isRemoved('getPet') && exchange.response?.status === 404 && (await goneSinceListed(s, found.pet));
-    if (!removed) return { exchange, id: String(found.pet.id) };
-    s.verify(exchange, {});
-    if (tries === REMOVED_TRIES) return { reason: `each of ${REMOVED_TRIES} animals listed was gone by its GET (404, and no longer listed after it): removed by another client` };
+    const fetched = await fetchPet(s, found.pet, found.fresh);
+    if (!fetched.unshown) return { exchange: fetched.exchange, id: String(found.pet.id) };
+    s.verify(fetched.exchange, {});
+    if (tries === REMOVED_TRIES) return { reason: `each of ${REMOVED_TRIES} animals listed was answered 404 by its GET and no longer listed after it (removed by another client, or left off the page)` };
   }
 }
 
@@ -132,12 +133,15 @@ describe('§4.3 Get an animal: GET /pets/{petId} (deprecated)', () => {
       const numbered = page.filter((pet) => petIdText(pet) !== undefined);
       const highest = numbered.reduce<Pet | undefined>((top, pet) => (!top || BigInt(petIdText(pet)!) > BigInt(petIdText(top)!) ? pet : top), undefined);
       if (highest) spread.add(highest);
+      let unshown = 0;
       for (const pet of spread) {
         if (petIdText(pet) === undefined) continue;
         const fetched = await fetchPet(s, pet);
-        if (await changedSinceListed(s, pet, fetched.exchange)) continue;
+        if (fetched.unshown) unshown++;
+        if (fetched.unshown || (await changedSinceListed(s, pet, fetched.exchange))) continue;
         s.verify(fetched.exchange, { 'get.200-pet': { expected: pet, statusMayChange: true, shownBy: 'GET /pets?limit=100' }, 'get.read-lag': fetched });
       }
+      if (unshown > 0) s.skipCheck('get.200-pet', `${unshown} of the ${spread.size} listed animals fetched were answered 404 and no longer listed after it (removed by another client, or left off the page): evidence of nothing`);
     },
   );
 

@@ -110,6 +110,19 @@ describe('readAfterWrite', () => {
     expect(server.gets).toBe(gets + 1);
   });
 
+  it('ends a read of an animal no longer shown after its first 404, spending no window and leaving later reads their window', async () => {
+    const ctx = worker();
+    const removed = replica(Infinity);
+    let asked = 0;
+    const gone = await fetchShownPet(ctx, removed.write(), { stillShown: async () => (asked++, false) });
+    expect([gone.exchange.response?.status, gone.unshown, removed.gets, asked]).toEqual([404, true, 1, 1]);
+    // Still shown, the 404s are waited out as lag, and a write shown after 150 ms is found.
+    const lagging = replica(150);
+    const found = await fetchShownPet(ctx, lagging.write(), { stillShown: async () => true });
+    expect([found.exchange.response?.status, found.unshown]).toEqual([200, undefined]);
+    expect(found.misses).toBeGreaterThan(0);
+  });
+
   it('finds a write a search index shows 2.5 s after it (the spec promises no timing): the window is 5 s', async () => {
     const fetched = await fetchShownPet(worker(), replica(2500).write(), { fresh: true });
     expect(fetched.exchange.response?.status).toBe(200);

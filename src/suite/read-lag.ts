@@ -30,6 +30,8 @@ export interface Fetched {
   lagMs: number;
   /** How long the first GET was held back, as earlier reads of this kind had met that lag (0: sent at once). */
   heldMs?: number;
+  /** The first answer lagged and `stillShown` said the write was no longer shown: not waited out, evidence of nothing. */
+  unshown?: boolean;
 }
 
 /** What one worker has met of one kind of read. */
@@ -109,14 +111,16 @@ async function pause(ctx: WorkerContext, what: number | Promise<void>): Promise<
  *   is on record already, and a store that loses writes must not cost a window per read (nor per
  *   shrinking step).
  * While a read waits, it holds no request on the wire: a pipelined property sends its next inputs
- * (see onReadWaiting).
+ * (see onReadWaiting). `stillShown`, asked once after a first answer that lags: whether what was
+ * shown is shown still (an animal only listed may have been removed since); where it is not, the
+ * read ends there, unshown, and nothing of its kind is learnt from it.
  */
 export async function readAfterWrite(
   ctx: WorkerContext,
   kind: string,
   send: () => Promise<Exchange>,
   lags: (exchange: Exchange) => boolean,
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; stillShown?: () => Promise<boolean> } = {},
 ): Promise<Fetched> {
   const lag = lagOf(ctx, kind);
   const started = performance.now();
@@ -125,6 +129,7 @@ export async function readAfterWrite(
   const heldMs = Math.round(waited);
   let sentLast = performance.now();
   let exchange = await send();
+  if (options.stillShown && lags(exchange) && !(await options.stillShown())) return { exchange, misses: 0, lagMs: Math.round(sentLast - started), unshown: true };
   let misses = 0;
   let found: (() => void) | undefined;
   try {
@@ -158,8 +163,8 @@ export async function readAfterWrite(
 
 /**
  * A GET /pets/{petId} of an animal the service has shown (its 201, a listing), again while it
- * answers 404; `fresh`: its 201 has just come in (see readAfterWrite).
+ * answers 404; `fresh`: its 201 has just come in; `stillShown`: see readAfterWrite.
  */
-export function fetchShownPet(ctx: WorkerContext, send: () => Promise<Exchange>, options: { fresh?: boolean } = {}): Promise<Fetched> {
+export function fetchShownPet(ctx: WorkerContext, send: () => Promise<Exchange>, options: { fresh?: boolean; stillShown?: () => Promise<boolean> } = {}): Promise<Fetched> {
   return readAfterWrite(ctx, 'getPet', send, (exchange) => exchange.response?.status === 404, options);
 }

@@ -118,7 +118,8 @@ async function fetchAnimals(s: Scenario, ids: readonly string[]): Promise<{ show
     if (!answer) continue;
     s.verify(answer, {});
     const body = answer.response?.status === 200 ? jsonObject(answer) : undefined;
-    if (body) shown.push([ids[i]!, body]);
+    // Another animal than the one asked for is get.200-pet's to fail, and shows nothing of this one.
+    if (body && petIdText(body) === ids[i]) shown.push([ids[i]!, body]);
     else if (answer.response?.status === 404) missing.push(ids[i]!);
   }
   return { shown, missing, cut: answers.includes(undefined) };
@@ -151,10 +152,10 @@ async function listedUnderOther(s: Scenario, status: string, other: ReadonlyMap<
  * How many of the animals counted still hold `status`: §3 shows no transitions, so a server may move
  * an animal to another status once created, and a filtered page without it is then not short. Each is
  * fetched again (GET /pets/{id}, while the clock leaves the operation in place), and a 200 that shows
- * another status takes it off the count, as does a 404 of one the run only listed (another client may
- * remove it: nothing in the spec keeps an animal for good). A 404 of one the run created (a replica
- * trailing), a 429, no answer or one not judged leave it counted, as do animals without an id to
- * fetch. `seen`: those a 200 showed still holding it.
+ * another status takes it off the count, as does a 404 of one the run only listed that a listing
+ * then no longer shows (another client may remove it: nothing in the spec keeps an animal for good).
+ * Any other 404 (a replica trailing), a 429, no answer or one not judged leave it counted, as do
+ * animals without an id to fetch. `seen`: those a 200 showed still holding it.
  */
 async function stillHolding(s: Scenario, status: string, counted: Counted): Promise<{ count: number; seen: number }> {
   if (s.isRemoved('getPet')) return { count: counted.count, seen: 0 };
@@ -162,8 +163,15 @@ async function stillHolding(s: Scenario, status: string, counted: Counted): Prom
   // An animal the budget kept from being fetched again may have moved: the short page is not judged.
   if (cut) throw new BudgetExhausted(true);
   const seen = shown.filter(([, pet]) => pet.status === status).length;
-  const removed = missing.filter((id) => counted.listedOnly.has(id)).length;
-  return { count: counted.count - (shown.length - seen) - removed, seen };
+  return { count: counted.count - (shown.length - seen) - (await unlisted(s, missing.filter((id) => counted.listedOnly.has(id)))), seen };
+}
+
+/** How many of `ids` a listing taken now does not show (none where there is no listing to tell). */
+async function unlisted(s: Scenario, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const listing = listed(await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}` }));
+  const shown = new Set(listing?.map(petIdText));
+  return listing ? ids.filter((id) => !shown.has(id)).length : 0;
 }
 
 /**
@@ -195,7 +203,8 @@ async function fillStatus(s: Scenario, status: string, perStatus: number): Promi
   s.verify(exchange, { 'list.200-pets': {} });
   const shown = listed(exchange)?.filter((pet) => pet.status === status) ?? [];
   const ids = shown.map(petIdText).filter((id) => id !== undefined);
-  const listedOnly = new Set(ids);
+  // Another scenario's creates are listed too: those the run is known to have created are not only listed.
+  const listedOnly = new Set(ids.filter((id) => !s.ctx.env.createdIds?.has(id)));
   let have = shown.length;
   const missing = s.writeBlocked('createPet') ? 0 : Math.max(0, perStatus - have);
   const known = missing > 0 ? await knownCategories(s) : undefined;
