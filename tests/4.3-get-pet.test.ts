@@ -6,7 +6,7 @@ import { fetchShownPet, type Fetched } from '../src/suite/read-lag.ts';
 import type { BlockedBy } from '../src/report/model.ts';
 import { scenario, type Judgements, type Scenario } from '../src/suite/scenario.ts';
 import { categoryBasis, knownCategories } from './support/categories.ts';
-import { createdBody, listed, petIdText, plainPet, type Pet } from './support/store.ts';
+import { createdBody, listed, listedNow, petIdText, plainPet, type Pet } from './support/store.ts';
 import { removalOf } from '../src/contract/removal.ts';
 import { sameBarStatus } from '../src/checks/common.ts';
 import { jsonObject, type Exchange } from '../src/http/exchange.ts';
@@ -36,7 +36,7 @@ async function fetchPet(s: Scenario, pet: Pet, fresh = false): Promise<Fetched> 
 
 /** The animal as a listing taken now shows it; null where the listing no longer shows it, undefined where there is no listing to tell. */
 async function listedAgain(s: Scenario, pet: Pet): Promise<Pet | null | undefined> {
-  const listing = listed(await s.send('listPets', { query: 'limit=100' }));
+  const listing = await listedNow(s);
   return listing && (listing.find((other) => petIdText(other) === petIdText(pet)) ?? null);
 }
 

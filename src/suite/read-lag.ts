@@ -34,6 +34,12 @@ export interface Fetched {
   unshown?: boolean;
 }
 
+/** `fresh`: the write has just been shown (its 201 just in); `stillShown`: see readAfterWrite. */
+export interface ReadOptions {
+  fresh?: boolean;
+  stillShown?: () => Promise<boolean>;
+}
+
 /** What one worker has met of one kind of read. */
 interface KindLag {
   /** The longest a read waited for a write to show, from its start to the GET that found it. */
@@ -120,7 +126,7 @@ export async function readAfterWrite(
   kind: string,
   send: () => Promise<Exchange>,
   lags: (exchange: Exchange) => boolean,
-  options: { fresh?: boolean; stillShown?: () => Promise<boolean> } = {},
+  options: ReadOptions = {},
 ): Promise<Fetched> {
   const lag = lagOf(ctx, kind);
   const started = performance.now();
@@ -163,8 +169,8 @@ export async function readAfterWrite(
 
 /**
  * A GET /pets/{petId} of an animal the service has shown (its 201, a listing), again while it
- * answers 404; `fresh`: its 201 has just come in; `stillShown`: see readAfterWrite.
+ * answers 404 (see readAfterWrite).
  */
-export function fetchShownPet(ctx: WorkerContext, send: () => Promise<Exchange>, options: { fresh?: boolean; stillShown?: () => Promise<boolean> } = {}): Promise<Fetched> {
+export function fetchShownPet(ctx: WorkerContext, send: () => Promise<Exchange>, options: ReadOptions = {}): Promise<Fetched> {
   return readAfterWrite(ctx, 'getPet', send, (exchange) => exchange.response?.status === 404, options);
 }

@@ -169,9 +169,14 @@ async function stillHolding(s: Scenario, status: string, counted: Counted): Prom
 /** How many of `ids` a listing taken now does not show (none where there is no listing to tell). */
 async function unlisted(s: Scenario, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const listing = listed(await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}` }));
+  const listing = await listedNow(s);
   const shown = new Set(listing?.map(petIdText));
   return listing ? ids.filter((id) => !shown.has(id)).length : 0;
+}
+
+/** The animals the largest page a listing takes now shows; undefined where it shows none (no 200 Pets). */
+export async function listedNow(s: Scenario): Promise<Pet[] | undefined> {
+  return listed(await s.send('listPets', { query: `limit=${limitBounds(s.contract).max}` }));
 }
 
 /**
